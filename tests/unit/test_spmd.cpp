@@ -1,0 +1,352 @@
+// SPMD framework: bsp_begin, bsp_end, bsp_init, bsp_abort, bsp_nprocs, bsp_pid, bsp_time,
+// bsp_sync (paper section 2).
+#include "unit_helpers.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace {
+
+using unit::run;
+
+// ---------------------------------------------------------------- bsp_begin / bsp_nprocs / pid
+
+struct GrantCase {
+  int procs;     // processors available (Options::procs)
+  int maxprocs;  // argument of bsp_begin
+};
+
+class BeginGrants : public ::testing::TestWithParam<GrantCase> {};
+
+TEST_P(BeginGrants, GrantsMinOfRequestAndAvailable) {
+  const GrantCase c = GetParam();
+  const int expect = std::min(c.procs, c.maxprocs);
+  std::vector<int> seen_nprocs(c.procs, -1);
+  std::vector<int> ran(c.procs, 0);
+  std::vector<int> bad_pid;
+  auto r = run(c.procs, 11, [&] {
+    bsp_begin(c.maxprocs);
+    const int pid = bsp_pid();
+    if (pid < 0 || pid >= c.procs) {
+      bad_pid.push_back(pid);
+    } else {
+      ran[pid] += 1;
+      seen_nprocs[pid] = bsp_nprocs();
+    }
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(r.nprocs, expect);
+  EXPECT_TRUE(bad_pid.empty());
+  for (int i = 0; i < c.procs; ++i) {
+    if (i < expect) {
+      EXPECT_EQ(ran[i], 1) << "pid " << i << " must run exactly once";
+      EXPECT_EQ(seen_nprocs[i], expect) << "pid " << i;
+    } else {
+      EXPECT_EQ(ran[i], 0) << "pid " << i << " is beyond the granted p";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Spmd, BeginGrants,
+                         ::testing::Values(GrantCase{1, 1}, GrantCase{4, 4}, GrantCase{4, 2},
+                                           GrantCase{2, 8}, GrantCase{8, 3}, GrantCase{8, 8},
+                                           GrantCase{3, 100}, GrantCase{5, 1}),
+                         [](const auto& info) {
+                           return "procs" + std::to_string(info.param.procs) + "_m" +
+                                  std::to_string(info.param.maxprocs);
+                         });
+
+TEST(Spmd, NprocsBeforeBeginReturnsAvailableProcessors) {
+  for (int procs : {1, 3, 4, 7}) {
+    std::vector<int> before;
+    std::vector<int> after(procs, -1);
+    auto r = run(procs, 5, [&] {
+      before.push_back(bsp_nprocs());  // every process that runs the lambda records it
+      bsp_begin(2);
+      after[bsp_pid()] = bsp_nprocs();
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    ASSERT_FALSE(before.empty());
+    for (int b : before) EXPECT_EQ(b, procs) << "bsp_nprocs() before bsp_begin, procs=" << procs;
+    const int p = std::min(2, procs);
+    EXPECT_EQ(r.nprocs, p);
+    for (int i = 0; i < p; ++i) EXPECT_EQ(after[i], p);
+  }
+}
+
+TEST(Spmd, PidsAreUniqueAndStableAcrossSupersteps) {
+  const int p = 6;
+  for (auto seed : unit::seeds(10)) {
+    std::vector<std::vector<int>> seen(p);
+    std::vector<int> hits(p, 0);
+    auto r = run(p, seed, [&] {
+      bsp_begin(p);
+      int me = bsp_pid();
+      hits[me]++;
+      for (int s = 0; s < 3; ++s) {
+        seen[me].push_back(bsp_pid());
+        bsp_sync();
+      }
+      seen[me].push_back(bsp_pid());
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    for (int i = 0; i < p; ++i) {
+      EXPECT_EQ(hits[i], 1);
+      EXPECT_EQ(seen[i], std::vector<int>(4, i)) << "seed " << seed;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- bsp_sync
+
+TEST(Spmd, SuperstepsCountsCompletedBarriers) {
+  for (int nsync : {0, 1, 5}) {
+    auto r = run(3, 2, [&] {
+      bsp_begin(3);
+      for (int i = 0; i < nsync; ++i) bsp_sync();
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    EXPECT_EQ(r.supersteps, nsync);
+    EXPECT_EQ(r.nprocs, 3);
+  }
+}
+
+TEST(Spmd, SyncIsABarrier) {
+  // Every process increments a shared counter before the barrier and reads it after: after the
+  // barrier every process must see all p increments, whatever the schedule.
+  const int p = 5;
+  for (auto seed : unit::seeds(20)) {
+    int counter = 0;
+    std::vector<int> seen(p, -1);
+    auto r = run(p, seed, [&] {
+      bsp_begin(p);
+      counter++;
+      bsp_sync();
+      seen[bsp_pid()] = counter;
+      bsp_sync();
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    for (int i = 0; i < p; ++i) EXPECT_EQ(seen[i], p) << "seed " << seed << " pid " << i;
+  }
+}
+
+TEST(Spmd, SingleProcessRunWorks) {
+  int x = 0, y = 0;
+  auto r = run(1, 3, [&] {
+    bsp_begin(1);
+    int v = 42;
+    bsp_push_reg(&x, sizeof x);
+    bsp_sync();
+    bsp_put(0, &v, &x, 0, sizeof v);
+    bsp_get(0, &x, 0, &y, sizeof y);  // reads x before the put lands
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(r.nprocs, 1);
+  EXPECT_EQ(x, 42);
+  EXPECT_EQ(y, 0);
+}
+
+// ---------------------------------------------------------------- bsp_end
+
+TEST(Spmd, EndWithoutSyncAfterCommunicationIsClean) {
+  // bsp_end after a completed program: ok, and every process reached it.
+  const int p = 4;
+  std::vector<int> reached(p, 0);
+  auto r = run(p, 9, [&] {
+    bsp_begin(p);
+    bsp_sync();
+    reached[bsp_pid()] = 1;
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(reached, std::vector<int>(p, 1));
+  EXPECT_FALSE(r.aborted);
+}
+
+// ---------------------------------------------------------------- output capture
+
+TEST(Spmd, OutputIsCapturedPerProcess) {
+  const int p = 4;
+  auto r = run(p, 17, [&] {
+    bsp_begin(p);
+    std::printf("hello from %d of %d\n", bsp_pid(), bsp_nprocs());
+    bsp_sync();
+    std::fprintf(stderr, "err-%d\n", bsp_pid());
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  ASSERT_EQ(r.output.size(), static_cast<std::size_t>(p));
+  for (int i = 0; i < p; ++i) {
+    const std::string hello = "hello from " + std::to_string(i) + " of " + std::to_string(p);
+    EXPECT_NE(r.output[i].find(hello), std::string::npos) << "pid " << i << ": " << r.output[i];
+    EXPECT_NE(r.output[i].find("err-" + std::to_string(i)), std::string::npos) << r.output[i];
+    for (int j = 0; j < p; ++j) {
+      if (j == i) continue;
+      EXPECT_EQ(r.output[i].find("hello from " + std::to_string(j) + " "), std::string::npos)
+          << "output of pid " << j << " leaked into pid " << i;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- bsp_time
+
+TEST(Spmd, TimeIsNonDecreasingAndNonNegative) {
+  const int p = 4;
+  for (auto seed : unit::seeds(8)) {
+    std::vector<std::vector<double>> t(p);
+    auto r = run(p, seed, [&] {
+      bsp_begin(p);
+      auto& mine = t[bsp_pid()];
+      mine.push_back(bsp_time());
+      volatile double acc = 0;
+      for (int i = 0; i < 1000; ++i) acc = acc + i;
+      mine.push_back(bsp_time());
+      bsp_sync();
+      mine.push_back(bsp_time());
+      mine.push_back(bsp_time());
+      bsp_sync();
+      mine.push_back(bsp_time());
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    for (int i = 0; i < p; ++i) {
+      ASSERT_EQ(t[i].size(), 5u);
+      EXPECT_GE(t[i][0], 0.0);
+      for (std::size_t k = 1; k < t[i].size(); ++k)
+        EXPECT_LE(t[i][k - 1], t[i][k]) << "seed " << seed << " pid " << i << " k " << k;
+    }
+  }
+}
+
+TEST(Spmd, TimeIsDeterministicPerSeedByDefault) {
+  const int p = 3;
+  auto once = [&](std::uint64_t seed) {
+    std::vector<std::vector<double>> t(p);
+    auto r = run(p, seed, [&] {
+      bsp_begin(p);
+      for (int s = 0; s < 3; ++s) {
+        t[bsp_pid()].push_back(bsp_time());
+        int x = bsp_pid();
+        bsp_push_reg(&x, sizeof x);
+        bsp_sync();
+        bsp_put((bsp_pid() + 1) % p, &x, &x, 0, sizeof x);
+        t[bsp_pid()].push_back(bsp_time());
+        bsp_sync();
+        bsp_pop_reg(&x);
+        bsp_sync();
+      }
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    return t;
+  };
+  for (auto seed : unit::seeds(5, 77)) EXPECT_EQ(once(seed), once(seed)) << "seed " << seed;
+}
+
+// ---------------------------------------------------------------- bsp_init
+
+int g_init_request = 0;
+std::vector<int>* g_init_seen = nullptr;
+
+void init_spmd_part() {
+  bsp_begin(g_init_request);
+  (*g_init_seen)[bsp_pid()] = bsp_nprocs();
+  bsp_sync();
+  bsp_end();
+}
+
+TEST(Spmd, InitStyleLikeThePaperExample) {
+  // Paper 2.2.2: bsp_init(spmd_part, argc, argv); ... spmd_part();
+  std::vector<int> seen(4, -1);
+  g_init_seen = &seen;
+  g_init_request = 3;
+  auto r = run(4, 23, [] {
+    static char arg0[] = "prog";
+    static char* argv[] = {arg0, nullptr};
+    bsp_init(init_spmd_part, 1, argv);
+    init_spmd_part();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(r.nprocs, 3);
+  EXPECT_EQ(seen, (std::vector<int>{3, 3, 3, -1}));
+  g_init_seen = nullptr;
+}
+
+// ---------------------------------------------------------------- bsp_abort
+
+TEST(Spmd, AbortStopsAllWithFormattedMessage) {
+  const int p = 4;
+  for (auto seed : unit::seeds(6)) {
+    std::vector<int> after(p, 0);
+    std::vector<int> before(p, 0);
+    auto r = run(p, seed, [&] {
+      bsp_begin(p);
+      before[bsp_pid()] = 1;
+      bsp_sync();
+      if (bsp_pid() == 2) bsp_abort("fatal %d %s %.1f", 42, "xyz", 2.5);
+      bsp_sync();
+      after[bsp_pid()] = 1;
+      bsp_end();
+    });
+    EXPECT_TRUE(r.aborted) << "seed " << seed;
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.abort_message.find("fatal 42 xyz 2.5"), std::string::npos) << r.abort_message;
+    EXPECT_GE(r.count("abort"), 1u) << r.summary();
+    EXPECT_EQ(before, std::vector<int>(p, 1));
+    // No process can pass the second barrier: process 2 never reaches it.
+    EXPECT_EQ(after, std::vector<int>(p, 0)) << "seed " << seed;
+    const bspcheck::Finding* f = unit::find(r, "abort");
+    ASSERT_NE(f, nullptr);
+    EXPECT_TRUE(unit::contains(f->processes, 2)) << r.summary();
+  }
+}
+
+TEST(Spmd, AbortInFirstSuperstepWithoutArguments) {
+  bool after = false;
+  auto r = run(3, 4, [&] {
+    bsp_begin(3);
+    if (bsp_pid() == 0) bsp_abort("plain message");
+    bsp_sync();
+    after = true;
+    bsp_end();
+  });
+  EXPECT_TRUE(r.aborted);
+  EXPECT_NE(r.abort_message.find("plain message"), std::string::npos) << r.abort_message;
+  EXPECT_FALSE(after);
+  EXPECT_GE(r.count("abort"), 1u);
+}
+
+TEST(Spmd, AbortByAllProcessesInSameSuperstep) {
+  // Paper 2.3.2 (1): one, all or a subset may print; the run is aborted with one of the messages.
+  auto r = run(4, 8, [&] {
+    bsp_begin(4);
+    bsp_abort("proc %d gives up", bsp_pid());
+    bsp_end();
+  });
+  EXPECT_TRUE(r.aborted);
+  EXPECT_NE(r.abort_message.find("gives up"), std::string::npos) << r.abort_message;
+  EXPECT_FALSE(r.ok());
+}
+
+TEST(Spmd, NoAbortMeansNotAborted) {
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_FALSE(r.aborted);
+  EXPECT_TRUE(r.abort_message.empty());
+  EXPECT_EQ(r.count("abort"), 0u);
+  EXPECT_TRUE(r.findings.empty()) << r.summary();
+}
+
+}  // namespace
