@@ -562,7 +562,7 @@ TEST(HpMove, PointersStayValidUntilTheEndOfTheSuperstep) {
       (void)bsp_pid();
       (void)bsp_nprocs();
       int dummy = 0;
-      bsp_send(me, nullptr, &dummy, sizeof dummy);
+      bsp_send(me, &dummy, &dummy, sizeof dummy);  // tag size is 4 here
       for (auto& [len, tp, pp] : ptrs) {
         int tag;
         std::memcpy(&tag, tp, sizeof tag);
