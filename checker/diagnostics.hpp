@@ -1,0 +1,51 @@
+// diagnostics.hpp: the findings of one run and how they are rendered as text.
+//
+// The engine detects a violation and hands over structured facts (rule, processes, superstep,
+// call sites, numbers); this file turns them into the compiler-style text users read:
+//   bsp-check: error[bounds-put]: superstep 3: process 2 writes bytes 16..32 of a 16-byte area
+//   on process 3
+//     at put.c:14 (bsp_put, process 2)
+//     rule: a put may not write past the end of the target's registered area (BSPlib 3.2.4 (3))
+//     reproduce: bsp-check run -p 4 --seed 7 ./put
+#pragma once
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+#include "runtime/site.hpp"
+
+namespace bspcheck::checker {
+
+// One sentence per rule: what the BSPlib paper says.
+const char* rule_statement(const std::string& rule);
+Severity rule_severity(const std::string& rule);
+
+class Diagnostics {
+ public:
+  // Where findings are printed as they happen (nullptr: keep quiet, e.g. in-process runs).
+  void set_stream(std::FILE* out, std::string repro_command) {
+    out_ = out;
+    repro_ = std::move(repro_command);
+  }
+
+  Location location(const rt::Site& site, int process, const char* call) const;
+  void report(Finding f);
+
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::size_t errors() const { return errors_; }
+  // Prints how many repeats of already printed findings were not printed.
+  void print_repeat_summary();
+  static std::string render(const Finding& f, const std::string& repro);
+
+ private:
+  std::vector<Finding> findings_;
+  std::size_t errors_ = 0;
+  std::FILE* out_ = nullptr;
+  std::string repro_;
+  std::map<std::string, std::size_t> repeats_;  // key: rule and locations
+};
+
+}  // namespace bspcheck::checker

@@ -1,0 +1,74 @@
+// bspcheck.hpp: run an SPMD function on p seeded coroutine processes, in-process, and get back
+// what happened. This is what the project's own tests use and what it offers to users who want
+// to test BSPlib code from GoogleTest or rapidcheck.
+//
+//   bspcheck::Options o;  o.procs = 4;  o.seed = 7;
+//   bspcheck::RunResult r = bspcheck::run(o, [] {
+//     bsp_begin(bsp_nprocs());
+//     ...                      // ordinary BSPlib code
+//     bsp_end();
+//   });
+//   EXPECT_TRUE(r.ok()) << r.summary();
+//
+// The function is the SPMD part in the style of bsp_init: it starts with bsp_begin(m), which
+// grants min(m, o.procs) processes, and ends with bsp_end(). Every process runs the function.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bspcheck {
+
+enum class Strategy { random, round_robin };
+
+enum class Severity { warning, error };
+
+struct Location {
+  std::string file;  // empty when unknown
+  int line = 0;
+  int process = -1;
+  std::string call;  // the BSPlib primitive, e.g. "bsp_put"
+};
+
+struct Finding {
+  std::string rule;  // stable rule id, e.g. "bounds-put" (see docs/checks.md)
+  Severity severity = Severity::error;
+  std::string message;
+  std::vector<int> processes;
+  int superstep = 0;
+  std::vector<Location> locations;
+};
+
+struct Options {
+  int procs = 4;                        // processors available: bsp_begin(m) grants min(m, procs)
+  std::uint64_t seed = 1;               // every nondeterministic choice is drawn from it
+  Strategy strategy = Strategy::random;
+  std::size_t stack_size = 256 * 1024;  // per process, bytes (rounded up to pages)
+  bool capture_output = true;           // keep each process's stdout/stderr in RunResult
+  bool echo_output = false;             // also write it through to the real stdout/stderr
+  std::string output_prefix;            // when echoing: prefix for each line, "%p" = pid
+  bool real_time = false;               // bsp_time from the wall clock instead of virtual time
+  bool checks = true;                   // run the checker (findings); false = runtime only
+};
+
+struct RunResult {
+  int nprocs = 0;                       // p granted by bsp_begin (0 if never called)
+  std::uint64_t seed = 0;
+  int supersteps = 0;                   // number of completed bsp_sync barriers
+  bool aborted = false;                 // bsp_abort was called, or an error stopped the run
+  std::string abort_message;
+  std::vector<Finding> findings;
+  std::vector<std::string> output;      // per process: everything it wrote to stdout and stderr
+  std::uint64_t switches = 0;           // process switches performed
+
+  bool ok() const;                      // no error findings and not aborted
+  std::size_t count(const std::string& rule) const;
+  std::string summary() const;          // findings, one per line, for test failure messages
+};
+
+// Runs spmd on a fresh world. Not reentrant: one run at a time per OS thread.
+RunResult run(const Options& options, const std::function<void()>& spmd);
+
+}  // namespace bspcheck

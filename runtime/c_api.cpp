@@ -1,0 +1,172 @@
+// c_api.cpp: the 20 BSPlib primitives with their classic C signatures. Each one takes the call
+// site recorded by bsp.h's macro (or, for programs built against another bsp.h, its return
+// address), and hands the call to the World.
+#define BSPCHECK_NO_SITE_MACROS
+#include "bsp.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <string>
+
+#include "runtime/entry_points.hpp"
+#include "runtime/world.hpp"
+
+using bspcheck::rt::Site;
+using bspcheck::rt::World;
+
+namespace {
+
+// Set by bspcheck_set_site just before the call, consumed by it.
+const char* g_site_file = nullptr;
+int g_site_line = 0;
+
+inline Site take_site(const void* pc) {
+  Site s{g_site_file, g_site_line, pc};
+  g_site_file = nullptr;
+  return s;
+}
+
+// The world, with the call recorded; nullptr (after reporting misuse) outside bsp_begin/bsp_end.
+inline World* enter(const char* call, const Site& site) {
+  World* w = World::current();
+  if (__builtin_expect(w != nullptr, 1)) {
+    w->enter(call, site);
+    return w;
+  }
+  bspcheck::rt::misuse_outside_spmd(call, site);
+  return nullptr;
+}
+
+#define SITE take_site(__builtin_return_address(0))
+
+}  // namespace
+
+extern "C" {
+
+void bspcheck_set_site(const char* file, int line) {
+  g_site_file = file;
+  g_site_line = line;
+}
+
+void bsp_begin(int maxprocs) {
+  const Site site = SITE;
+  if (World* w = World::current()) {
+    bspcheck::rt::Process& me = w->enter("bsp_begin", site);
+    if (me.begun) {
+      w->report("api-misuse", "process " + std::to_string(me.pid) +
+                                  " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
+      return;
+    }
+    me.begun = true;  // processes 1..p-1 arriving at the start of main or the SPMD function
+    w->switch_point();
+    return;
+  }
+  if (bspcheck::rt::Launch* l = bspcheck::rt::active_launch()) bspcheck::rt::begin_in_process(*l, maxprocs, site);
+  else bspcheck::rt::begin_program(maxprocs, site);
+}
+
+void bsp_end(void) {
+  const Site site = SITE;
+  World* w = enter("bsp_end", site);
+  if (!w) return;
+  w->end();
+  if (!bspcheck::rt::active_launch()) bspcheck::rt::end_program();
+}
+
+int bsp_nprocs(void) {
+  if (World* w = World::current()) return w->nprocs();
+  return bspcheck::rt::available_processors();
+}
+
+int bsp_pid(void) {
+  if (World* w = World::current()) return w->pid();
+  bspcheck::rt::misuse_outside_spmd("bsp_pid", SITE);
+  return 0;
+}
+
+double bsp_time(void) {
+  const Site site = SITE;
+  World* w = enter("bsp_time", site);
+  return w ? w->time() : 0.0;
+}
+
+void bsp_sync(void) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_sync", site)) w->sync();
+}
+
+void bsp_abort(const char* format, ...) {
+  const Site site = SITE;
+  char buf[4096];
+  va_list ap;
+  va_start(ap, format);
+  std::vsnprintf(buf, sizeof buf, format ? format : "", ap);
+  va_end(ap);
+  if (World* w = enter("bsp_abort", site)) w->abort_run(buf);
+  std::fprintf(stderr, "bsp_abort: %s\n", buf);
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+void bsp_push_reg(const void* ident, int size) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_push_reg", site)) w->push_reg(ident, size);
+}
+
+void bsp_pop_reg(const void* ident) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_pop_reg", site)) w->pop_reg(ident);
+}
+
+void bsp_put(int pid, const void* src, void* dst, int offset, int nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_put", site)) w->put(pid, src, dst, offset, nbytes, false);
+}
+
+void bsp_hpput(int pid, const void* src, void* dst, int offset, int nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_hpput", site)) w->put(pid, src, dst, offset, nbytes, true);
+}
+
+void bsp_get(int pid, const void* src, int offset, void* dst, int nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_get", site)) w->get(pid, src, offset, dst, nbytes, false);
+}
+
+void bsp_hpget(int pid, const void* src, int offset, void* dst, int nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_hpget", site)) w->get(pid, src, offset, dst, nbytes, true);
+}
+
+void bsp_set_tagsize(int* tag_nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_set_tagsize", site)) w->set_tagsize(tag_nbytes);
+}
+
+void bsp_send(int pid, const void* tag, const void* payload, int payload_nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_send", site)) w->send(pid, tag, payload, payload_nbytes);
+}
+
+void bsp_qsize(int* nmessages, int* accum_nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_qsize", site)) w->qsize(nmessages, accum_nbytes);
+}
+
+void bsp_get_tag(int* status, void* tag) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_get_tag", site)) w->get_tag(status, tag);
+}
+
+void bsp_move(void* payload, int reception_nbytes) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_move", site)) w->move(payload, reception_nbytes);
+}
+
+int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
+  const Site site = SITE;
+  if (World* w = enter("bsp_hpmove", site)) return w->hpmove(tag_ptr, payload_ptr);
+  return -1;
+}
+
+}  // extern "C"

@@ -1,0 +1,86 @@
+#include "runtime/fiber_stack.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <new>
+
+namespace bspcheck::rt {
+
+namespace {
+constexpr std::uint64_t kCanary = 0xB5BC4EC4B5BC4EC4ULL;
+constexpr std::size_t kStacksPerChunk = 256;
+}  // namespace
+
+std::size_t StackPool::page_size() {
+  static const std::size_t ps = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return ps;
+}
+
+std::size_t StackPool::guarded_limit() {
+  std::size_t max_maps = 65530;
+  std::ifstream f("/proc/sys/vm/max_map_count");
+  if (f) f >> max_maps;
+  // Two mappings per guarded stack; keep a quarter of the budget for the program itself.
+  return max_maps * 3 / 4 / 2;
+}
+
+bool FiberStack::canary_intact() const {
+  std::uint64_t v;
+  std::memcpy(&v, base, sizeof v);
+  return v == kCanary;
+}
+
+bool FiberStack::in_guard(const void* p) const {
+  if (!guard) return false;
+  auto a = reinterpret_cast<std::uintptr_t>(p), g = reinterpret_cast<std::uintptr_t>(guard);
+  return a >= g && a < g + StackPool::page_size();
+}
+
+StackPool::StackPool(std::size_t stack_size, std::size_t count) : count_(count) {
+  const std::size_t ps = page_size();
+  stack_size_ = (stack_size + ps - 1) / ps * ps;
+  if (stack_size_ < 4 * ps) stack_size_ = 4 * ps;
+  guarded_ = count <= guarded_limit();
+  per_chunk_ = kStacksPerChunk;
+  chunks_.assign((count + per_chunk_ - 1) / per_chunk_, nullptr);
+}
+
+StackPool::~StackPool() {
+  for (std::size_t c = 0; c < chunks_.size(); ++c) {
+    if (!chunks_[c]) continue;
+    std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
+    munmap(chunks_[c], n * slot_bytes());
+  }
+}
+
+std::size_t StackPool::slot_bytes() const { return stack_size_ + (guarded_ ? page_size() : 0); }
+
+FiberStack StackPool::stack(std::size_t i) {
+  const std::size_t c = i / per_chunk_;
+  if (!chunks_[c]) {
+    std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
+    // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
+    // with 256 KiB stacks reserve address space, not RAM.
+    void* m = mmap(nullptr, n * slot_bytes(), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    chunks_[c] = m;
+  }
+  char* slot = static_cast<char*>(chunks_[c]) + (i % per_chunk_) * slot_bytes();
+  FiberStack s;
+  if (guarded_) {
+    if (mprotect(slot, page_size(), PROT_NONE) != 0) throw std::bad_alloc();
+    s.guard = slot;
+    slot += page_size();
+  }
+  s.base = slot;
+  s.size = stack_size_;
+  std::memcpy(s.base, &kCanary, sizeof kCanary);
+  return s;
+}
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,55 @@
+// fiber_stack.hpp: mmap-backed stacks for the coroutine processes.
+//
+// Each stack normally has a PROT_NONE guard page below it, so an overflow faults at once and the
+// crash handler can say "stack overflow". A guard page splits the mapping in two, and the
+// kernel's default limit of 65,530 mappings per process therefore allows about 32,000 guarded
+// stacks. Above a budget derived from /proc/sys/vm/max_map_count the pool switches to unguarded
+// stacks carved from large shared mappings, each with a canary word at its low end that is
+// checked whenever the process switches away (overflow then is reported, after the fact).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace bspcheck::rt {
+
+struct FiberStack {
+  void* base = nullptr;     // lowest usable address (just above the guard page, if any)
+  std::size_t size = 0;     // usable bytes
+  void* guard = nullptr;    // guard page, or nullptr for an unguarded stack
+  void* top() const { return static_cast<char*>(base) + size; }
+  bool canary_intact() const;
+  bool contains(const void* p) const {
+    auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(base);
+    return a >= b && a < b + size;
+  }
+  bool in_guard(const void* p) const;
+};
+
+class StackPool {
+ public:
+  StackPool(std::size_t stack_size, std::size_t count);
+  ~StackPool();
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+
+  // Stack number i (0 <= i < count). Stacks are carved lazily from chunks.
+  FiberStack stack(std::size_t i);
+  bool guarded() const { return guarded_; }
+  std::size_t stack_size() const { return stack_size_; }
+
+  static std::size_t page_size();
+  // How many guarded stacks fit in the mapping budget of this machine.
+  static std::size_t guarded_limit();
+
+ private:
+  std::size_t stack_size_;
+  std::size_t count_;
+  bool guarded_;
+  std::size_t per_chunk_;
+  std::vector<void*> chunks_;  // one mapping per chunk of per_chunk_ stacks
+  std::size_t slot_bytes() const;
+};
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,91 @@
+#include "runtime/options.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace bspcheck::rt {
+
+std::size_t parse_size(const std::string& text) {
+  std::size_t pos = 0;
+  unsigned long long v = std::stoull(text, &pos);
+  std::string unit = text.substr(pos);
+  if (unit == "k" || unit == "K") v <<= 10;
+  else if (unit == "m" || unit == "M") v <<= 20;
+  else if (unit == "g" || unit == "G") v <<= 30;
+  else if (!unit.empty()) throw std::invalid_argument("bad size '" + text + "'");
+  return static_cast<std::size_t>(v);
+}
+
+namespace {
+
+bool parse_bool(const std::string& key, const std::string& v) {
+  if (v == "1" || v == "true" || v == "yes") return true;
+  if (v == "0" || v == "false" || v == "no") return false;
+  throw std::invalid_argument(key + ": expected 0 or 1, got '" + v + "'");
+}
+
+void set_option(ProgramOptions& o, const std::string& key, const std::string& v) {
+  try {
+    if (key == "seed") o.run.seed = std::stoull(v, nullptr, 0);
+    else if (key == "procs") {
+      long n = std::stol(v);
+      if (n < 1) throw std::invalid_argument("procs: must be at least 1, got " + v);
+      o.run.procs = static_cast<int>(n);
+    } else if (key == "strategy") {
+      if (v == "random") o.run.strategy = Strategy::random;
+      else if (v == "round_robin" || v == "round-robin") o.run.strategy = Strategy::round_robin;
+      else throw std::invalid_argument("strategy: expected random or round_robin, got '" + v + "'");
+    } else if (key == "stack") o.run.stack_size = parse_size(v);
+    else if (key == "prefix") o.run.output_prefix = v;
+    else if (key == "timeout") o.timeout_seconds = std::stod(v);
+    else if (key == "report") o.report_file = v;
+    else if (key == "realtime") o.run.real_time = parse_bool(key, v);
+    else if (key == "check") o.run.checks = parse_bool(key, v);
+    else if (key == "exitcode") o.exitcode = std::stoi(v);
+    else throw std::invalid_argument("unknown option '" + key + "'");
+  } catch (const std::invalid_argument& e) {
+    std::string what = e.what();
+    if (what.rfind("sto", 0) == 0) throw std::invalid_argument(key + ": bad value '" + v + "'");
+    throw;
+  } catch (const std::out_of_range&) {
+    throw std::invalid_argument(key + ": value out of range '" + v + "'");
+  }
+}
+
+}  // namespace
+
+ProgramOptions parse_program_options(const std::string& text) {
+  ProgramOptions o;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(':', start);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(start, end - start);
+    if (!item.empty()) {
+      std::size_t eq = item.find('=');
+      if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got '" + item + "'");
+      set_option(o, item.substr(0, eq), item.substr(eq + 1));
+    }
+    start = end + 1;
+  }
+  return o;
+}
+
+ProgramOptions program_options_from_environment() {
+  ProgramOptions o;
+  try {
+    if (const char* s = std::getenv("BSPCHECK_OPTIONS")) o = parse_program_options(s);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
+    std::_Exit(2);
+  }
+  o.run.echo_output = true;
+  o.run.capture_output = false;
+  if (const char* s = std::getenv("BSPCHECK_PREFIX")) o.run.output_prefix = s;
+  if (const char* s = std::getenv("BSPCHECK_REPORT")) o.report_file = s;
+  if (const char* s = std::getenv("BSPCHECK_REPRO")) o.repro_command = s;
+  return o;
+}
+
+}  // namespace bspcheck::rt

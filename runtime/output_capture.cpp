@@ -1,0 +1,79 @@
+#include "runtime/output_capture.hpp"
+
+#include <cstdint>
+#include <iostream>
+#include <streambuf>
+
+#include "runtime/world.hpp"
+
+namespace bspcheck::rt {
+
+namespace {
+
+void emit(int stream, const char* data, std::size_t n) {
+  if (World* w = World::current()) w->on_output(stream, data, n);
+}
+
+ssize_t cookie_write(void* cookie, const char* buf, std::size_t n) {
+  emit(static_cast<int>(reinterpret_cast<std::intptr_t>(cookie)), buf, n);
+  return static_cast<ssize_t>(n);
+}
+
+class ProcessStreambuf final : public std::streambuf {
+ public:
+  explicit ProcessStreambuf(int stream) : stream_(stream) {}
+
+ protected:
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) {
+      char ch = traits_type::to_char_type(c);
+      emit(stream_, &ch, 1);
+    }
+    return traits_type::not_eof(c);
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    emit(stream_, s, static_cast<std::size_t>(n));
+    return n;
+  }
+
+ private:
+  int stream_;
+};
+
+ProcessStreambuf g_out_buf(0), g_err_buf(1);
+
+}  // namespace
+
+OutputCapture::OutputCapture(World& world) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  saved_[0] = stdout;
+  saved_[1] = stderr;
+  cookie_io_functions_t io{};
+  io.write = &cookie_write;
+  for (int s = 0; s < 2; ++s) {
+    cookies_[s] = fopencookie(reinterpret_cast<void*>(static_cast<std::intptr_t>(s)), "w", io);
+    if (cookies_[s]) setvbuf(cookies_[s], nullptr, _IONBF, 0);
+  }
+  if (cookies_[0]) stdout = cookies_[0];
+  if (cookies_[1]) stderr = cookies_[1];
+  std::cout.flush();
+  std::cerr.flush();
+  saved_bufs_[0] = std::cout.rdbuf(&g_out_buf);
+  saved_bufs_[1] = std::cerr.rdbuf(&g_err_buf);
+  saved_bufs_[2] = std::clog.rdbuf(&g_err_buf);
+  world.real_out[0] = saved_[0];
+  world.real_out[1] = saved_[1];
+}
+
+OutputCapture::~OutputCapture() {
+  std::cout.rdbuf(static_cast<std::streambuf*>(saved_bufs_[0]));
+  std::cerr.rdbuf(static_cast<std::streambuf*>(saved_bufs_[1]));
+  std::clog.rdbuf(static_cast<std::streambuf*>(saved_bufs_[2]));
+  stdout = saved_[0];
+  stderr = saved_[1];
+  for (std::FILE* c : cookies_)
+    if (c) std::fclose(c);
+}
+
+}  // namespace bspcheck::rt

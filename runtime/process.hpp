@@ -1,0 +1,71 @@
+// process.hpp: one BSP process: its execution context and what the superstep engine keeps
+// per process between barriers.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/context_switch.hpp"
+#include "runtime/fiber_stack.hpp"
+#include "runtime/site.hpp"
+
+namespace bspcheck::rt {
+
+enum class ProcState : std::uint8_t {
+  runnable,  // may be chosen to run at the next switch point
+  in_sync,   // waiting in bsp_sync for the others
+  in_end,    // waiting in bsp_end for the others
+  finished,  // its context has exited
+};
+
+struct Message {
+  int src;
+  std::uint32_t tag_len;
+  std::uint32_t payload_len;
+  std::size_t offset;  // tag at offset, payload at offset + padded tag length, in the arena
+};
+
+struct PushRequest {
+  const void* addr;
+  long size;
+  Site site;
+};
+
+struct PopRequest {
+  const void* addr;
+  Site site;
+};
+
+struct Process {
+  ContextSlot slot;
+  int pid = 0;
+  ProcState state = ProcState::runnable;
+  bool started = false;  // its context has begun running (process 0 always has)
+  bool begun = false;    // it has passed through bsp_begin
+  FiberStack stack;      // none for a process that runs on the thread that called bsp_begin
+
+  // The last BSPlib call, for diagnostics (timeouts, crashes, superstep mismatches).
+  Site site;
+  const char* call = "bsp_begin";
+
+  double vtime = 0;  // virtual bsp_time, seconds since bsp_begin
+
+  // Requests that take effect at the next barrier.
+  std::vector<PushRequest> pushes;
+  std::vector<PopRequest> pops;
+  int tagsize_request = -1;
+  Site tagsize_site;
+
+  // Messages readable in this superstep, in their seeded order; queue_head is the next one.
+  std::vector<Message> queue;
+  std::size_t queue_head = 0;
+  std::size_t queue_bytes = 0;  // payload bytes not yet moved
+
+  // Output: lines not yet complete, per stream, and (when capturing) everything written.
+  std::string partial[2];
+  std::string output;
+  std::uint64_t output_hash = 1469598103934665603ULL;  // FNV-1a of everything written
+};
+
+}  // namespace bspcheck::rt

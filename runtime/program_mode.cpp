@@ -1,0 +1,343 @@
+// program_mode.cpp: a program linked with the runtime and started as usual (./prog, or by
+// bsp-check run). Options come from BSPCHECK_OPTIONS; process 0 continues the thread that
+// called bsp_begin and processes 1..p-1 run main again (or the function named in bsp_init).
+// At the end a JSON report is written for the bsp-check driver, and the exit status becomes
+// non-zero when errors were found, the way sanitizers do it.
+#define BSPCHECK_NO_SITE_MACROS
+#include "bsp.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <signal.h>
+#include <sys/sysinfo.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/entry_points.hpp"
+#include "runtime/options.hpp"
+
+extern char** environ;
+
+namespace bspcheck::rt {
+
+namespace {
+
+int g_argc = 0;
+char** g_argv = nullptr;
+std::vector<std::string> g_arg_copy;
+void (*g_spmd)(void) = nullptr;
+
+ProgramOptions g_opts;
+bool g_opts_read = false;
+std::unique_ptr<World> g_world;
+std::unique_ptr<OutputCapture> g_capture;
+std::size_t g_errors = 0;        // error findings of the finished run, for the exit status
+bool g_outside_misuse = false;   // a primitive was called outside bsp_begin/bsp_end
+bool g_report_written = false;
+
+// glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
+// bsp_begin-first program restart main with the same arguments.
+__attribute__((constructor)) void capture_arguments(int argc, char** argv, char**) {
+  g_argc = argc;
+  g_argv = argv;
+  for (int i = 0; i < argc; ++i) g_arg_copy.emplace_back(argv[i] ? argv[i] : "");
+}
+
+const ProgramOptions& options() {
+  if (!g_opts_read) {
+    g_opts = program_options_from_environment();
+    g_opts_read = true;
+  }
+  return g_opts;
+}
+
+std::string repro_command() {
+  const ProgramOptions& o = options();
+  if (!o.repro_command.empty()) return o.repro_command;
+  std::string cmd = "BSPCHECK_OPTIONS=seed=" + std::to_string(o.run.seed) + ":procs=" + std::to_string(o.run.procs);
+  for (const std::string& a : g_arg_copy) cmd += " " + a;
+  return cmd;
+}
+
+nlohmann::json finding_json(const Finding& f, std::uint64_t seed) {
+  nlohmann::json locs = nlohmann::json::array();
+  for (const Location& l : f.locations)
+    locs.push_back({{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}});
+  return {{"rule", f.rule},
+          {"severity", f.severity == Severity::error ? "error" : "warning"},
+          {"message", f.message},
+          {"processes", f.processes},
+          {"superstep", f.superstep},
+          {"locations", locs},
+          {"seed", seed}};
+}
+
+void write_report(bool completed) {
+  if (g_report_written) return;
+  g_report_written = true;
+  const ProgramOptions& o = options();
+  if (o.report_file.empty()) return;
+  nlohmann::json j;
+  j["format"] = "bsp-check-report";
+  j["version"] = 1;
+  j["seed"] = o.run.seed;
+  j["procs_available"] = o.run.procs;
+  j["completed"] = completed;
+  j["findings"] = nlohmann::json::array();
+  if (World* w = g_world.get()) {
+    j["nprocs"] = w->nprocs();
+    j["supersteps"] = w->completed_supersteps();
+    j["aborted"] = w->aborted();
+    j["abort_message"] = w->abort_message();
+    j["switches"] = w->switches();
+    std::vector<std::string> hashes;
+    char buf[32];
+    for (const Process& pr : w->processes()) {
+      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash));
+      hashes.push_back(buf);
+    }
+    j["output_hash"] = hashes;
+    for (const Finding& f : w->diagnostics().findings()) j["findings"].push_back(finding_json(f, o.run.seed));
+  }
+  if (g_outside_misuse)
+    j["findings"].push_back(finding_json(
+        Finding{"api-misuse", Severity::error, "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
+        o.run.seed));
+  std::ofstream out(o.report_file);
+  out << j.dump() << "\n";
+}
+
+// The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
+[[noreturn]] void stop_program(int status) {
+  if (World* w = g_world.get()) {
+    for (Process& pr : w->processes()) w->flush_partial_lines(pr);
+    w->diagnostics().print_repeat_summary();
+  }
+  g_capture.reset();
+  write_report(false);
+  std::fflush(nullptr);
+  std::_Exit(status);
+}
+
+void at_exit() {
+  if (g_world) {  // exit() during the SPMD part, by some process
+    World& w = *g_world;
+    w.report("superstep-mismatch", "process " + std::to_string(w.pid()) +
+                                       " called exit() inside the SPMD part, before bsp_end");
+    stop_program(1);
+  }
+  write_report(true);
+  if (g_errors > 0 || g_outside_misuse) {
+    std::fflush(nullptr);
+    std::_Exit(options().exitcode);
+  }
+}
+
+// --- crash and timeout containment ------------------------------------------------------------
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT (abort)";
+    default: return "a signal";
+  }
+}
+
+void on_crash(int sig, siginfo_t* info, void*) {
+  static volatile sig_atomic_t in_handler = 0;
+  if (in_handler) std::_Exit(1);
+  in_handler = 1;
+  World* w = g_world.get();
+  if (!w) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  std::FILE* err = w->real_out[1];
+  const int pid = w->pid();
+  std::string msg = "process " + std::to_string(pid) + " received " + signal_name(sig);
+  bool overflow = false;
+  for (const Process& pr : w->processes())
+    if (pr.stack.in_guard(info->si_addr)) {
+      overflow = true;
+      msg = "process " + std::to_string(pr.pid) +
+            " overflowed its stack (it hit the guard page); raise the stack size with "
+            "--stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
+            std::to_string(pr.stack.size / 1024) + " KiB";
+    }
+  if (!overflow && (sig == SIGSEGV || sig == SIGBUS)) {
+    char addr[32];
+    std::snprintf(addr, sizeof addr, " at address %p", info->si_addr);
+    msg += addr;
+  }
+  msg += "; its last BSPlib call was " + std::string(w->self().call);
+  w->report("crash", msg);
+  if (!overflow) {  // a backtrace needs stack, and an overflowed one has none left
+    void* frames[64];
+    int n = backtrace(frames, 64);
+    std::fputs("  backtrace:\n", err);
+    std::fflush(err);
+    backtrace_symbols_fd(frames, n, fileno(err));
+  }
+  stop_program(1);
+}
+
+void on_timeout(int) {
+  World* w = g_world.get();
+  if (!w) std::_Exit(1);
+  Finding f;
+  f.rule = "timeout";
+  std::string stuck;
+  for (const Process& pr : w->processes()) {
+    if (pr.state != ProcState::runnable) continue;
+    stuck += (stuck.empty() ? "" : ", ") + std::to_string(pr.pid);
+    f.processes.push_back(pr.pid);
+    f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
+  }
+  f.message = "no progress within " + std::to_string(options().timeout_seconds) +
+              " s; process(es) " + stuck + " never reached the next bsp_sync (process " +
+              std::to_string(w->pid()) + " was running)";
+  f.superstep = w->superstep();
+  w->diagnostics().report(std::move(f));
+  stop_program(1);
+}
+
+void install_signal_handlers() {
+  static std::vector<char> alt(1 << 16);
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_sigaction = &on_crash;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+  if (options().timeout_seconds > 0) {
+    struct sigaction ta {};
+    ta.sa_handler = &on_timeout;
+    ta.sa_flags = SA_ONSTACK;
+    sigaction(SIGALRM, &ta, nullptr);
+    itimerval t{};
+    t.it_value.tv_sec = static_cast<time_t>(options().timeout_seconds);
+    t.it_value.tv_usec = static_cast<suseconds_t>((options().timeout_seconds - t.it_value.tv_sec) * 1e6);
+    setitimer(ITIMER_REAL, &t, nullptr);
+  }
+}
+
+}  // namespace
+
+int available_processors() {
+  if (Launch* l = active_launch()) return l->options.procs;
+  return options().run.procs;
+}
+
+void misuse_outside_spmd(const char* call, const Site& site) {
+  std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
+  std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
+  if (Launch* l = active_launch()) {
+    Location loc{site.file ? site.file : "", site.line, 0, call};
+    l->findings.push_back(Finding{"api-misuse", Severity::error, msg, {0}, 0, {loc}});
+    return;
+  }
+  std::fprintf(stderr, "bsp-check: error[api-misuse]: %s\n", msg.c_str());
+  g_outside_misuse = true;
+}
+
+void begin_program(int maxprocs, const Site& site) {
+  const ProgramOptions& o = options();
+  if (g_report_written) {
+    std::fprintf(stderr, "bsp-check: error[api-misuse]: a second bsp_begin after bsp_end%s\n",
+                 site.file ? (std::string(" at ") + site.file + ":" + std::to_string(site.line)).c_str() : "");
+    g_outside_misuse = true;
+    return;
+  }
+  int p = std::max(1, std::min(maxprocs, o.run.procs));
+  // Every process needs at least a few touched pages of stack and its bookkeeping.
+  struct sysinfo si {};
+  if (sysinfo(&si) == 0) {
+    const double per_process = 16 * 1024.0;
+    const double avail = static_cast<double>(si.freeram + si.bufferram) * si.mem_unit;
+    if (p * per_process > avail) {
+      std::fprintf(stderr,
+                   "bsp-check: error: p = %d processes need about %.1f GiB, more than the %.1f GiB of "
+                   "memory available\n",
+                   p, p * per_process / (1 << 30), avail / (1 << 30));
+      std::exit(2);
+    }
+  }
+  std::function<void()> body;
+  if (g_spmd) {
+    body = [] { g_spmd(); };
+  } else {
+    using Main = int (*)(int, char**, char**);
+    auto main_fn = reinterpret_cast<Main>(dlsym(RTLD_DEFAULT, "main"));
+    if (!main_fn && p > 1) {
+      std::fprintf(stderr,
+                   "bsp-check: error: bsp_begin is called without bsp_init, so processes 1..p-1 must "
+                   "restart main, but main is not exported; link with bspcc/bspcxx or add "
+                   "-Wl,--export-dynamic-symbol=main\n");
+      std::exit(2);
+    }
+    body = [main_fn] {
+      // Each process gets its own copy of argv: getopt and friends permute it.
+      std::vector<std::string> args = g_arg_copy;
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      main_fn(static_cast<int>(args.size()), argv.data(), environ);
+    };
+  }
+  try {
+    g_world = std::make_unique<World>(o.run, World::Mode::program, p, std::move(body));
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "bsp-check: error: cannot allocate the stacks of %d processes\n", p);
+    std::exit(2);
+  }
+  World& w = *g_world;
+  g_capture = std::make_unique<OutputCapture>(w);
+  w.diagnostics().set_stream(w.real_out[1], repro_command());
+  w.on_fatal_stop = [] { stop_program(1); };
+  static bool registered = false;
+  if (!registered) {
+    std::atexit(&at_exit);
+    registered = true;
+  }
+  install_signal_handlers();
+  w.enter("bsp_begin", site);
+  if (maxprocs < 1) w.report("api-misuse", "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
+  w.switch_point();
+}
+
+void end_program() {
+  World& w = *g_world;
+  w.flush_partial_lines(w.self());
+  w.diagnostics().print_repeat_summary();
+  g_errors = w.diagnostics().errors();
+  g_capture.reset();
+  write_report(true);
+  if (options().timeout_seconds > 0) {
+    itimerval t{};
+    setitimer(ITIMER_REAL, &t, nullptr);
+  }
+  g_world.reset();
+}
+
+}  // namespace bspcheck::rt
+
+extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
+  (void)argc;
+  (void)argv;
+  bspcheck::rt::g_spmd = spmd_part;
+}

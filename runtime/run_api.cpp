@@ -1,0 +1,117 @@
+// run_api.cpp: bspcheck::run, the in-process entry: process 0 starts on a fiber of its own so
+// that the caller (a test, say) is the host and gets control back when every process is done.
+#include <sstream>
+#include <stdexcept>
+
+#include "bspcheck/bspcheck.hpp"
+#include "runtime/entry_points.hpp"
+
+namespace bspcheck {
+
+bool RunResult::ok() const {
+  if (aborted) return false;
+  for (const Finding& f : findings)
+    if (f.severity == Severity::error) return false;
+  return true;
+}
+
+std::size_t RunResult::count(const std::string& rule) const {
+  std::size_t n = 0;
+  for (const Finding& f : findings) n += f.rule == rule;
+  return n;
+}
+
+std::string RunResult::summary() const {
+  std::ostringstream s;
+  s << "p=" << nprocs << " seed=" << seed << " supersteps=" << supersteps << (aborted ? " aborted" : "")
+    << " findings=" << findings.size() << "\n";
+  for (const Finding& f : findings) s << checker::Diagnostics::render(f, "");
+  return s.str();
+}
+
+namespace rt {
+
+namespace {
+
+Launch* g_launch = nullptr;
+
+void launch_entry(void* arg) {
+  Launch& l = *static_cast<Launch*>(arg);
+  bool unwound = false;
+  std::string crash;
+  try {
+    l.body();
+  } catch (const ProcessExit&) {
+    unwound = true;
+  } catch (const std::exception& e) {
+    unwound = true;
+    crash = std::string("process 0 threw an uncaught exception: ") + e.what();
+  } catch (...) {
+    unwound = true;
+    crash = "process 0 threw an uncaught exception";
+  }
+  if (World* w = World::current()) {
+    if (!crash.empty()) {
+      w->report("crash", crash);
+      w->request_stop();
+    }
+    w->leave(w->processes()[0], unwound);
+  }
+  if (!crash.empty()) l.findings.push_back(Finding{"crash", Severity::error, crash, {0}, 0, {}});
+  else if (!unwound)
+    l.findings.push_back(Finding{"api-misuse", Severity::error,
+                                 "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
+  exit_context(l.process0, l.host);
+}
+
+}  // namespace
+
+Launch* active_launch() { return g_launch; }
+
+void begin_in_process(Launch& l, int maxprocs, const Site& site) {
+  int p = std::min(maxprocs, l.options.procs);
+  if (p < 1) p = 1;
+  l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body);
+  World& w = *l.world;
+  w.adopt_contexts(&l.host, l.process0);
+  if (l.options.capture_output || l.options.echo_output) l.capture = std::make_unique<OutputCapture>(w);
+  w.enter("bsp_begin", site);
+  if (maxprocs < 1) w.report("api-misuse", "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
+  w.switch_point();
+}
+
+}  // namespace rt
+
+RunResult run(const Options& options, const std::function<void()>& spmd) {
+  if (rt::g_launch || rt::World::current())
+    throw std::logic_error("bspcheck::run: a BSPlib computation is already running on this thread");
+  if (options.procs < 1) throw std::invalid_argument("bspcheck::run: options.procs must be at least 1");
+  rt::Launch l;
+  l.options = options;
+  l.body = spmd;
+  rt::StackPool stack_pool(options.stack_size, 1);
+  rt::FiberStack stack = stack_pool.stack(0);
+  rt::make_context(l.process0, stack.top(), stack.size, &rt::launch_entry, &l);
+  rt::g_launch = &l;
+  rt::switch_context(l.host, l.process0);
+  // Every process has finished.
+  rt::g_launch = nullptr;
+  l.capture.reset();
+  RunResult r;
+  r.seed = options.seed;
+  r.findings = std::move(l.findings);
+  if (rt::World* w = l.world.get()) {
+    r.nprocs = w->nprocs();
+    r.supersteps = w->completed_supersteps();
+    r.aborted = w->aborted() || w->stopping();
+    r.abort_message = w->abort_message();
+    r.switches = w->switches();
+    for (const Finding& f : w->diagnostics().findings()) r.findings.push_back(f);
+    for (rt::Process& pr : w->processes()) r.output.push_back(std::move(pr.output));
+    l.world.reset();
+  }
+  rt::destroy_context(l.process0);
+  return r;
+}
+
+}  // namespace bspcheck

@@ -1,0 +1,12 @@
+// site.hpp: where in the user's program a BSPlib call was made.
+#pragma once
+
+namespace bspcheck::rt {
+
+struct Site {
+  const char* file = nullptr;  // from bsp.h's macros; nullptr for programs built against another bsp.h
+  int line = 0;
+  const void* pc = nullptr;    // return address of the call, for symbolisation when file is unknown
+};
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,708 @@
+#include "runtime/world.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <sstream>
+
+namespace bspcheck::rt {
+
+World* World::current_world_ = nullptr;
+
+namespace {
+
+std::string describe_pids(const std::vector<int>& pids) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < pids.size(); ++i) {
+    if (i) s << (i + 1 == pids.size() ? " and " : ", ");
+    s << pids[i];
+  }
+  return s.str();
+}
+
+std::chrono::steady_clock::time_point g_real_start;
+
+}  // namespace
+
+World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
+    : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs) {
+  sched_ = make_scheduler(options.strategy, options.seed);
+  procs_.resize(static_cast<std::size_t>(p_));
+  runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
+  outbox_.resize(static_cast<std::size_t>(p_));
+  for (int pid = 0; pid < p_; ++pid) {
+    procs_[pid].pid = pid;
+    make_runnable(pid);
+  }
+  procs_[0].started = true;
+  procs_[0].begun = true;
+  // Processes 1..p-1 get fibers; process 0 runs on the context that called bsp_begin.
+  if (p_ > 1) {
+    stacks_ = std::make_unique<StackPool>(options.stack_size, static_cast<std::size_t>(p_ - 1));
+    for (int pid = 1; pid < p_; ++pid) {
+      Process& pr = procs_[pid];
+      pr.stack = stacks_->stack(static_cast<std::size_t>(pid - 1));
+      make_context(pr.slot, pr.stack.top(), pr.stack.size, &World::process_entry, &pr);
+    }
+  }
+  g_real_start = std::chrono::steady_clock::now();
+  current_world_ = this;
+}
+
+World::~World() {
+  for (Process& pr : procs_)
+    if (pr.pid != 0) destroy_context(pr.slot);
+  if (current_world_ == this) current_world_ = nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes and switching
+
+void World::make_runnable(int pid) {
+  if (runnable_pos_[pid] >= 0) return;
+  runnable_pos_[pid] = static_cast<int>(runnable_.size());
+  runnable_.push_back(pid);
+}
+
+void World::make_unrunnable(int pid) {
+  int pos = runnable_pos_[pid];
+  if (pos < 0) return;
+  int last = runnable_.back();
+  runnable_[pos] = last;
+  runnable_pos_[last] = pos;
+  runnable_.pop_back();
+  runnable_pos_[pid] = -1;
+}
+
+void World::switch_to(int next) {
+  Process& me = self();
+  if (me.stack.base && !me.stack.guard && !me.stack.canary_intact())
+    fatal("crash", "process " + std::to_string(me.pid) +
+                       " overflowed its stack (detected after the fact: stacks are unguarded at this "
+                       "many processes); raise the stack size with --stack-size");
+  Process& to = procs_[static_cast<std::size_t>(next)];
+  to.started = true;
+  running_ = next;
+  ++switches_;
+  switch_context(me.slot, to.slot);
+  // Resumed: whoever switched here has set running_ to our pid.
+  if (stopping_ && std::uncaught_exceptions() == 0) throw ProcessExit{};
+}
+
+void World::switch_point() {
+  if (!hp_pending_.empty() && sched_->choose(ChoiceKind::hp_timing, 2) == 0)
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
+  if (runnable_.size() <= 1) return;
+  int next = sched_->next_process(runnable_, running_);
+  if (next != running_) switch_to(next);
+}
+
+void World::process_entry(void* arg) {
+  Process& me = *static_cast<Process*>(arg);
+  World& w = *current_world_;
+  bool unwound = false;
+  try {
+    w.body_();
+  } catch (const ProcessExit&) {
+    unwound = true;
+  } catch (const std::exception& e) {
+    unwound = true;
+    w.report("crash", "process " + std::to_string(me.pid) + " threw an uncaught exception: " + e.what());
+    w.stopping_ = true;
+  } catch (...) {
+    unwound = true;
+    w.report("crash", "process " + std::to_string(me.pid) + " threw an uncaught exception");
+    w.stopping_ = true;
+  }
+  w.leave(me, unwound);
+}
+
+void World::leave(Process& me, bool unwound) {
+  if (!unwound && !ending_ && !stopping_) {
+    report("superstep-mismatch", "process " + std::to_string(me.pid) +
+                                     " returned from its SPMD part without calling bsp_end");
+    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+    stopping_ = true;
+  }
+  make_unrunnable(me.pid);
+  me.state = ProcState::finished;
+  ++finished_;
+  flush_partial_lines(me);
+  if (ending_ && finished_ == p_ - 1 && procs_[0].state == ProcState::in_end) make_runnable(0);
+
+  // Who runs next: when stopping, any process that still has to unwind; otherwise the
+  // scheduler's choice among the runnable ones.
+  int next = -1;
+  while (next < 0) {
+    if (finished_ == p_) break;
+    if (stopping_) {
+      for (Process& pr : procs_) {
+        if (pr.state == ProcState::finished) continue;
+        if (!pr.started) {  // never ran: nothing to unwind
+          make_unrunnable(pr.pid);
+          pr.state = ProcState::finished;
+          ++finished_;
+          continue;
+        }
+        next = pr.pid;
+        break;
+      }
+    } else if (!runnable_.empty()) {
+      next = sched_->next_process(runnable_, me.pid);
+    } else {
+      deadlock_report();
+    }
+  }
+  if (next < 0) exit_context(me.slot, *host_);  // in-process run: everyone has finished
+  running_ = next;
+  procs_[next].started = true;
+  ++switches_;
+  exit_context(me.slot, procs_[next].slot);
+}
+
+void World::block(ProcState state) {
+  Process& me = self();
+  make_unrunnable(me.pid);
+  me.state = state;
+  ++waiting_;
+  if (waiting_ + finished_ == p_) {
+    bool all_sync = true, all_end = true;
+    for (const Process& pr : procs_) {
+      if (pr.state == ProcState::finished) continue;
+      all_sync = all_sync && pr.state == ProcState::in_sync;
+      all_end = all_end && pr.state == ProcState::in_end;
+    }
+    if (finished_ == 0 && all_sync) barrier(false);
+    else if (finished_ == 0 && all_end) barrier(true);
+    else deadlock();
+  }
+  if (runnable_.empty()) deadlock();
+  int next = sched_->next_process(runnable_, me.pid);
+  if (next != me.pid) switch_to(next);
+}
+
+void World::deadlock_report() {
+  std::vector<int> in_sync, in_end, gone;
+  for (const Process& pr : procs_) {
+    if (pr.state == ProcState::in_sync) in_sync.push_back(pr.pid);
+    else if (pr.state == ProcState::in_end) in_end.push_back(pr.pid);
+    else if (pr.state == ProcState::finished) gone.push_back(pr.pid);
+  }
+  std::string msg;
+  if (!in_sync.empty())
+    msg += "process" + std::string(in_sync.size() > 1 ? "es " : " ") + describe_pids(in_sync) +
+           " wait in bsp_sync";
+  if (!in_end.empty())
+    msg += std::string(msg.empty() ? "" : " while ") + "process" + (in_end.size() > 1 ? "es " : " ") +
+           describe_pids(in_end) + " reached bsp_end";
+  if (!gone.empty())
+    msg += std::string(msg.empty() ? "" : " and ") + "process" + (gone.size() > 1 ? "es " : " ") +
+           describe_pids(gone) + " left the SPMD part";
+  Finding f;
+  f.rule = "superstep-mismatch";
+  f.message = msg + ": the processes disagree on the number of supersteps";
+  f.superstep = superstep_;
+  for (const Process& pr : procs_) {
+    f.processes.push_back(pr.pid);
+    f.locations.push_back(diag_.location(pr.site, pr.pid, pr.call));
+  }
+  diag_.report(std::move(f));
+  stopping_ = true;
+}
+
+void World::deadlock() {
+  deadlock_report();
+  if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+  throw ProcessExit{};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Diagnostics
+
+void World::report(const std::string& rule, std::string message, std::vector<int> processes) {
+  const Process& me = self();
+  Finding f;
+  f.rule = rule;
+  f.message = std::move(message);
+  f.processes = processes.empty() ? std::vector<int>{me.pid} : std::move(processes);
+  f.superstep = superstep_;
+  f.locations.push_back(diag_.location(me.site, me.pid, me.call));
+  diag_.report(std::move(f));
+}
+
+void World::fatal(const std::string& rule, std::string message, std::vector<int> processes) {
+  report(rule, std::move(message), std::move(processes));
+  stopping_ = true;
+  if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+  throw ProcessExit{};
+}
+
+void World::abort_run(const std::string& message) {
+  aborted_ = true;
+  abort_message_ = message;
+  fatal("abort", "process " + std::to_string(running_) + " called bsp_abort: " + message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SPMD and superstep
+
+void World::sync() { block(ProcState::in_sync); }
+
+void World::end() {
+  block(ProcState::in_end);
+  // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry);
+  // process 0 is resumed only once all of them have finished, and returns.
+  if (self().pid != 0) throw ProcessExit{};
+  self().state = ProcState::runnable;
+}
+
+double World::time() {
+  Process& me = self();
+  if (options_.real_time)
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
+  // Virtual time: 1 us per BSPlib call plus a seeded jitter below 1 us at every reading, so
+  // timings vary with the seed but never with the machine.
+  me.vtime += sched_->choose(ChoiceKind::time, 1000) * 1e-9;
+  return me.vtime;
+}
+
+void World::barrier(bool final) {
+  // (1) unbuffered operations not yet performed take effect now, in a seeded order;
+  while (!hp_pending_.empty())
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
+  // (2) the sources of all gets are read;
+  for (const GetOp& g : gets_) {
+    std::size_t off = data_.append(g.src, g.nbytes);
+    writes_.push_back({g.dst, off, g.nbytes, g.caller});
+  }
+  gets_.clear();
+  // (3) then all put and get destinations are written; where writes overlap, the seeded order
+  // decides which one lands last.
+  sched_->shuffle(writes_, ChoiceKind::write_order);
+  for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
+  writes_.clear();
+  data_.clear();
+
+  apply_registrations();
+  apply_tagsize();
+  deliver_messages();
+
+  double t = 0;
+  for (const Process& pr : procs_) t = std::max(t, pr.vtime);
+  for (Process& pr : procs_) pr.vtime = t + 1e-5;
+
+  waiting_ = 0;
+  if (!final) {
+    ++superstep_;
+    for (Process& pr : procs_) {
+      pr.state = ProcState::runnable;
+      make_runnable(pr.pid);
+    }
+    return;
+  }
+  ending_ = true;
+  for (Process& pr : procs_) {
+    if (pr.pid == 0 && p_ > 1) continue;  // process 0 waits until the others have finished
+    pr.state = ProcState::runnable;
+    make_runnable(pr.pid);
+  }
+}
+
+void World::fire_hp(std::size_t index) {
+  HpOp op = hp_pending_[index];
+  hp_pending_[index] = hp_pending_.back();
+  hp_pending_.pop_back();
+  std::memmove(op.dst, op.src, op.nbytes);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registration
+
+void World::push_reg(const void* ident, int size) {
+  Process& me = self();
+  if (size < 0) {
+    report("reg-negative-size", "process " + std::to_string(me.pid) + " registers an area of size " +
+                                    std::to_string(size));
+    size = 0;
+  }
+  me.pushes.push_back({ident, size, me.site});
+  switch_point();
+}
+
+void World::pop_reg(const void* ident) {
+  Process& me = self();
+  me.pops.push_back({ident, me.site});
+  switch_point();
+}
+
+void World::apply_registrations() {
+  auto counts_agree = [&](auto member, const char* what) {
+    const std::size_t n0 = (procs_[0].*member).size();
+    bool agree = true;
+    for (const Process& pr : procs_) agree = agree && (pr.*member).size() == n0;
+    if (agree) return n0;
+    Finding f;
+    f.rule = std::string(what) == "bsp_push_reg" ? "reg-count-mismatch" : "reg-pop-mismatch";
+    std::ostringstream s;
+    s << "the processes called " << what << " different numbers of times in this superstep (";
+    for (const Process& pr : procs_) {
+      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": " << (pr.*member).size();
+      f.processes.push_back(pr.pid);
+      f.locations.push_back(diag_.location(pr.site, pr.pid, pr.call));
+    }
+    s << ")";
+    f.message = s.str();
+    f.superstep = superstep_;
+    diag_.report(std::move(f));
+    stopping_ = true;
+    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+    throw ProcessExit{};
+  };
+  const std::size_t npops = counts_agree(&Process::pops, "bsp_pop_reg");
+  const std::size_t npushes = counts_agree(&Process::pushes, "bsp_push_reg");
+
+  // De-registrations first, in call order: each one names, on every process, the most recent
+  // slot holding that process's address; all must name the same slot.
+  for (std::size_t k = 0; k < npops; ++k) {
+    int slot = -1;
+    bool mismatch = false;
+    std::vector<int> unknown;
+    for (const Process& pr : procs_) {
+      const void* a = pr.pops[k].addr;
+      if (!a) continue;  // a process that registered NULL pops NULL
+      int s = regs_.find(pr.pid, a);
+      if (s < 0) unknown.push_back(pr.pid);
+      else if (slot < 0) slot = s;
+      else if (s != slot) mismatch = true;
+    }
+    if (!unknown.empty()) {
+      Finding f;
+      f.rule = "reg-pop-unknown";
+      f.message = "process" + std::string(unknown.size() > 1 ? "es " : " ") + describe_pids(unknown) +
+                  " pop an address that is not registered";
+      f.superstep = superstep_;
+      f.processes = unknown;
+      for (int pid : unknown) f.locations.push_back(diag_.location(procs_[pid].pops[k].site, pid, "bsp_pop_reg"));
+      diag_.report(std::move(f));
+      continue;
+    }
+    if (!mismatch && slot >= 0)
+      for (const Process& pr : procs_)
+        if (!pr.pops[k].addr && regs_.entry(slot, pr.pid).addr) mismatch = true;
+    if (mismatch || slot < 0) {
+      Finding f;
+      f.rule = "reg-pop-mismatch";
+      f.message = "the processes' bsp_pop_reg calls name different registration slots";
+      f.superstep = superstep_;
+      for (const Process& pr : procs_) {
+        f.processes.push_back(pr.pid);
+        f.locations.push_back(diag_.location(pr.pops[k].site, pr.pid, "bsp_pop_reg"));
+      }
+      diag_.report(std::move(f));
+      continue;
+    }
+    regs_.remove(slot);
+  }
+  // Then the k-th push of every process forms a new slot, the newest.
+  for (std::size_t k = 0; k < npushes; ++k) {
+    std::vector<RegistrationTable::Entry> entries(static_cast<std::size_t>(p_));
+    for (const Process& pr : procs_) {
+      const PushRequest& r = pr.pushes[k];
+      entries[pr.pid] = {r.addr, r.size, r.site};
+    }
+    regs_.add(std::move(entries));
+  }
+  for (Process& pr : procs_) {
+    pr.pushes.clear();
+    pr.pops.clear();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DRMA
+
+bool World::check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name) {
+  Process& me = self();
+  if (pid < 0 || pid >= p_) {
+    report("bad-pid", "process " + std::to_string(me.pid) + " names process " + std::to_string(pid) +
+                          ", outside 0.." + std::to_string(p_ - 1));
+    return false;
+  }
+  if (offset < 0 || nbytes < 0) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " passes a negative " +
+                             (offset < 0 ? "offset (" + std::to_string(offset) + ")"
+                                         : "size (" + std::to_string(nbytes) + ")"));
+    return false;
+  }
+  if (!local && nbytes > 0) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL " + local_name +
+                             " with nbytes = " + std::to_string(nbytes));
+    return false;
+  }
+  return true;
+}
+
+void* World::resolve(int target, const void* local_addr, long offset, long nbytes, bool is_put, long* extent) {
+  Process& me = self();
+  const int slot = regs_.find(me.pid, local_addr);
+  const char* what = is_put ? "destination" : "source";
+  if (slot < 0) {
+    for (const PushRequest& r : me.pushes)
+      if (r.addr == local_addr && local_addr) {
+        report("reg-not-active", std::string("the ") + what + " of process " + std::to_string(me.pid) +
+                                     "'s " + me.call + " was registered in this superstep; it becomes usable after the next bsp_sync");
+        return nullptr;
+      }
+    std::ostringstream s;
+    s << "the " << what << " address " << local_addr << " of process " << me.pid << "'s " << me.call
+      << " is not registered";
+    report("reg-unregistered", s.str());
+    return nullptr;
+  }
+  const RegistrationTable::Entry& e = regs_.entry(slot, target);
+  if (!e.addr) {
+    report("reg-unregistered", "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " +
+                                   std::to_string(target) + ", which registered NULL in that slot",
+           {me.pid, target});
+    return nullptr;
+  }
+  *extent = e.size;
+  if (offset + nbytes > e.size) {
+    std::ostringstream s;
+    s << "process " << me.pid << (is_put ? " writes" : " reads") << " bytes " << offset << ".."
+      << offset + nbytes << " of a " << e.size << "-byte area on process " << target;
+    report(is_put ? "bounds-put" : "bounds-get", s.str(), {me.pid, target});
+    return nullptr;
+  }
+  return const_cast<void*>(e.addr);
+}
+
+void World::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
+  if (check_transfer_args(pid, offset, nbytes, src, "source") && nbytes > 0) {
+    long extent = 0;
+    if (void* base = resolve(pid, dst, offset, nbytes, true, &extent)) {
+      void* target = static_cast<char*>(base) + offset;
+      if (unbuffered) {
+        hp_pending_.push_back({src, target, static_cast<std::uint32_t>(nbytes)});
+      } else {
+        // Buffered on source: the bytes are copied now; they land at the barrier.
+        std::size_t off = data_.append(src, static_cast<std::size_t>(nbytes));
+        writes_.push_back({target, off, static_cast<std::uint32_t>(nbytes), running_});
+      }
+    }
+  }
+  switch_point();
+}
+
+void World::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
+  if (check_transfer_args(pid, offset, nbytes, dst, "destination") && nbytes > 0) {
+    long extent = 0;
+    if (void* base = resolve(pid, src, offset, nbytes, false, &extent)) {
+      const void* source = static_cast<const char*>(base) + offset;
+      if (unbuffered) hp_pending_.push_back({source, dst, static_cast<std::uint32_t>(nbytes)});
+      else gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_});
+    }
+  }
+  switch_point();
+}
+
+// ---------------------------------------------------------------------------------------------
+// BSMP
+
+namespace {
+constexpr std::size_t kMessageAlign = 16;  // bsp_hpmove hands out pointers: keep them aligned
+std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageAlign - 1); }
+}  // namespace
+
+void World::set_tagsize(int* tag_nbytes) {
+  Process& me = self();
+  if (!tag_nbytes || *tag_nbytes < 0) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " passes " +
+                             (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
+  } else {
+    me.tagsize_request = *tag_nbytes;
+    me.tagsize_site = me.site;
+    *tag_nbytes = tagsize_;  // the size valid in this superstep
+  }
+  switch_point();
+}
+
+void World::apply_tagsize() {
+  bool any = false, agree = true;
+  int value = -1;
+  for (const Process& pr : procs_) {
+    if (pr.tagsize_request >= 0) any = true;
+    if (pr.pid == 0) value = pr.tagsize_request;
+    else if (pr.tagsize_request != value) agree = false;
+  }
+  if (!any) return;
+  if (!agree) {
+    Finding f;
+    f.rule = "tagsize-mismatch";
+    std::ostringstream s;
+    s << "the processes set different tag sizes in this superstep (";
+    for (const Process& pr : procs_) {
+      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": ";
+      if (pr.tagsize_request >= 0) s << pr.tagsize_request;
+      else s << "no call";
+      f.processes.push_back(pr.pid);
+      f.locations.push_back(diag_.location(pr.tagsize_request >= 0 ? pr.tagsize_site : pr.site, pr.pid,
+                                           pr.tagsize_request >= 0 ? "bsp_set_tagsize" : pr.call));
+    }
+    s << ")";
+    f.message = s.str();
+    f.superstep = superstep_;
+    diag_.report(std::move(f));
+  }
+  for (const Process& pr : procs_)
+    if (pr.tagsize_request >= 0) {
+      value = pr.tagsize_request;  // process 0's value when it set one, else the first setter's
+      break;
+    }
+  if (procs_[0].tagsize_request >= 0) value = procs_[0].tagsize_request;
+  tagsize_ = value;
+  for (Process& pr : procs_) pr.tagsize_request = -1;
+}
+
+void World::send(int pid, const void* tag, const void* payload, int payload_nbytes) {
+  Process& me = self();
+  if (pid < 0 || pid >= p_) {
+    report("bad-pid", "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
+                          ", outside 0.." + std::to_string(p_ - 1));
+  } else if (payload_nbytes < 0) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " sends a negative payload size (" +
+                             std::to_string(payload_nbytes) + ")");
+  } else if ((!payload && payload_nbytes > 0) || (!tag && tagsize_ > 0)) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL " +
+                             (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to bsp_send");
+  } else {
+    // Buffered on source: tag and payload are copied now.
+    const std::size_t tag_len = static_cast<std::size_t>(tagsize_);
+    const std::size_t off = msg_next_.reserve(padded(tag_len) + static_cast<std::size_t>(payload_nbytes), kMessageAlign);
+    if (tag_len) std::memcpy(msg_next_.at(off), tag, tag_len);
+    if (payload_nbytes) std::memcpy(msg_next_.at(off + padded(tag_len)), payload, static_cast<std::size_t>(payload_nbytes));
+    outbox_[pid].push_back({me.pid, static_cast<std::uint32_t>(tag_len), static_cast<std::uint32_t>(payload_nbytes), off});
+  }
+  switch_point();
+}
+
+void World::deliver_messages() {
+  // Messages sent in this superstep become readable in the next one, in a seeded order; the
+  // unread ones of this superstep vanish.
+  msg_now_.swap(msg_next_);
+  msg_next_.clear();
+  for (Process& pr : procs_) {
+    std::vector<Message>& in = outbox_[pr.pid];
+    pr.queue.swap(in);
+    in.clear();
+    pr.queue_head = 0;
+    pr.queue_bytes = 0;
+    for (const Message& m : pr.queue) pr.queue_bytes += m.payload_len;
+    sched_->shuffle(pr.queue, ChoiceKind::queue_order);
+  }
+}
+
+void World::qsize(int* nmessages, int* accum_nbytes) {
+  Process& me = self();
+  if (nmessages) *nmessages = static_cast<int>(me.queue.size() - me.queue_head);
+  if (accum_nbytes) *accum_nbytes = static_cast<int>(me.queue_bytes);
+  switch_point();
+}
+
+void World::get_tag(int* status, void* tag) {
+  Process& me = self();
+  if (me.queue_head == me.queue.size()) {
+    if (status) *status = -1;
+  } else {
+    const Message& m = me.queue[me.queue_head];
+    if (status) *status = static_cast<int>(m.payload_len);
+    if (m.tag_len) {
+      if (tag) std::memcpy(tag, msg_now_.at(m.offset), m.tag_len);
+      else report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
+    }
+  }
+  switch_point();
+}
+
+void World::move(void* payload, int reception_nbytes) {
+  Process& me = self();
+  if (reception_nbytes < 0) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
+  } else if (me.queue_head == me.queue.size()) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " calls bsp_move on an empty queue");
+  } else {
+    const Message& m = me.queue[me.queue_head];
+    std::size_t n = std::min<std::size_t>(m.payload_len, static_cast<std::size_t>(reception_nbytes));
+    if (n && !payload) {
+      report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
+    } else {
+      if (n) std::memcpy(payload, msg_now_.at(m.offset + padded(m.tag_len)), n);
+      me.queue_bytes -= m.payload_len;
+      ++me.queue_head;
+    }
+  }
+  switch_point();
+}
+
+int World::hpmove(void** tag_ptr, void** payload_ptr) {
+  Process& me = self();
+  int result = -1;
+  if (me.queue_head < me.queue.size()) {
+    const Message& m = me.queue[me.queue_head];
+    // The pointers stay valid until the end of the superstep: msg_now_ is only replaced at the
+    // barrier.
+    if (tag_ptr) *tag_ptr = msg_now_.at(m.offset);
+    if (payload_ptr) *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
+    me.queue_bytes -= m.payload_len;
+    ++me.queue_head;
+    result = static_cast<int>(m.payload_len);
+  }
+  switch_point();
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+void World::on_output(int stream, const char* data, std::size_t n) {
+  Process& me = self();
+  for (std::size_t i = 0; i < n; ++i) {
+    me.output_hash ^= static_cast<unsigned char>(data[i]);
+    me.output_hash *= 1099511628211ULL;
+  }
+  if (options_.capture_output) me.output.append(data, n);
+  if (!options_.echo_output) return;
+  // Whole lines only, so that lines of different processes never mix within a line.
+  std::string& part = me.partial[stream];
+  part.append(data, n);
+  std::size_t start = 0, nl;
+  while ((nl = part.find('\n', start)) != std::string::npos) {
+    if (!options_.output_prefix.empty()) {
+      std::string prefix = options_.output_prefix;
+      for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;)
+        prefix.replace(at, 2, std::to_string(me.pid));
+      std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
+    }
+    std::fwrite(part.data() + start, 1, nl + 1 - start, real_out[stream]);
+    start = nl + 1;
+  }
+  part.erase(0, start);
+}
+
+void World::flush_partial_lines(Process& pr) {
+  // A process that ends without a final newline still gets its last line shown (with prefix).
+  if (!options_.echo_output) return;
+  for (int stream = 0; stream < 2; ++stream) {
+    if (pr.partial[stream].empty()) continue;
+    std::string prefix = options_.output_prefix;
+    for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;)
+      prefix.replace(at, 2, std::to_string(pr.pid));
+    std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
+    std::fwrite(pr.partial[stream].data(), 1, pr.partial[stream].size(), real_out[stream]);
+    std::fputc('\n', real_out[stream]);
+    pr.partial[stream].clear();
+  }
+}
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,179 @@
+// world.hpp: the p processes of one BSPlib run and the superstep engine that applies the
+// paper's semantics to their calls. The C shim (c_api.cpp) turns each primitive into a call of
+// a World method; the World decides when to switch processes (through the Scheduler), records
+// what must happen at the barrier, and performs it there.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+#include "checker/diagnostics.hpp"
+#include "runtime/byte_arena.hpp"
+#include "runtime/fiber_stack.hpp"
+#include "runtime/process.hpp"
+#include "runtime/registration_table.hpp"
+#include "runtime/scheduler.hpp"
+
+namespace bspcheck::rt {
+
+// Thrown into a process to unwind its stack back to its entry: after bsp_end on processes
+// 1..p-1, and when a run is stopped (bsp_abort, a fatal error). Not derived from std::exception
+// so that user code catching std::exception does not swallow it.
+struct ProcessExit {};
+
+class World {
+ public:
+  enum class Mode {
+    in_process,  // bspcheck::run: every process is a fiber; the caller is the host
+    program,     // a linked program: process 0 is the thread that called bsp_begin
+  };
+
+  World(const Options& options, Mode mode, int nprocs, std::function<void()> body);
+  ~World();
+
+  // The world of the running BSPlib computation, or nullptr outside bsp_begin/bsp_end.
+  static World* current() { return current_world_; }
+
+  int nprocs() const { return p_; }
+  int pid() const { return running_; }
+  Process& self() { return procs_[static_cast<std::size_t>(running_)]; }
+  int superstep() const { return superstep_; }
+  checker::Diagnostics& diagnostics() { return diag_; }
+  const Options& options() const { return options_; }
+  bool stopping() const { return stopping_; }
+  void request_stop() { stopping_ = true; }
+  std::uint64_t switches() const { return switches_; }
+  std::vector<Process>& processes() { return procs_; }
+
+  // Called on a process's own context once its SPMD function has returned (unwound: by a
+  // ProcessExit). Hands the processor on and never returns.
+  [[noreturn]] void leave(Process& me, bool unwound);
+  // In-process runs: the host context, resumed when every process has finished, and the
+  // context process 0 already runs on (its sanitizer bookkeeping is carried over).
+  void adopt_contexts(ContextSlot* host, const ContextSlot& process0) {
+    host_ = host;
+    procs_[0].slot = process0;
+  }
+
+  // Called at the start of every primitive: records the call and returns the process.
+  Process& enter(const char* call, const Site& site) {
+    Process& me = self();
+    me.call = call;
+    me.site = site;
+    me.vtime += 1e-6;
+    return me;
+  }
+
+  // A switch point: fires due hp operations, then lets the scheduler pick who runs next.
+  void switch_point();
+
+  // The primitives (argument checking is done here too; see c_api.cpp for the C entry points).
+  void sync();
+  void end();
+  [[noreturn]] void abort_run(const std::string& message);
+  double time();
+  void push_reg(const void* ident, int size);
+  void pop_reg(const void* ident);
+  void put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered);
+  void get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered);
+  void set_tagsize(int* tag_nbytes);
+  void send(int pid, const void* tag, const void* payload, int payload_nbytes);
+  void qsize(int* nmessages, int* accum_nbytes);
+  void get_tag(int* status, void* tag);
+  void move(void* payload, int reception_nbytes);
+  int hpmove(void** tag_ptr, void** payload_ptr);
+
+  // Reports a finding located at the running process's current call.
+  void report(const std::string& rule, std::string message, std::vector<int> processes = {});
+  // Stops the run after an error that leaves no meaningful way to continue.
+  [[noreturn]] void fatal(const std::string& rule, std::string message, std::vector<int> processes = {});
+
+  // Output written by the running process (the capture calls this).
+  void on_output(int stream, const char* data, std::size_t n);
+  void flush_partial_lines(Process& pr);
+
+  // Hooks for program mode: where output goes and what happens on a fatal stop.
+  std::FILE* real_out[2] = {stdout, stderr};
+  std::function<void()> on_fatal_stop;  // program mode: write the report and _exit
+
+  bool aborted() const { return aborted_; }
+  const std::string& abort_message() const { return abort_message_; }
+  int completed_supersteps() const { return superstep_; }
+
+ private:
+  struct WriteOp {  // a destination write performed at the barrier
+    void* dst;
+    std::size_t data;  // offset of the bytes in data_
+    std::uint32_t nbytes;
+    int writer;
+  };
+  struct GetOp {
+    const void* src;  // on the remote process
+    void* dst;        // on the caller
+    std::uint32_t nbytes;
+    int caller;
+  };
+  struct HpOp {
+    const void* src;
+    void* dst;
+    std::uint32_t nbytes;
+  };
+
+  static void process_entry(void* arg);
+  void block(ProcState state);
+  void make_runnable(int pid);
+  void make_unrunnable(int pid);
+  void switch_to(int pid);
+  void after_resume();
+  void barrier(bool final);
+  void apply_registrations();
+  void apply_tagsize();
+  void deliver_messages();
+  void fire_hp(std::size_t index);
+  [[noreturn]] void deadlock();
+  void deadlock_report();
+  // Resolves the caller's registered address on the target; nullptr (after reporting) if the
+  // access is not allowed. `extent` receives the target's registered size.
+  void* resolve(int target, const void* local_addr, long offset, long nbytes, bool is_put, long* extent);
+  bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);
+
+  static World* current_world_;
+
+  Options options_;
+  Mode mode_;
+  int p_;
+  std::function<void()> body_;
+  std::unique_ptr<Scheduler> sched_;
+  std::unique_ptr<StackPool> stacks_;
+  std::vector<Process> procs_;
+  ContextSlot* host_ = nullptr;
+  int running_ = 0;
+  std::vector<int> runnable_;       // pids that may run
+  std::vector<int> runnable_pos_;   // index of each pid in runnable_, or -1
+  int waiting_ = 0;                 // processes in bsp_sync or bsp_end
+  int finished_ = 0;
+  int superstep_ = 0;
+  bool ending_ = false;    // the final barrier has passed: processes 1..p-1 unwind
+  bool stopping_ = false;  // the run is being stopped: every process unwinds
+  bool aborted_ = false;
+  std::string abort_message_;
+  std::uint64_t switches_ = 0;
+
+  RegistrationTable regs_;
+  ByteArena data_;         // put payloads copied at the call, get data at the barrier
+  std::vector<WriteOp> writes_;
+  std::vector<GetOp> gets_;
+  std::vector<HpOp> hp_pending_;
+  int tagsize_ = 0;                    // valid in this superstep
+  ByteArena msg_next_;                 // messages sent in this superstep
+  std::vector<std::vector<Message>> outbox_;  // per destination
+  ByteArena msg_now_;                  // messages readable in this superstep
+
+  checker::Diagnostics diag_;
+};
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,83 @@
+// bsp-check: the command-line driver.
+//   bsp-check [run] [options] PROGRAM [ARGS...]
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "tools/proc_list.hpp"
+#include "tools/run_command.hpp"
+
+namespace {
+
+constexpr const char* kVersion = "0.1.0";
+
+void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs) {
+  app.add_option("-p,--procs", procs, "processors available: a number, range or list (1-4,8); each is run")
+      ->default_str("1-4,8");
+  app.add_option("--seed", c.seed, "first schedule seed")->default_str("1");
+  app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)");
+  app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
+  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON");
+  app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
+  app.add_option("--timeout", c.timeout, "seconds a run may take before it is stopped and reported (0: none)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
+  app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
+  app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
+  app.prefix_command();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  if (!args.empty() && args[0] == "run") args.erase(args.begin());
+
+  CLI::App app{
+      "bsp-check: deterministic debugging and verification of BSPlib programs.\n"
+      "Runs PROGRAM (built with bspcc, bspcxx or CMake's BSPCheck::bsp) with all its BSP processes as\n"
+      "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
+      "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
+      "\nUsage: bsp-check [run] [options] PROGRAM [ARGS...]\n"
+      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog",
+      "bsp-check"};
+  app.set_version_flag("--version", kVersion);
+  bspcheck::cli::RunConfig config;
+  config.seeds = 20;
+  std::string procs = "1-4,8";
+  add_run_options(app, config, procs);
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  std::vector<std::string> rest = app.remaining();
+  if (rest.empty()) {
+    std::cerr << "bsp-check: error: no PROGRAM given\n" << app.help();
+    return 2;
+  }
+  config.program = rest.front();
+  config.args.assign(rest.begin() + 1, rest.end());
+  try {
+    config.procs = bspcheck::cli::parse_proc_list(procs);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return 2;
+  }
+  config.procs_text = procs;
+  // `--seed S` alone reproduces one run (it is what every reproduce line says).
+  if (app.count("--seeds") == 0) config.seeds = app.count("--seed") ? 1 : 20;
+  if (config.seeds < 1) {
+    std::cerr << "bsp-check: error: --seeds must be at least 1\n";
+    return 2;
+  }
+  return bspcheck::cli::run_command(config);
+}

@@ -1,0 +1,41 @@
+#include "tools/proc_list.hpp"
+
+#include <stdexcept>
+
+namespace bspcheck::cli {
+
+namespace {
+
+long parse_count(const std::string& s, const std::string& whole) {
+  if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument("-p " + whole + ": expected a number, a range like 1-4, or a list like 1-4,8");
+  long v = std::stol(s);
+  if (v < 1) throw std::invalid_argument("-p " + whole + ": p must be at least 1");
+  if (v > 100000000) throw std::invalid_argument("-p " + whole + ": " + s + " processes is too many");
+  return v;
+}
+
+}  // namespace
+
+std::vector<int> parse_proc_list(const std::string& text) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    std::string item = text.substr(start, end - start);
+    std::size_t dash = item.find('-');
+    if (dash == std::string::npos) {
+      out.push_back(static_cast<int>(parse_count(item, text)));
+    } else {
+      long lo = parse_count(item.substr(0, dash), text), hi = parse_count(item.substr(dash + 1), text);
+      if (hi < lo) throw std::invalid_argument("-p " + text + ": empty range " + item);
+      if (hi - lo > 10000) throw std::invalid_argument("-p " + text + ": range " + item + " is too long");
+      for (long v = lo; v <= hi; ++v) out.push_back(static_cast<int>(v));
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace bspcheck::cli
