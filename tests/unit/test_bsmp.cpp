@@ -663,3 +663,121 @@ TEST(Bsmp, AllGatherSparseVecFromThePaper) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Send, PartlyReadQueueVanishesAtTheNextSync) {
+  std::vector<std::array<int, 4>> o(3);
+  auto r = run(3, 14, [&] {
+    bsp_begin(3);
+    const int me = bsp_pid();
+    for (int k = 0; k < 3; ++k) bsp_send(me, nullptr, &k, sizeof k);
+    bsp_sync();
+    int v = -1;
+    bsp_move(&v, sizeof v);  // read one of three
+    int n, b;
+    bsp_qsize(&n, &b);
+    o[me][0] = n;
+    o[me][1] = b;
+    int w = 9;
+    bsp_send((me + 1) % 3, nullptr, &w, sizeof w);  // one new message for the next superstep
+    bsp_sync();
+    bsp_qsize(&n, &b);
+    o[me][2] = n;
+    o[me][3] = b;
+    bsp_end();
+  });
+  EXPECT_TRUE(r.ok()) << r.summary();
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(o[i], (std::array<int, 4>{2, 8, 1, 4})) << "pid " << i;
+}
+
+TEST(HpMove, InterleavesWithGetTagMoveAndQsize) {
+  // hpmove and move consume from the same queue; qsize follows both.
+  std::vector<int> trace;
+  std::multiset<int> got;
+  auto r = run(2, 15, [&] {
+    bsp_begin(2);
+    int ts = sizeof(int);
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    if (bsp_pid() == 1)
+      for (int k = 0; k < 4; ++k) {
+        int pl = 100 + k;
+        bsp_send(0, &k, &pl, sizeof pl);
+      }
+    bsp_sync();
+    if (bsp_pid() == 0) {
+      int n, b, st, tag, pl;
+      for (int k = 0; k < 4; ++k) {
+        bsp_qsize(&n, &b);
+        trace.push_back(n);
+        trace.push_back(b);
+        if (k % 2 == 0) {
+          void *tp, *pp;
+          int len = bsp_hpmove(&tp, &pp);
+          std::memcpy(&tag, tp, sizeof tag);
+          std::memcpy(&pl, pp, sizeof pl);
+          if (len != 4) trace.push_back(-len);
+        } else {
+          bsp_get_tag(&st, &tag);
+          bsp_move(&pl, sizeof pl);
+          if (st != 4) trace.push_back(-st);
+        }
+        if (pl != 100 + tag) trace.push_back(-1000);
+        got.insert(tag);
+      }
+      bsp_qsize(&n, &b);
+      trace.push_back(n);
+      trace.push_back(b);
+      void *tp, *pp;
+      trace.push_back(bsp_hpmove(&tp, &pp));
+    }
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(trace, (std::vector<int>{4, 16, 3, 12, 2, 8, 1, 4, 0, 0, -1}));
+  EXPECT_EQ(got, (std::multiset<int>{0, 1, 2, 3}));
+}
+
+TEST(TagsizeErrors, CalledByOnlySomeProcesses) {
+  // Note 4.1.2 (3): all processes, same argument, same superstep.
+  auto r = run(3, 4, [&] {
+    bsp_begin(3);
+    if (bsp_pid() == 0) {
+      int ts = 4;
+      bsp_set_tagsize(&ts);
+    }
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_FALSE(r.ok());
+  EXPECT_GE(r.count("tagsize-mismatch"), 1u) << r.summary();
+}
+
+TEST(Bsmp, ManyProcessesAllToAll) {
+  const int p = 24;
+  std::vector<int> sums(p, -1), counts(p, -1);
+  auto r = run(p, 31, [&] {
+    bsp_begin(p);
+    const int me = bsp_pid();
+    for (int to = 0; to < p; ++to) {
+      int v = me * p + to;
+      bsp_send(to, nullptr, &v, sizeof v);
+    }
+    bsp_sync();
+    int n, b, s = 0;
+    bsp_qsize(&n, &b);
+    counts[me] = n;
+    void *tp, *pp;
+    while (bsp_hpmove(&tp, &pp) >= 0) s += *static_cast<int*>(pp);
+    sums[me] = s;
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  for (int i = 0; i < p; ++i) {
+    EXPECT_EQ(counts[i], p);
+    EXPECT_EQ(sums[i], p * (p - 1) / 2 * p + p * i);
+  }
+}
+
+}  // namespace
