@@ -205,8 +205,9 @@ void on_timeout(int) {
     f.processes.push_back(pr.pid);
     f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
   }
-  f.message = "no progress within " + std::to_string(options().timeout_seconds) +
-              " s; process(es) " + stuck + " never reached the next bsp_sync (process " +
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
+  f.message = "no progress within " + std::string(limit) + " s; process(es) " + stuck + " never reached the next bsp_sync (process " +
               std::to_string(w->pid()) + " was running)";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));

@@ -192,7 +192,7 @@ void World::deadlock_report() {
   std::string msg;
   if (!in_sync.empty())
     msg += "process" + std::string(in_sync.size() > 1 ? "es " : " ") + describe_pids(in_sync) +
-           " wait in bsp_sync";
+           (in_sync.size() > 1 ? " wait" : " waits") + " in bsp_sync";
   if (!in_end.empty())
     msg += std::string(msg.empty() ? "" : " while ") + "process" + (in_end.size() > 1 ? "es " : " ") +
            describe_pids(in_end) + " reached bsp_end";

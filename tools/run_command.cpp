@@ -36,6 +36,11 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (c.strategy != "random") cmd += " --strategy " + c.strategy;
   if (!c.stack_size.empty()) cmd += " --stack-size " + c.stack_size;
+  if (c.timeout > 0) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%g", c.timeout);
+    cmd += std::string(" --timeout ") + t;
+  }
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);
   return cmd;
@@ -93,7 +98,11 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
 
   std::string options = "seed=" + std::to_string(seed) + ":procs=" + std::to_string(p) + ":strategy=" + c.strategy;
   if (!c.stack_size.empty()) options += ":stack=" + c.stack_size;
-  if (c.timeout > 0) options += ":timeout=" + std::to_string(c.timeout);
+  if (c.timeout > 0) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%g", c.timeout);
+    options += std::string(":timeout=") + t;
+  }
 
   pid_t child = fork();
   if (child < 0) {
@@ -168,7 +177,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   bool errors = false;
   if (r.report.is_object())
     for (const auto& f : r.report["findings"]) errors = errors || f.value("severity", "") == "error";
-  if (r.timed_out) r.reason = "killed after " + std::to_string(c.timeout) + " s without finishing (timeout)";
+  if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
   else if (!r.report.is_object())
     r.reason = r.exit_status == 127 ? "could not be executed"
                                     : "the program ended without starting BSPlib (no bsp_begin), exit status " +

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what bsp-check needs to build and test, from Debian's packages; quick when present.
+set -euo pipefail
+packages=(build-essential cmake python3 libboost-context-dev librapidcheck-dev libgtest-dev
+          libcli11-dev nlohmann-json3-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
