@@ -29,8 +29,8 @@ class RandomScheduler final : public Scheduler {
  public:
   explicit RandomScheduler(std::uint64_t seed)
       : procs_(stream_for(seed, ChoiceKind::next_process)), choices_(seed) {}
-  int next_process(const std::vector<int>& runnable, int) override {
-    return runnable[procs_.below(static_cast<std::uint32_t>(runnable.size()))];
+  int next_process(const RunnableSet& runnable, int) override {
+    return runnable.list[procs_.below(static_cast<std::uint32_t>(runnable.list.size()))];
   }
   std::uint32_t choose(ChoiceKind kind, std::uint32_t n) override { return choices_.choose(kind, n); }
 
@@ -43,14 +43,13 @@ class RandomScheduler final : public Scheduler {
 class RoundRobinScheduler final : public Scheduler {
  public:
   explicit RoundRobinScheduler(std::uint64_t seed) : choices_(seed) {}
-  int next_process(const std::vector<int>& runnable, int current) override {
-    // The runnable list is unordered; pick the smallest pid above current, else the smallest.
-    int best_above = -1, smallest = -1;
-    for (int pid : runnable) {
-      if (pid > current && (best_above < 0 || pid < best_above)) best_above = pid;
-      if (smallest < 0 || pid < smallest) smallest = pid;
+  int next_process(const RunnableSet& runnable, int current) override {
+    const int p = runnable.nprocs();
+    for (int k = 1; k <= p; ++k) {
+      const int pid = (current + k) % p;
+      if (runnable.contains(pid)) return pid;
     }
-    return best_above >= 0 ? best_above : smallest;
+    return runnable.list.front();
   }
   std::uint32_t choose(ChoiceKind kind, std::uint32_t n) override { return choices_.choose(kind, n); }
 

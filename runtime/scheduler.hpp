@@ -12,12 +12,21 @@
 
 namespace bspcheck::rt {
 
+// The processes that may run next: an unordered list plus each pid's position in it (-1: not
+// runnable), so that both "pick the i-th" and "is pid runnable" are O(1).
+struct RunnableSet {
+  const std::vector<int>& list;
+  const std::vector<int>& position;
+  bool contains(int pid) const { return position[static_cast<std::size_t>(pid)] >= 0; }
+  int nprocs() const { return static_cast<int>(position.size()); }
+};
+
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
   // Which of the runnable processes runs next; `current` is the one asking (it may be chosen
-  // again, and it is in the list if it is runnable).
-  virtual int next_process(const std::vector<int>& runnable, int current) = 0;
+  // again if it is runnable).
+  virtual int next_process(const RunnableSet& runnable, int current) = 0;
   // A uniformly chosen index below n for the given kind of choice (queue order, write order,
   // hp timing, time jitter).
   virtual std::uint32_t choose(ChoiceKind kind, std::uint32_t n) = 0;

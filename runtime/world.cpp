@@ -94,7 +94,7 @@ void World::switch_point() {
   if (!hp_pending_.empty() && sched_->choose(ChoiceKind::hp_timing, 2) == 0)
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
   if (runnable_.size() <= 1) return;
-  int next = sched_->next_process(runnable_, running_);
+  int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, running_);
   if (next != running_) switch_to(next);
 }
 
@@ -149,7 +149,7 @@ void World::leave(Process& me, bool unwound) {
         break;
       }
     } else if (!runnable_.empty()) {
-      next = sched_->next_process(runnable_, me.pid);
+      next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, me.pid);
     } else {
       deadlock_report();
     }
@@ -178,7 +178,7 @@ void World::block(ProcState state) {
     else deadlock();
   }
   if (runnable_.empty()) deadlock();
-  int next = sched_->next_process(runnable_, me.pid);
+  int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, me.pid);
   if (next != me.pid) switch_to(next);
 }
 
