@@ -3,7 +3,7 @@
  * Process i calls bsp_sum with an array of nelem_i ints; every process gets the sum of all the
  * arrays of all the processes. The local partial sum `result` is registered, and in the next
  * superstep every process fetches every partial sum with an unbuffered bsp_hpget. That is safe
- * because nobody changes `result` during that superstep (see buggy/sum_hp_race.c for what
+ * because nobody changes `result` during that superstep (see buggy/ring_hp_race.c for what
  * happens when somebody does).
  *
  * The program sums two different distributions, to use the registration twice:

@@ -55,6 +55,7 @@ static double bspip(int p, int s, int nl, const double *x, const double *y, doub
 static void bspinprod(void) {
   bsp_begin(P);
   int p = bsp_nprocs(), s = bsp_pid();
+  double time0 = bsp_time();
 
   int n = 0;
   bsp_push_reg(&n, sizeof(int));
@@ -76,6 +77,11 @@ static void bspinprod(void) {
   double local;
   double alpha = bspip(p, s, nl, x, x, &local);
   bsp_sync();
+  /* Timings are not printed (they are not reproducible on a real machine), only sanity-checked:
+   * bsp_time is the time in seconds since bsp_begin, so it cannot go backwards. */
+  double time1 = bsp_time();
+  if (!(time0 >= 0.0 && time1 >= time0))
+    bsp_abort("inprod: pid %d: bsp_time went from %g to %g", s, time0, time1);
   printf("inprod: pid %d of %d n %d nlocal %d local %.0f total %.0f\n", s, p, n, nl, local, alpha);
   if (s == 0) {
     double exact = (double)n * (n + 1.0) * (2.0 * n + 1.0) / 6.0;

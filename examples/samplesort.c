@@ -3,8 +3,9 @@
  * Each process generates a_size pseudo-random keys (doubles holding integers in [0, 10^6)) from
  * its own generator, seeded by its pid, so the input does not depend on the schedule.
  *   1. Each process draws r random samples from its keys and sends them to every process.
- *   2. Every process sorts the p*r samples it received (they arrive in arbitrary order) and picks
- *      the keys of ranks r, 2r, ..., (p-1)r as the p-1 splitters, so all agree on them.
+ *   2. Every process drains the p*r samples it received with bsp_hpmove (they arrive in arbitrary
+ *      order), sorts them and picks the keys of ranks r, 2r, ..., (p-1)r as the p-1 splitters,
+ *      so all agree on them.
  *   3. Each key goes with bsp_send to its bucket's process, as in the paper's code; each process
  *      sizes its bucket with bsp_qsize, drains it with bsp_move and sorts it locally.
  *   4. Verification: every process puts (count, min, max, sum of bucket, sum of input) into
@@ -22,6 +23,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bsp.h"
 
@@ -84,7 +86,16 @@ int main(int argc, char **argv) {
               p * r);
   double *samples = malloc((size_t)nsamples * sizeof(double));
   if (samples == NULL) bsp_abort("samplesort: no memory");
-  for (int k = 0; k < nsamples; k++) bsp_move(&samples[k], sizeof(double));
+  /* The lean way to drain a queue: bsp_hpmove hands out pointers into the system buffer, valid
+   * until the end of the superstep. */
+  void *tagp, *payp;
+  int len, got = 0;
+  while ((len = bsp_hpmove(&tagp, &payp)) >= 0) {
+    if (len != (int)sizeof(double) || got == nsamples)
+      bsp_abort("samplesort: pid %d: unexpected sample message of %d bytes", pid, len);
+    memcpy(&samples[got++], payp, sizeof(double));
+  }
+  if (got != nsamples) bsp_abort("samplesort: pid %d moved %d of %d samples", pid, got, nsamples);
   qsort(samples, (size_t)nsamples, sizeof(double), cmp_double);
   for (int k = 1; k < p; k++) s[k - 1] = samples[k * r - 1];
   free(samples);
