@@ -26,7 +26,7 @@
  * THE FIX: never write the source of a bsp_hpget in a superstep in which another process may read
  * it. Double-buffer the carry (register carry[2]; in step t the neighbour reads carry[t % 2] while
  * the owner writes carry[(t + 1) % 2]), or update it after the bsp_sync and fetch it only in the
- * superstep after that.
+ * superstep after that. ../ring_hp.c is this program with the double-buffered fix.
  *
  *   bsp-check run -p 4 --seeds 20 ./ring_hp_race    -> reports the first failing seed, exit 1
  *

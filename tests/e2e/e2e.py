@@ -16,6 +16,7 @@ without the `--prefix` that bsp-check adds.
 import argparse
 import bisect
 import collections
+import json
 import os
 import re
 import subprocess
@@ -170,6 +171,21 @@ def exp_inprod(p, args, stdin):
     return out
 
 
+def exp_ring_hp(p, args, stdin):
+    nloc, steps = 3, 2
+    n = p * nloc
+    u = [g + 1 for g in range(n)]
+    for _ in range(steps):
+        u = [u[(g - 1) % n] + u[(g + 1) % n] for g in range(n)]
+    out = []
+    for s in range(p):
+        left = (s - 1) % p
+        received = " ".join(str(100 * left + t) for t in range(steps))
+        cells = " ".join(map(str, u[s * nloc:(s + 1) * nloc]))
+        out.append((s, f"ring: pid {s} received {received} cells {cells}"))
+    return out
+
+
 EXPECT = {
     "hello": exp_hello,
     "hello_init": exp_hello_init,
@@ -180,6 +196,7 @@ EXPECT = {
     "bsppermute": exp_bsppermute,
     "samplesort": exp_samplesort,
     "inprod": exp_inprod,
+    "ring_hp": exp_ring_hp,
 }
 
 # --------------------------------------------------------------------------------------------
@@ -213,6 +230,17 @@ def describe(cmd, res):
     return (f"command: {' '.join(cmd)}\nexit status: {res.returncode}\n"
             f"--- stdout (first 3000 chars) ---\n{so[:3000]}\n"
             f"--- stderr (first 3000 chars) ---\n{se[:3000]}")
+
+
+def walk_dicts(node):
+    """Every dict inside a parsed JSON document."""
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from walk_dicts(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from walk_dicts(v)
 
 
 def strip_timing(data):
@@ -347,6 +375,26 @@ def cmd_buggy(a):
           f"seed {s} gave different stderr on a rerun\n{ctx}\n{describe(cmd, r2)}")
     print(f"ok: seed {s} fails, mentions the abort, and reproduces bit for bit")
 
+    # 2b. The JSON report names the abort, at the failing seed.
+    json_path = os.path.join(a.workdir, f"buggy-{os.getpid()}.json")
+    cmd = base + ["--seed", str(s), "--json", json_path, a.program] + a.args
+    res = run(cmd)
+    check(res.returncode == 1, f"--json run did not fail\n{describe(cmd, res)}")
+    with open(json_path, encoding="utf-8") as fh:
+        report = json.load(fh)
+    os.unlink(json_path)
+    aborts = [f for f in walk_dicts(report) if f.get("rule") == "abort"]
+    check(aborts, f"the JSON report has no finding with rule 'abort': {json.dumps(report)[:2000]}")
+    print(f"ok: the JSON report has {len(aborts)} 'abort' finding(s)")
+
+    # 2c. The program run directly with the same seed behaves the same as under the CLI.
+    for seed, rc in ((s, 1), (passing[0], 0)):
+        env = {"BSPCHECK_OPTIONS": f"seed={seed}:procs={a.procs}"}
+        res = run([a.program] + a.args, env=env)
+        check(res.returncode == rc, f"direct run with seed {seed}: exit {res.returncode}, "
+              f"expected {rc} as under bsp-check\n{describe([a.program], res)}")
+    print(f"ok: direct runs with seeds {s} and {passing[0]} fail and pass as under bsp-check")
+
     # 3. A passing seed passes again (no hidden global state between runs).
     if passing:
         cmd = base + ["--seed", str(passing[0]), a.program] + a.args
@@ -378,6 +426,7 @@ def main():
         sp.add_argument("--stdin", default="")
         sp.add_argument("--expect", action="append", default=[],
                         help="regex the output must match (fails, buggy)")
+        sp.add_argument("--workdir", default=".", help="where to put temporary files")
         sp.add_argument("args", nargs="*", help="arguments for the program (after --)")
     a = ap.parse_args()
     if a.cmd in ("sweep", "direct") and a.check is None:
