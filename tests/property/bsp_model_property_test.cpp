@@ -1,24 +1,38 @@
 // bsp_model_property_test.cpp: model-based property tests of the bsp-check runtime.
 //
-// rapidcheck generates random BSPlib programs as data (RawProgram, normalised by model.cpp into
-// a correct program: valid registrations, in-bounds puts/gets, no races, hp operations used
-// safely), together with the 64-bit schedule seed. Each program is interpreted on the runtime
-// through bspcheck::run and, independently, on the sequential reference model of model.cpp.
+// rapidcheck generates random BSPlib programs as data (generators.hpp: RawProgram, turned by
+// normalize() in model.cpp into a correct program: valid registrations, in-bounds puts/gets, no
+// races, hp operations used safely), together with p in 1..8, the 64-bit schedule seed and the
+// scheduling strategy, so that shrinking reduces the seed too. Each program is interpreted on
+// the runtime through bspcheck::run and, independently, run on the sequential reference model
+// of model.cpp (written from the BSPlib paper, sections 3 and 4; it never calls the runtime).
+//
+// The programs use: bsp_push_reg of areas of sizes that differ per process, NULL registrations,
+// re-registration of the same address; bsp_pop_reg of any live slot (not only the newest, also
+// slots holding NULL on some processes); bsp_put/bsp_get, self-targeted and zero-byte ones,
+// repeated ones (overlapping writes of identical data); bsp_hpput/bsp_hpget; local writes
+// before and after puts (source copied at the call) and to get sources (read at the sync);
+// bsp_send with tags, bsp_set_tagsize (sometimes several times in a superstep); bsp_qsize,
+// bsp_get_tag, bsp_move with truncation, bsp_hpmove (its storage read at the end of the
+// superstep), on empty queues too.
 //
 //   BspModel.RuntimeAgreesWithModel  final memory of every process, bsp_set_tagsize results and
 //                                    every received message (compared as multisets per process
-//                                    per superstep, since queue order is seeded) must agree
-//                                    with the model, and the run must be clean (r.ok(), no
-//                                    error findings, no put-collision warning).
+//                                    per superstep, since queue order is seeded; bsp_qsize and
+//                                    bsp_get_tag results checked along the queue) must agree
+//                                    with the model; the run must be clean (r.ok(), no error
+//                                    findings, only the expected warnings), count its supersteps
+//                                    right and capture each process's output.
 //   BspModel.SameSeedSameRun         the same program and seed run twice give identical output,
-//                                    memory, received messages in identical order, supersteps
-//                                    and switch counts.
+//                                    memory, received messages in identical order, findings,
+//                                    supersteps and switch counts.
+//   BspModel.HandWrittenProgram      one fixed program through the same machinery.
 //
 // Number of cases: kCases below (1000; a quarter of that for determinism), unless RC_PARAMS
 // sets max_success, e.g.
-//   RC_PARAMS="max_success=2000" ./bsp_model_property_test
+//   RC_PARAMS="max_success=20000" ./bsp_model_property_test
 // A failure prints the shrunk program (as readable pseudo code) and an RC_PARAMS reproduce
-// string.
+// string. BSPMODEL_TRACE=1 prints every program before it runs (to find one that crashes).
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -78,6 +92,12 @@ RuntimeRun runOnRuntime(const Program& prog) {
     for (std::size_t s = 0; s < nsteps; ++s) {
       const Superstep& st = prog.steps[s];
       auto& events = obs.events[s][me];
+      struct HpMoved {
+        std::size_t event;
+        void* tag;
+        void* payload;
+      };
+      std::vector<HpMoved> hpmoved;
       for (const Op& op : st.ops[me]) {
         switch (op.kind) {
           case OpKind::LocalWrite:
@@ -144,17 +164,21 @@ RuntimeRun runOnRuntime(const Program& prog) {
             void* tag = nullptr;
             void* payload = nullptr;
             e.a = bsp_hpmove(&tag, &payload);
-            if (e.a >= 0) {
-              const auto* t = static_cast<const std::uint8_t*>(tag);
-              const auto* pl = static_cast<const std::uint8_t*>(payload);
-              if (st.tagBytesIn > 0) e.tag.assign(t, t + st.tagBytesIn);
-              if (e.a > 0) e.buf.assign(pl, pl + e.a);
-            }
             print("s" + std::to_string(s) + " hpmove " + std::to_string(e.a));
             events.push_back(std::move(e));
+            // The storage stays valid until the end of the superstep (4.6): read it only then,
+            // after the remaining moves of this superstep.
+            if (events.back().a >= 0) hpmoved.push_back({events.size() - 1, tag, payload});
             break;
           }
         }
+      }
+      for (const HpMoved& h : hpmoved) {
+        RecvEvent& e = events[h.event];
+        const auto* t = static_cast<const std::uint8_t*>(h.tag);
+        const auto* pl = static_cast<const std::uint8_t*>(h.payload);
+        if (st.tagBytesIn > 0) e.tag.assign(t, t + st.tagBytesIn);
+        if (e.a > 0) e.buf.assign(pl, pl + e.a);
       }
       std::fflush(stdout);
       if (st.last)
@@ -174,7 +198,10 @@ std::string findingsOf(const bspcheck::RunResult& r) {
   return os.str();
 }
 
-// Warnings a correct generated program may legitimately draw.
+// Warnings a correct generated program may legitimately draw: it may leave messages unread,
+// truncate them on purpose, and leave registrations in place at bsp_end. Not put-collision:
+// generated writes never overlap except for repeated puts/gets of identical data, whose result
+// is deterministic.
 bool expectedWarning(const bspcheck::Finding& f) {
   return f.severity == bspcheck::Severity::warning &&
          (f.rule == "queue-unconsumed" || f.rule == "move-truncated" || f.rule == "reg-leak");
@@ -191,14 +218,10 @@ void checkProperty(Testable&& testable, int cases) {
   TestParams params = configuration().testParams;
   const char* env = std::getenv("RC_PARAMS");
   if (env == nullptr || std::strstr(env, "max_success") == nullptr) params.maxSuccess = cases;
-  struct Quiet : TestListener {
-    void onTestCaseFinished(const CaseDescription&) override {}
-    void onShrinkTried(const CaseDescription&, bool) override {}
-    void onTestFinished(const TestMetadata&, const TestResult&) override {}
-  } listener;
-  const TestResult result = rc::detail::checkProperty(toProperty(std::forward<Testable>(testable)),
-                                                      metadata, params, listener,
-                                                      configuration().reproduce);
+  // This overload reports to rapidcheck's global listener (which prints the reproduce string
+  // at exit) and honours RC_PARAMS="reproduce=...".
+  const TestResult result =
+      rc::detail::checkProperty(toProperty(std::forward<Testable>(testable)), metadata, params);
   std::ostringstream ss;
   printResultMessage(result, ss);
   if (!result.template is<SuccessResult>()) FAIL() << ss.str();

@@ -25,7 +25,7 @@ rc::Gen<std::vector<T>> smallList(int max, rc::Gen<T> element) {
 inline rc::Gen<RawOp> genRawOp() {
   return rc::gen::exec([] {
     RawOp op;
-    op.kind = static_cast<std::uint8_t>(*rc::gen::inRange<int>(0, 11));
+    op.kind = static_cast<std::uint8_t>(*rc::gen::inRange<int>(0, 12));
     for (auto& v : op.x) v = *genByte();
     if (op.kind == 0) op.data = *rc::gen::container<Bytes>(*rc::gen::inRange<int>(1, 7), genByte());
     return op;

@@ -174,7 +174,7 @@ Program normalize(const RawProgram& raw) {
       std::vector<Op> local;
       for (const RawOp& ro : rs.ops[me]) {
         const auto& x = ro.x;
-        int kind = ro.kind % 11;
+        int kind = ro.kind % 12;
         if (last) {
           // Only local writes and receiving in the last superstep.
           static constexpr int lastKinds[] = {0, 6, 7, 8, 9};
@@ -255,6 +255,12 @@ Program normalize(const RawProgram& raw) {
             ++incomingNext[op.pid];
             break;
           }
+          case 11:  // repeat the previous put or get verbatim: overlapping writes of identical data
+            if (local.empty() || local.back().len == 0 ||
+                (local.back().kind != OpKind::Put && local.back().kind != OpKind::Get))
+              continue;
+            op = local.back();
+            break;
           case 6:
             op.kind = OpKind::Qsize;
             break;

@@ -80,7 +80,7 @@ Bytes initialMemory(int pid);
 // correct BSPlib program deterministically (dropping what cannot be made valid), so that every
 // shrink of a raw program is again a correct program.
 struct RawOp {
-  std::uint8_t kind = 0;
+  std::uint8_t kind = 0;  // %12, see normalize()
   std::array<std::uint8_t, 5> x{};
   Bytes data;
 };
