@@ -74,7 +74,9 @@ void bsp_end(void) {
 }
 
 int bsp_nprocs(void) {
-  if (World* w = World::current()) return w->nprocs();
+  // Before its own bsp_begin (processes 1..p-1 restart the SPMD function from its start), a
+  // process asks for the processors available, like process 0 did.
+  if (World* w = World::current()) return w->self().begun ? w->nprocs() : bspcheck::rt::available_processors();
   return bspcheck::rt::available_processors();
 }
 

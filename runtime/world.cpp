@@ -274,11 +274,14 @@ void World::barrier(bool final) {
   // (2) the sources of all gets are read;
   for (const GetOp& g : gets_) {
     std::size_t off = data_.append(g.src, g.nbytes);
-    writes_.push_back({g.dst, off, g.nbytes, g.caller});
+    get_writes_.push_back({g.dst, off, g.nbytes, g.caller});
   }
   gets_.clear();
-  // (3) then all put and get destinations are written; where writes overlap, the seeded order
-  // decides which one lands last.
+  // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
+  // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
+  sched_->shuffle(get_writes_, ChoiceKind::write_order);
+  for (const WriteOp& w : get_writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
+  get_writes_.clear();
   sched_->shuffle(writes_, ChoiceKind::write_order);
   for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
   writes_.clear();

@@ -165,7 +165,8 @@ class World {
 
   RegistrationTable regs_;
   ByteArena data_;         // put payloads copied at the call, get data at the barrier
-  std::vector<WriteOp> writes_;
+  std::vector<WriteOp> writes_;      // puts, written at the barrier after all gets
+  std::vector<WriteOp> get_writes_;  // gets, once their sources have been read
   std::vector<GetOp> gets_;
   std::vector<HpOp> hp_pending_;
   int tagsize_ = 0;                    // valid in this superstep

@@ -159,7 +159,7 @@ TEST(Get, GetReadsBeforePutsIntoTheSameAreaLand) {
 // may land last (18 of 32 seeds keep the get's value). Paper 3.3: the value fetched by a get
 // "only takes effect at the end of the superstep after all remote reads ... are performed, but
 // before any data is written by any bsp_put": the put must win, on every seed. Disabled until fixed.
-TEST(Get, DISABLED_GetAndPutIntoSameDestinationPutIsWrittenLast) {
+TEST(Get, GetAndPutIntoSameDestinationPutIsWrittenLast) {
   // pid 0 gets into its z while pid 1 puts into pid 0's z: the put value must survive.
   for (auto seed : unit::seeds(32)) {
     int z0 = 0;

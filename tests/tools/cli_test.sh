@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The bsp-check driver's contract: exit statuses, clear one-line errors for bad input, option
+# handling, stdin fed to every run, reproduce lines that reproduce.
+set -uo pipefail
+bspcheck="$1"; good="$2"; buggy="$3"
+fail=0
+expect() {  # expect STATUS PATTERN -- command...
+  local want="$1" pattern="$2"; shift 3
+  local out status
+  out="$("$@" 2>&1 </dev/null)"; status=$?
+  if [ "$status" != "$want" ]; then echo "FAIL: '$*' exited $status, expected $want"; echo "$out" | head -20; fail=1; return; fi
+  if ! grep -qE -- "$pattern" <<<"$out"; then echo "FAIL: '$*' output lacks /$pattern/"; echo "$out" | head -20; fail=1; fi
+}
+expect 0 "runs clean"                      -- "$bspcheck" run -p 1-3 --seeds 3 "$good"
+expect 0 "runs clean"                      -- "$bspcheck" -p 2 --seeds 2 "$good"
+expect 2 "p must be at least 1"            -- "$bspcheck" run -p 0 "$good"
+expect 2 "expected a number"               -- "$bspcheck" run -p abc "$good"
+expect 2 "no such file"                    -- "$bspcheck" run ./does-not-exist
+expect 2 "not linked with the bsp-check runtime" -- "$bspcheck" run /bin/true
+expect 2 "not an ELF executable"           -- "$bspcheck" run "$0"
+expect 2 "no PROGRAM"                      -- "$bspcheck" run -p 2
+expect 0 "Usage"                           -- "$bspcheck" --help
+expect 2 "BSPCHECK_OPTIONS: unknown option" -- env BSPCHECK_OPTIONS=bogus=1 "$good"
+expect 2 "procs: must be at least 1"       -- env BSPCHECK_OPTIONS=procs=0 "$good"
+expect 2 "more than the"                   -- env BSPCHECK_OPTIONS=procs=100000000 "$good"
+
+# A failing run prints its reproduce line, and that line reproduces the failure with identical output.
+out="$("$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: the buggy example was not found (status $status)"; echo "$out" | tail; fail=1; }
+repro="$(grep -m1 -oE 'reproduce: bsp-check run .*' <<<"$out" | sed 's/^reproduce: bsp-check //')"
+if [ -n "$repro" ]; then
+  # shellcheck disable=SC2086
+  a="$("$bspcheck" $repro 2>&1)"; sa=$?
+  # shellcheck disable=SC2086
+  b="$("$bspcheck" $repro 2>&1)"; sb=$?
+  [ "$sa" = 1 ] && [ "$sb" = 1 ] || { echo "FAIL: reproduce line did not fail again ($sa, $sb): $repro"; fail=1; }
+  [ "$(grep -v ' in [0-9.]* s$' <<<"$a")" = "$(grep -v ' in [0-9.]* s$' <<<"$b")" ] || { echo "FAIL: two runs of '$repro' differ"; fail=1; }
+else
+  echo "FAIL: no reproduce line in:"; echo "$out" | tail; fail=1
+fi
+
+# --json writes every run.
+tmp="$(mktemp)"
+"$bspcheck" run -q -p 1-2 --seeds 3 --json "$tmp" "$good" >/dev/null 2>&1
+python3 - "$tmp" <<'PY' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["total"] == 6 and j["failed"] == 0, j
+assert sorted((r["procs"], r["seed"]) for r in j["runs"]) == [(p, s) for p in (1, 2) for s in (1, 2, 3)]
+PY
+rm -f "$tmp"
+[ "$fail" = 0 ] && echo "cli test: ok"
+exit "$fail"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the build tree into a temporary prefix, then checks that what is installed works from
+# outside: bspcc and bspcxx build programs that run, find_package(BSPCheck) + BSPCheck::bsp
+# builds an outside CMake project, and the installed bsp-check runs it.
+set -euo pipefail
+build="$1"; src="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cmake --install "$build" --prefix "$work/prefix" >/dev/null
+for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
+  [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+done
+
+cat > "$work/ring.c" <<'C'
+#include <stdio.h>
+#include "bsp.h"
+int main(void) {
+  bsp_begin(bsp_nprocs());
+  int p = bsp_nprocs(), me = bsp_pid(), got = -1;
+  bsp_push_reg(&got, sizeof got);
+  bsp_sync();
+  bsp_put((me + 1) % p, &me, &got, 0, sizeof me);
+  bsp_sync();
+  printf("%d got %d\n", me, got);
+  bsp_pop_reg(&got);
+  bsp_end();
+  return got == (me + p - 1) % p ? 0 : 3;
+}
+C
+cp "$work/ring.c" "$work/ring.cpp"
+
+"$work/prefix/bin/bspcc" "$work/ring.c" -o "$work/ring_c"
+"$work/prefix/bin/bspcxx" "$work/ring.cpp" -o "$work/ring_cxx"
+out="$(BSPCHECK_OPTIONS=procs=3:seed=5 "$work/ring_c" | sort)"
+[ "$out" = "$(printf '0 got 2\n1 got 0\n2 got 1')" ] || { echo "FAIL: bspcc program printed: $out"; exit 1; }
+BSPCHECK_OPTIONS=procs=5 "$work/ring_cxx" >/dev/null || { echo "FAIL: bspcxx program failed"; exit 1; }
+
+mkdir -p "$work/outside"
+cat > "$work/outside/CMakeLists.txt" <<'CM'
+cmake_minimum_required(VERSION 3.20)
+project(outside C)
+find_package(BSPCheck REQUIRED)
+add_executable(ring ring.c)
+target_link_libraries(ring PRIVATE BSPCheck::bsp)
+CM
+cp "$work/ring.c" "$work/outside/"
+cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake --build "$work/outside/build" >/dev/null
+"$work/prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/ring" >/dev/null \
+  || { echo "FAIL: installed bsp-check on the find_package program"; exit 1; }
+echo "install test: ok"
