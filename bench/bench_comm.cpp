@@ -1,0 +1,129 @@
+// bench_comm: the overhead of one 8-byte bsp_put, bsp_hpput, bsp_get and bsp_send (and of
+// reading the messages back with bsp_move), many per superstep.
+//
+// p processes (default 4) each issue n = total/p operations towards pid+1 in one superstep and
+// then call bsp_sync. The timed interval runs from the end of the registration superstep to the
+// end of the communication superstep (both taken by whichever process resumes first after the
+// barrier), so it contains the calls, their switch points, and the barrier that performs the
+// writes or delivers the messages. The figure is that interval over the p * n operations.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench_util.hpp"
+#include "bsp.h"
+#include "bspcheck/bspcheck.hpp"
+
+namespace {
+
+enum class Op { put, hpput, get, send, move };
+
+const char* name(Op op) {
+  switch (op) {
+    case Op::put: return "comm: bsp_put 8 B";
+    case Op::hpput: return "comm: bsp_hpput 8 B";
+    case Op::get: return "comm: bsp_get 8 B";
+    case Op::send: return "comm: bsp_send 8 B";
+    default: return "comm: bsp_move 8 B";
+  }
+}
+
+constexpr long kSlots = 1024;  // the registered area: 1024 words, written round robin
+
+// Timestamps taken by the first process to return from the k-th bsp_sync.
+std::vector<double> g_stamp;
+int g_seen = 0;
+double g_presync = 0;  // set by every process just before the timed bsp_sync: the last one wins
+
+void stamp(int step) {
+  if (g_seen < step) {
+    g_seen = step;
+    g_stamp[static_cast<std::size_t>(step)] = bench::now_s();
+  }
+}
+
+struct Times {
+  double total, barrier;
+};
+
+Times run_once(Op op, int p, long n, std::uint64_t seed) {
+  g_stamp.assign(8, 0.0);
+  g_seen = 0;
+  bspcheck::Options o;
+  o.procs = p;
+  o.seed = seed;
+  o.stack_size = 64 * 1024;
+  bspcheck::RunResult res = bspcheck::run(o, [op, n] {
+    bsp_begin(bsp_nprocs());
+    const int p = bsp_nprocs(), to = (bsp_pid() + 1) % p;
+    std::vector<std::uint64_t> area(kSlots, 1), local(kSlots, 2);
+    bsp_push_reg(area.data(), static_cast<int>(kSlots * 8));
+    int zero = 0;
+    bsp_set_tagsize(&zero);
+    bsp_sync();
+    stamp(1);
+    const std::uint64_t v = 42;
+    switch (op) {
+      case Op::put:
+        for (long i = 0; i < n; ++i) bsp_put(to, &v, area.data(), static_cast<int>((i % kSlots) * 8), 8);
+        break;
+      case Op::hpput:
+        for (long i = 0; i < n; ++i) bsp_hpput(to, &v, area.data(), static_cast<int>((i % kSlots) * 8), 8);
+        break;
+      case Op::get:
+        for (long i = 0; i < n; ++i) bsp_get(to, area.data(), static_cast<int>((i % kSlots) * 8), &local[i % kSlots], 8);
+        break;
+      case Op::send:
+      case Op::move:
+        for (long i = 0; i < n; ++i) bsp_send(to, nullptr, &v, 8);
+        break;
+    }
+    g_presync = bench::now_s();
+    bsp_sync();
+    stamp(2);
+    if (op == Op::move) {
+      int nm = 0, nb = 0;
+      bsp_qsize(&nm, &nb);
+      std::uint64_t x = 0, sum = 0;
+      for (int i = 0; i < nm; ++i) {
+        bsp_move(&x, 8);
+        sum += x;
+      }
+      bench::keep(sum);
+      bsp_sync();
+      stamp(3);
+    }
+    bsp_pop_reg(area.data());
+    bsp_end();
+  });
+  if (!res.ok()) {
+    std::fprintf(stderr, "bench_comm: run failed: %s\n", res.summary().c_str());
+    std::exit(1);
+  }
+  if (op == Op::move) return {g_stamp[3] - g_stamp[2], 0};
+  return {g_stamp[2] - g_stamp[1], g_stamp[2] - g_presync};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int p = argc > 1 ? std::atoi(argv[1]) : 4;
+  const long total = bench::scaled(1'000'000);
+  const long n = total / p;
+  for (Op op : {Op::put, Op::hpput, Op::get, Op::send, Op::move}) {
+    std::vector<double> total, barrier;
+    for (int r = 0; r < bench::reps(); ++r) {
+      Times t = run_once(op, p, n, 77 + static_cast<std::uint64_t>(r));
+      total.push_back(t.total);
+      barrier.push_back(t.barrier);
+    }
+    const double ops = static_cast<double>(n) * p;
+    const double ns = bench::median(total) * 1e9 / ops;
+    char note[128];
+    if (op == Op::move) std::snprintf(note, sizeof note, "bsp_move loop after bsp_qsize, plus one empty barrier");
+    else std::snprintf(note, sizeof note, "of which barrier %.1f ns/op", bench::median(barrier) * 1e9 / ops);
+    bench::row(name(op), "p=" + std::to_string(p) + ", " + std::to_string(n * p) + " ops in 1 superstep", ns, "%.1f",
+               "ns/op", note);
+  }
+  return 0;
+}
