@@ -79,7 +79,9 @@ FiberStack StackPool::stack(std::size_t i) {
   }
   s.base = slot;
   s.size = stack_size_;
-  std::memcpy(s.base, &kCanary, sizeof kCanary);
+  // Only unguarded stacks need the canary; writing it would make the lowest page of every
+  // guarded stack resident for nothing.
+  if (!guarded_) std::memcpy(s.base, &kCanary, sizeof kCanary);
   return s;
 }
 
