@@ -21,7 +21,7 @@ const char* rule_statement(const std::string& rule) {
       {"superstep-mismatch", "all processes must pass through the same sequence of bsp_sync calls and all must execute bsp_end (BSPlib 2.1.3 (8), 2.5)"},
       {"api-misuse", "BSPlib primitives take nonnegative sizes and offsets and valid buffers, and are called between bsp_begin and bsp_end (BSPlib 2-4)"},
       {"abort", "bsp_abort prints its message and halts the entire BSPlib program (BSPlib 2.3)"},
-      {"crash", "a process of the program was stopped by a signal"},
+      {"crash", "a process of the program crashed: a signal or an uncaught exception stopped it"},
       {"timeout", "the program made no progress within the time limit"},
   };
   auto it = statements.find(rule);

@@ -125,6 +125,8 @@ void World::leave(Process& me, bool unwound) {
     if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
     stopping_ = true;
   }
+  // A program has no host to return to: a stopped run ends the OS process here, with its report.
+  if (stopping_ && mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
   make_unrunnable(me.pid);
   me.state = ProcState::finished;
   ++finished_;
