@@ -73,9 +73,19 @@ std::string Diagnostics::render(const Finding& f, const std::string& repro) {
   return s.str();
 }
 
+bool Diagnostics::enabled(const std::string& rule) const {
+  for (const std::string& d : disabled_)
+    if (d == rule) return false;
+  return true;
+}
+
 void Diagnostics::report(Finding f) {
   f.severity = rule_severity(f.rule);
-  if (f.severity == Severity::error) ++errors_;
+  if (!enabled(f.rule) || suppressions_.matches(f)) {
+    ++dropped_;
+    return;
+  }
+  if (f.severity == Severity::error || werror_) ++errors_;
   std::string key = f.rule;
   for (const Location& l : f.locations) key += "|" + l.file + ":" + std::to_string(l.line);
   const bool first = repeats_[key]++ == 0;

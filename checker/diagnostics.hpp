@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "checker/suppressions.hpp"
 #include "runtime/site.hpp"
 
 namespace bspcheck::checker {
@@ -31,11 +32,21 @@ class Diagnostics {
     repro_ = std::move(repro_command);
   }
 
+  // Which findings are kept (the rest are dropped and counted) and whether warnings fail a run.
+  void configure(std::vector<std::string> disabled, Suppressions suppressions, bool werror) {
+    disabled_ = std::move(disabled);
+    suppressions_ = std::move(suppressions);
+    werror_ = werror;
+  }
+  bool enabled(const std::string& rule) const;
+
   Location location(const rt::Site& site, int process, const char* call) const;
   void report(Finding f);
 
   const std::vector<Finding>& findings() const { return findings_; }
+  // Findings that fail the run: errors, and with werror warnings too.
   std::size_t errors() const { return errors_; }
+  std::size_t dropped() const { return dropped_; }
   // Prints how many repeats of already printed findings were not printed.
   void print_repeat_summary();
   static std::string render(const Finding& f, const std::string& repro);
@@ -43,6 +54,10 @@ class Diagnostics {
  private:
   std::vector<Finding> findings_;
   std::size_t errors_ = 0;
+  std::size_t dropped_ = 0;
+  std::vector<std::string> disabled_;
+  Suppressions suppressions_;
+  bool werror_ = false;
   std::FILE* out_ = nullptr;
   std::string repro_;
   std::map<std::string, std::size_t> repeats_;  // key: rule and locations

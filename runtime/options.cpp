@@ -1,5 +1,7 @@
 #include "runtime/options.hpp"
 
+#include "checker/suppressions.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -43,6 +45,21 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "realtime") o.run.real_time = parse_bool(key, v);
     else if (key == "check") o.run.checks = parse_bool(key, v);
     else if (key == "exitcode") o.exitcode = std::stoi(v);
+    else if (key == "werror") o.run.werror = parse_bool(key, v);
+    else if (key == "suppressions") o.run.suppressions_file = v;
+    else if (key == "disable") {
+      std::size_t start = 0;
+      while (start <= v.size()) {
+        std::size_t comma = v.find(',', start);
+        if (comma == std::string::npos) comma = v.size();
+        std::string rule = v.substr(start, comma - start);
+        if (!rule.empty()) {
+          if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
+          o.run.disabled_rules.push_back(rule);
+        }
+        start = comma + 1;
+      }
+    }
     else throw std::invalid_argument("unknown option '" + key + "'");
   } catch (const std::invalid_argument& e) {
     std::string what = e.what();

@@ -305,6 +305,9 @@ void begin_program(int maxprocs, const Site& site) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "bsp-check: error: cannot allocate the stacks of %d processes\n", p);
     std::exit(2);
+  } catch (const std::runtime_error& e) {  // e.g. an unreadable suppressions file
+    std::fprintf(stderr, "bsp-check: error: %s\n", e.what());
+    std::exit(2);
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);

@@ -11,7 +11,7 @@ namespace bspcheck {
 bool RunResult::ok() const {
   if (aborted) return false;
   for (const Finding& f : findings)
-    if (f.severity == Severity::error) return false;
+    if (f.severity == Severity::error || werror) return false;
   return true;
 }
 
@@ -99,6 +99,7 @@ RunResult run(const Options& options, const std::function<void()>& spmd) {
   l.capture.reset();
   RunResult r;
   r.seed = options.seed;
+  r.werror = options.werror;
   r.findings = std::move(l.findings);
   if (rt::World* w = l.world.get()) {
     r.nprocs = w->nprocs();

@@ -28,6 +28,10 @@ std::chrono::steady_clock::time_point g_real_start;
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
     : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs) {
   sched_ = make_scheduler(options.strategy, options.seed);
+  diag_.configure(options.disabled_rules,
+                  options.suppressions_file.empty() ? checker::Suppressions{}
+                                                    : checker::Suppressions::load(options.suppressions_file),
+                  options.werror);
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   outbox_.resize(static_cast<std::size_t>(p_));

@@ -51,6 +51,9 @@ struct Options {
   std::string output_prefix;            // when echoing: prefix for each line, "%p" = pid
   bool real_time = false;               // bsp_time from the wall clock instead of virtual time
   bool checks = true;                   // run the checker (findings); false = runtime only
+  std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
+  std::string suppressions_file;        // findings matching a line of this file are dropped
+  bool werror = false;                  // warnings count as errors (ok() and exit status)
 };
 
 struct RunResult {
@@ -63,7 +66,8 @@ struct RunResult {
   std::vector<std::string> output;      // per process: everything it wrote to stdout and stderr
   std::uint64_t switches = 0;           // process switches performed
 
-  bool ok() const;                      // no error findings and not aborted
+  bool werror = false;                  // copied from Options: warnings count as errors
+  bool ok() const;                      // no error findings (or any finding, with werror), not aborted
   std::size_t count(const std::string& rule) const;
   std::string summary() const;          // findings, one per line, for test failure messages
 };

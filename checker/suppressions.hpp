@@ -1,0 +1,37 @@
+// suppressions.hpp: findings a user has decided to accept, one per line of a file:
+//   # comment
+//   RULE                      every finding of RULE
+//   RULE FILE                 findings of RULE with a location in FILE (a path suffix, or * glob)
+//   RULE FILE:LINE            ... at that line
+// RULE may be "*". A finding is suppressed when some line matches the rule and, if a location is
+// given, any of the finding's locations.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck::checker {
+
+class Suppressions {
+ public:
+  // Throws std::runtime_error naming the file and line on unreadable or malformed input.
+  static Suppressions load(const std::string& path);
+  static Suppressions parse(const std::string& text, const std::string& origin);
+  bool matches(const Finding& f) const;
+  bool empty() const { return entries_.empty(); }
+
+ private:
+  struct Entry {
+    std::string rule;
+    std::string file;  // empty: any location
+    int line = 0;      // 0: any line
+  };
+  std::vector<Entry> entries_;
+};
+
+// Is `rule` one of the public rule ids (design.md)?
+bool is_known_rule(const std::string& rule);
+
+}  // namespace bspcheck::checker
