@@ -56,6 +56,17 @@ struct Options {
   bool werror = false;                  // warnings count as errors (ok() and exit status)
 };
 
+// What one superstep communicated: the h-relation of the BSP cost model (BSPlib paper 5.1).
+// Bytes count payload bytes of puts, gets (sent by the remote process, received by the caller)
+// and sends (tag + payload); zero-byte and rejected operations do not count. A process's h is
+// max(bytes it sends, bytes it receives); self-transfers count on both sides.
+struct SuperstepStats {
+  std::size_t h_bytes = 0;          // max over processes of max(sent, received) bytes
+  std::size_t h_messages = 0;       // the same counting operations (puts, gets, sends) instead of bytes
+  std::size_t total_bytes = 0;      // all bytes communicated in the superstep
+  std::size_t total_operations = 0;
+};
+
 struct RunResult {
   int nprocs = 0;                       // p granted by bsp_begin (0 if never called)
   std::uint64_t seed = 0;
@@ -65,6 +76,8 @@ struct RunResult {
   std::vector<Finding> findings;
   std::vector<std::string> output;      // per process: everything it wrote to stdout and stderr
   std::uint64_t switches = 0;           // process switches performed
+  std::vector<SuperstepStats> superstep_stats;  // one per completed superstep, then one for the
+                                                // part ending at bsp_end
 
   bool werror = false;                  // copied from Options: warnings count as errors
   bool ok() const;                      // no error findings (or any finding, with werror), not aborted
