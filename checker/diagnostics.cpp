@@ -23,6 +23,14 @@ const char* rule_statement(const std::string& rule) {
       {"abort", "bsp_abort prints its message and halts the entire BSPlib program (BSPlib 2.3)"},
       {"crash", "a process of the program crashed: a signal or an uncaught exception stopped it"},
       {"timeout", "the program made no progress within the time limit"},
+      {"put-collision", "when several communications write the same bytes in one superstep, which one lands is implementation dependent (BSPlib 3, buffering)"},
+      {"queue-unconsumed", "messages not moved from the queue during the superstep after they were sent are removed at the next sync (BSPlib 4)"},
+      {"move-truncated", "bsp_move copies at most reception_nbytes bytes; a larger payload is truncated (BSPlib 4.5.3 (3))"},
+      {"reg-site-mismatch", "the k-th bsp_push_reg of every process forms one slot, so processes must register corresponding areas in the same order (BSPlib 3.1)"},
+      {"reg-leak", "registrations are removed with bsp_pop_reg; level-1 code must leave none behind (BSPlib 3.1, 6)"},
+      {"hp-src-modified", "the source of bsp_hpput/bsp_hpget may be read at any time until the end of the superstep and must not change (BSPlib 3.2, 3.3)"},
+      {"hp-dst-conflict", "the destination of bsp_hpput/bsp_hpget may be written at any time during the superstep; nothing else may write it (BSPlib 3.2 (3), (4))"},
+      {"level1-hygiene", "a level-1 operation removes its registrations, restores the tag size and leaves the queue empty (BSPlib 6)"},
   };
   auto it = statements.find(rule);
   return it == statements.end() ? "" : it->second;

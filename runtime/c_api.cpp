@@ -3,6 +3,7 @@
 // address), and hands the call to the World.
 #define BSPCHECK_NO_SITE_MACROS
 #include "bsp.h"
+#include "bspcheck/hygiene.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -172,3 +173,12 @@ int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
 }
 
 }  // extern "C"
+
+// Level-1 hygiene brackets (include/bspcheck/hygiene.h).
+extern "C" void bspcheck_level1_enter_at(const char* name, const char* file, int line) {
+  if (World* w = World::current()) w->level1_enter(name, Site{file, line, __builtin_return_address(0)});
+}
+
+extern "C" void bspcheck_level1_exit_at(const char* name, const char* file, int line) {
+  if (World* w = World::current()) w->level1_exit(name, Site{file, line, __builtin_return_address(0)});
+}

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/checker.hpp"
 #include "runtime/context_switch.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/site.hpp"
@@ -61,6 +62,12 @@ struct Process {
   std::vector<Message> queue;
   std::size_t queue_head = 0;
   std::size_t queue_bytes = 0;  // payload bytes not yet moved
+
+  // Communication of this superstep, for the h-relation (SuperstepStats).
+  std::size_t bytes_out = 0, bytes_in = 0, ops_out = 0, ops_in = 0;
+
+  // Open level-1 brackets (bspcheck_level1_enter), innermost last.
+  std::vector<checker::HygieneState> level1;
 
   // Output: lines not yet complete, per stream, and (when capturing) everything written.
   std::string partial[2];

@@ -107,6 +107,7 @@ RunResult run(const Options& options, const std::function<void()>& spmd) {
     r.aborted = w->aborted() || w->stopping();
     r.abort_message = w->abort_message();
     r.switches = w->switches();
+    r.superstep_stats = w->superstep_stats();
     for (const Finding& f : w->diagnostics().findings()) r.findings.push_back(f);
     for (rt::Process& pr : w->processes()) r.output.push_back(std::move(pr.output));
     l.world.reset();

@@ -32,6 +32,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
+  if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   outbox_.resize(static_cast<std::size_t>(p_));
@@ -274,15 +275,19 @@ double World::time() {
 }
 
 void World::barrier(bool final) {
-  // (1) unbuffered operations not yet performed take effect now, in a seeded order;
+  // (1) unbuffered operations not yet performed take effect now, in a seeded order (first the
+  // checker looks at what happened to their sources and destinations during the superstep);
+  if (checker_) checker_->check_hp_at_barrier(hp_log_, superstep_);
   while (!hp_pending_.empty())
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
   // (2) the sources of all gets are read;
   for (const GetOp& g : gets_) {
     std::size_t off = data_.append(g.src, g.nbytes);
-    get_writes_.push_back({g.dst, off, g.nbytes, g.caller});
+    get_writes_.push_back({g.dst, off, g.nbytes, g.caller, g.caller, g.site, "bsp_get"});
   }
   gets_.clear();
+  if (checker_) check_writes_at_barrier();
+  hp_log_.clear();
   // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
   // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
   sched_->shuffle(get_writes_, ChoiceKind::write_order);
@@ -291,11 +296,20 @@ void World::barrier(bool final) {
   sched_->shuffle(writes_, ChoiceKind::write_order);
   for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
   writes_.clear();
-  data_.clear();
-
   apply_registrations();
   apply_tagsize();
   deliver_messages();
+  record_stats();
+  if (final && checker_ && regs_.live_slots() > 0) {
+    std::vector<Site> sites;
+    for (int slot : regs_.live_slot_ids())
+      for (int pid = 0; pid < p_; ++pid)
+        if (regs_.entry(slot, pid).addr) {
+          sites.push_back(regs_.entry(slot, pid).site);
+          break;
+        }
+    checker_->registrations_leaked(regs_.live_slots(), sites, superstep_);
+  }
 
   double t = 0;
   for (const Process& pr : procs_) t = std::max(t, pr.vtime);
@@ -318,11 +332,81 @@ void World::barrier(bool final) {
   }
 }
 
-void World::fire_hp(std::size_t index) {
-  HpOp op = hp_pending_[index];
-  hp_pending_[index] = hp_pending_.back();
+void World::fire_hp(std::size_t pending_index) {
+  checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
+  hp_pending_[pending_index] = hp_pending_.back();
   hp_pending_.pop_back();
+  if (checker_) checker_->check_hp_before_fire(op, superstep_);
   std::memmove(op.dst, op.src, op.nbytes);
+  op.fired = true;
+  if (checker_) op.dst_hash_after_fire = checker::hash_bytes(op.dst, op.nbytes);
+}
+
+void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner) {
+  const Process& me = self();
+  checker::HpRecord r{src, dst, static_cast<std::uint32_t>(nbytes), me.pid, src_owner, dst_owner, me.site, me.call,
+                      0, 0};
+  if (checker_) {
+    r.src_hash_at_call = checker::hash_bytes(src, r.nbytes);
+    r.dst_hash_at_call = checker::hash_bytes(dst, r.nbytes);
+  }
+  hp_pending_.push_back(hp_log_.size());
+  hp_log_.push_back(r);
+}
+
+void World::check_writes_at_barrier() {
+  std::vector<checker::WriteView> views;
+  views.reserve(writes_.size() + get_writes_.size());
+  for (const auto* group : {&get_writes_, &writes_})
+    for (const WriteOp& w : *group)
+      views.push_back({w.dst, data_.at(w.data), w.nbytes, w.writer, w.owner, w.site, w.call});
+  checker_->check_writes(views, hp_log_, superstep_);
+}
+
+void World::count_transfer(int from, int to, std::size_t nbytes) {
+  procs_[from].bytes_out += nbytes;
+  procs_[from].ops_out += 1;
+  procs_[to].bytes_in += nbytes;
+  procs_[to].ops_in += 1;
+}
+
+void World::record_stats() {
+  SuperstepStats st;
+  for (Process& pr : procs_) {
+    st.h_bytes = std::max({st.h_bytes, pr.bytes_out, pr.bytes_in});
+    st.h_messages = std::max({st.h_messages, pr.ops_out, pr.ops_in});
+    st.total_bytes += pr.bytes_out;
+    st.total_operations += pr.ops_out;
+    pr.bytes_out = pr.bytes_in = pr.ops_out = pr.ops_in = 0;
+  }
+  stats_.push_back(st);
+}
+
+void World::level1_enter(const char* name, const Site& site) {
+  Process& me = self();
+  me.level1.push_back({name ? name : "?", site,
+                       static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
+                           static_cast<long>(me.pops.size()),
+                       me.tagsize_request >= 0 ? me.tagsize_request : tagsize_, me.queue.size() - me.queue_head,
+                       superstep_});
+}
+
+void World::level1_exit(const char* name, const Site& site) {
+  Process& me = self();
+  if (me.level1.empty()) {
+    report("api-misuse", "process " + std::to_string(me.pid) + " calls bspcheck_level1_exit(\"" +
+                             (name ? name : "?") + "\") without a matching bspcheck_level1_enter");
+    return;
+  }
+  checker::HygieneState at_enter = std::move(me.level1.back());
+  me.level1.pop_back();
+  if (!checker_) return;
+  checker::HygieneState now{at_enter.name, site,
+                            static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
+                                static_cast<long>(me.pops.size()),
+                            me.tagsize_request >= 0 ? me.tagsize_request : tagsize_, me.queue.size() - me.queue_head,
+                            superstep_};
+  checker_->hygiene_exit(me.pid, at_enter, now, site);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -420,6 +504,15 @@ void World::apply_registrations() {
       const PushRequest& r = pr.pushes[k];
       entries[pr.pid] = {r.addr, r.size, r.site};
     }
+    if (checker_) {
+      std::vector<const void*> addrs;
+      std::vector<Site> sites;
+      for (const auto& e : entries) {
+        addrs.push_back(e.addr);
+        sites.push_back(e.site);
+      }
+      checker_->slot_created(addrs, sites, superstep_);
+    }
     regs_.add(std::move(entries));
   }
   for (Process& pr : procs_) {
@@ -492,12 +585,14 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
     long extent = 0;
     if (void* base = resolve(pid, dst, offset, nbytes, true, &extent)) {
       void* target = static_cast<char*>(base) + offset;
+      count_transfer(running_, pid, static_cast<std::size_t>(nbytes));
       if (unbuffered) {
-        hp_pending_.push_back({src, target, static_cast<std::uint32_t>(nbytes)});
+        record_hp(src, target, nbytes, running_, pid);
       } else {
         // Buffered on source: the bytes are copied now; they land at the barrier.
         std::size_t off = data_.append(src, static_cast<std::size_t>(nbytes));
-        writes_.push_back({target, off, static_cast<std::uint32_t>(nbytes), running_});
+        const Process& me = self();
+        writes_.push_back({target, off, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call});
       }
     }
   }
@@ -509,8 +604,9 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
     long extent = 0;
     if (void* base = resolve(pid, src, offset, nbytes, false, &extent)) {
       const void* source = static_cast<const char*>(base) + offset;
-      if (unbuffered) hp_pending_.push_back({source, dst, static_cast<std::uint32_t>(nbytes)});
-      else gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_});
+      count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
+      if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
+      else gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_, pid, self().site});
     }
   }
   switch_point();
@@ -592,6 +688,7 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
     if (tag_len) std::memcpy(msg_next_.at(off), tag, tag_len);
     if (payload_nbytes) std::memcpy(msg_next_.at(off + padded(tag_len)), payload, static_cast<std::size_t>(payload_nbytes));
     outbox_[pid].push_back({me.pid, static_cast<std::uint32_t>(tag_len), static_cast<std::uint32_t>(payload_nbytes), off});
+    count_transfer(me.pid, pid, tag_len + static_cast<std::size_t>(payload_nbytes));
   }
   switch_point();
 }
@@ -602,6 +699,11 @@ void World::deliver_messages() {
   msg_now_.swap(msg_next_);
   msg_next_.clear();
   for (Process& pr : procs_) {
+    if (checker_ && pr.queue_head < pr.queue.size()) {
+      std::vector<int> senders;
+      for (std::size_t i = pr.queue_head; i < pr.queue.size(); ++i) senders.push_back(pr.queue[i].src);
+      checker_->queue_unconsumed(pr.pid, pr.queue.size() - pr.queue_head, senders, pr.site, pr.call, superstep_);
+    }
     std::vector<Message>& in = outbox_[pr.pid];
     pr.queue.swap(in);
     in.clear();
@@ -647,6 +749,8 @@ void World::move(void* payload, int reception_nbytes) {
       report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
     } else {
       if (n) std::memcpy(payload, msg_now_.at(m.offset + padded(m.tag_len)), n);
+      if (checker_ && reception_nbytes > 0 && n < m.payload_len)
+        checker_->move_truncated(me.pid, m.payload_len, n, me.site, superstep_);
       me.queue_bytes -= m.payload_len;
       ++me.queue_head;
     }

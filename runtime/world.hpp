@@ -103,24 +103,29 @@ class World {
   bool aborted() const { return aborted_; }
   const std::string& abort_message() const { return abort_message_; }
   int completed_supersteps() const { return superstep_; }
+  const std::vector<SuperstepStats>& superstep_stats() const { return stats_; }
+
+  // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
+  void level1_enter(const char* name, const Site& site);
+  void level1_exit(const char* name, const Site& site);
 
  private:
   struct WriteOp {  // a destination write performed at the barrier
     void* dst;
     std::size_t data;  // offset of the bytes in data_
     std::uint32_t nbytes;
-    int writer;
+    int writer;        // the process that issued the put or get
+    int owner;         // the process whose memory is written
+    Site site;
+    const char* call;
   };
   struct GetOp {
     const void* src;  // on the remote process
     void* dst;        // on the caller
     std::uint32_t nbytes;
     int caller;
-  };
-  struct HpOp {
-    const void* src;
-    void* dst;
-    std::uint32_t nbytes;
+    int remote;
+    Site site;
   };
 
   static void process_entry(void* arg);
@@ -133,7 +138,11 @@ class World {
   void apply_registrations();
   void apply_tagsize();
   void deliver_messages();
-  void fire_hp(std::size_t index);
+  void fire_hp(std::size_t pending_index);
+  void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
+  void count_transfer(int from, int to, std::size_t nbytes);
+  void record_stats();
+  void check_writes_at_barrier();
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the
@@ -168,7 +177,10 @@ class World {
   std::vector<WriteOp> writes_;      // puts, written at the barrier after all gets
   std::vector<WriteOp> get_writes_;  // gets, once their sources have been read
   std::vector<GetOp> gets_;
-  std::vector<HpOp> hp_pending_;
+  std::vector<checker::HpRecord> hp_log_;  // this superstep's hpput/hpget, fired or not
+  std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
+  std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
+  std::vector<SuperstepStats> stats_;
   int tagsize_ = 0;                    // valid in this superstep
   ByteArena msg_next_;                 // messages sent in this superstep
   std::vector<std::vector<Message>> outbox_;  // per destination

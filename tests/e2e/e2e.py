@@ -346,7 +346,28 @@ def cmd_fails(a):
 
 
 def cmd_buggy(a):
-    base = [a.bsp_check, "run", "-p", a.procs]
+    # 0. The checker names the hazard on every seed, at the bsp_hpget whose source is modified.
+    name = os.path.basename(a.program)
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "buggy", name + ".c")
+    with open(source, encoding="utf-8") as fh:
+        hp_line = next(i for i, l in enumerate(fh, 1) if "bsp_hpget(" in l)
+    json_path = os.path.join(a.workdir, f"buggy-hp-{os.getpid()}.json")
+    cmd = [a.bsp_check, "run", "-p", a.procs, "--seed", str(a.seed), "--seeds", str(a.seeds), "--keep-going",
+           "--json", json_path, a.program] + a.args
+    res = run(cmd)
+    check(res.returncode == 1, f"the checker did not fail the buggy program\n{describe(cmd, res)}")
+    with open(json_path, encoding="utf-8") as fh:
+        runs = json.load(fh)["runs"]
+    os.unlink(json_path)
+    check(len(runs) == a.seeds, f"expected {a.seeds} runs, got {len(runs)}")
+    for r in runs:
+        hits = [f for f in r["findings"] if f["rule"] == "hp-src-modified" and f["severity"] == "error"
+                and any(l["file"].endswith(name + ".c") and l["line"] == hp_line for l in f["locations"])]
+        check(hits, f"seed {r['seed']}: no hp-src-modified error at {name}.c:{hp_line}: {r['findings']}")
+    print(f"ok: hp-src-modified at {name}.c:{hp_line} on all {a.seeds} seeds")
+
+    # With that rule off, the program's own check shows the bug is schedule-dependent.
+    base = [a.bsp_check, "run", "--disable", "hp-src-modified", "-p", a.procs]
 
     # 1. Seed by seed: the bug shows under some seeds, not all.
     outcome = {}
@@ -389,7 +410,7 @@ def cmd_buggy(a):
 
     # 2c. The program run directly with the same seed behaves the same as under the CLI.
     for seed, rc in ((s, 1), (passing[0], 0)):
-        env = {"BSPCHECK_OPTIONS": f"seed={seed}:procs={a.procs}"}
+        env = {"BSPCHECK_OPTIONS": f"seed={seed}:procs={a.procs}:disable=hp-src-modified"}
         res = run([a.program] + a.args, env=env)
         check(res.returncode == rc, f"direct run with seed {seed}: exit {res.returncode}, "
               f"expected {rc} as under bsp-check\n{describe([a.program], res)}")

@@ -191,7 +191,7 @@ TEST(Errors, CleanProgramHasNoFindings) {
 // NOT IMPLEMENTED (checker): design.md lists the error rule hp-src-modified, but nothing in
 // runtime/ or checker/ reports it yet (grep finds no "hp-src-modified"). This is a missing check,
 // not a deviation from the paper's semantics. Disabled until the rule exists.
-TEST(Errors, DISABLED_HpPutSourceModifiedIsReported) {
+TEST(Errors, HpPutSourceModifiedIsReported) {
   // Paper 3.2: hpput delivery is only guaranteed if no local computation alters the source during
   // the superstep.
   auto r = run(2, 4, [&] {

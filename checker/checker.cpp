@@ -1,0 +1,225 @@
+#include "checker/checker.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+#include <sstream>
+
+namespace bspcheck::checker {
+
+std::uint64_t hash_bytes(const void* p, std::size_t n) {
+  // Eight bytes at a time, multiply-xor mixed: only equality matters, and it runs on every
+  // unbuffered operation's source and destination.
+  const auto* b = static_cast<const unsigned char*>(p);
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdULL;
+    h ^= h >> 32;
+  }
+  for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+namespace {
+
+std::string pids_text(std::vector<int> pids) {
+  std::sort(pids.begin(), pids.end());
+  pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+  std::ostringstream s;
+  for (std::size_t i = 0; i < pids.size(); ++i) s << (i ? ", " : "") << pids[i];
+  return s.str();
+}
+
+std::string site_key(const rt::Site& s) {
+  return s.file ? std::string(s.file) + ":" + std::to_string(s.line) : std::to_string(reinterpret_cast<std::uintptr_t>(s.pc));
+}
+
+// At most this many earlier overlapping writes are compared with each write: keeps a barrier
+// where thousands of writes hit the same bytes linear, and one colliding pair is enough to report.
+constexpr std::size_t kMaxOverlapCompares = 64;
+
+}  // namespace
+
+void Checker::check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep) {
+  struct Interval {
+    std::uintptr_t lo, hi;
+    std::size_t index;
+    bool is_hp;
+  };
+  std::vector<Interval> iv;
+  iv.reserve(writes.size() + hp.size());
+  for (std::size_t i = 0; i < writes.size(); ++i) {
+    auto lo = reinterpret_cast<std::uintptr_t>(writes[i].dst);
+    if (writes[i].nbytes) iv.push_back({lo, lo + writes[i].nbytes, i, false});
+  }
+  for (std::size_t i = 0; i < hp.size(); ++i) {
+    auto lo = reinterpret_cast<std::uintptr_t>(hp[i].dst);
+    if (hp[i].nbytes) iv.push_back({lo, lo + hp[i].nbytes, i, true});
+  }
+  if (iv.size() < 2) return;
+  std::sort(iv.begin(), iv.end(), [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+
+  std::set<std::pair<std::string, std::string>> reported;
+  std::vector<Interval> active;
+  for (const Interval& cur : iv) {
+    active.erase(std::remove_if(active.begin(), active.end(), [&](const Interval& a) { return a.hi <= cur.lo; }),
+                 active.end());
+    std::size_t compared = 0;
+    for (auto it = active.rbegin(); it != active.rend() && compared < kMaxOverlapCompares; ++it, ++compared) {
+      const Interval& prev = *it;
+      const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi, cur.hi);
+      if (lo >= hi) continue;
+      const bool hazard = prev.is_hp || cur.is_hp;
+      if (!hazard) {
+        const WriteView& a = writes[prev.index];
+        const WriteView& b = writes[cur.index];
+        if (std::memcmp(a.data + (lo - prev.lo), b.data + (lo - cur.lo), hi - lo) == 0) continue;  // same bytes
+      }
+      auto site_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].site : writes[x.index].site; };
+      auto pid_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].caller : writes[x.index].writer; };
+      auto call_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].call : writes[x.index].call; };
+      const int owner = cur.is_hp ? hp[cur.index].dst_owner : writes[cur.index].owner;
+      auto key = std::make_pair(site_key(site_of(prev)), site_key(site_of(cur)));
+      if (key.first > key.second) std::swap(key.first, key.second);
+      if (!reported.insert(key).second) continue;
+      Finding f;
+      std::ostringstream m;
+      if (hazard) {
+        const Interval& h = prev.is_hp ? prev : cur;
+        const Interval& other = prev.is_hp ? cur : prev;
+        f.rule = "hp-dst-conflict";
+        m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
+          << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other)
+          << "'s " << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
+      } else {
+        f.rule = "put-collision";
+        m << "processes " << pids_text({pid_of(prev), pid_of(cur)}) << " write different data to the same "
+          << hi - lo << " bytes on process " << owner
+          << " in one superstep: which write lands last depends on the schedule";
+      }
+      f.message = m.str();
+      f.superstep = superstep;
+      f.processes = {pid_of(prev), pid_of(cur), owner};
+      std::sort(f.processes.begin(), f.processes.end());
+      f.processes.erase(std::unique(f.processes.begin(), f.processes.end()), f.processes.end());
+      f.locations = {diag_.location(site_of(prev), pid_of(prev), call_of(prev)),
+                     diag_.location(site_of(cur), pid_of(cur), call_of(cur))};
+      diag_.report(std::move(f));
+    }
+    active.push_back(cur);
+  }
+}
+
+void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep) {
+  for (const HpRecord& op : hp) {
+    if (hash_bytes(op.src, op.nbytes) != op.src_hash_at_call) {
+      std::ostringstream m;
+      m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
+        << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
+        << "operation may read its source at any moment in between";
+      diag_.report(Finding{"hp-src-modified", Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
+                           {diag_.location(op.site, op.caller, op.call)}});
+    }
+    if (op.fired && hash_bytes(op.dst, op.nbytes) != op.dst_hash_after_fire) {
+      std::ostringstream m;
+      m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
+        << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
+        << "arrived; an unbuffered operation may land at any moment, so the result depends on timing";
+      diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+                           {diag_.location(op.site, op.caller, op.call)}});
+    }
+  }
+}
+
+void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
+  if (hash_bytes(op.dst, op.nbytes) == op.dst_hash_at_call) return;
+  std::ostringstream m;
+  m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
+    << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "
+    << "operation may land at any moment, so the result depends on timing";
+  diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+                       {diag_.location(op.site, op.caller, op.call)}});
+}
+
+void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<int>& senders, const rt::Site& site,
+                               const char* call, int superstep) {
+  std::ostringstream m;
+  m << "process " << pid << " left " << unread << " message" << (unread == 1 ? "" : "s") << " unread (from process"
+    << (senders.size() > 1 ? "es " : " ") << pids_text(senders) << ") at " << call
+    << "; unread messages vanish when the next superstep starts";
+  diag_.report(Finding{"queue-unconsumed", Severity::warning, m.str(), {pid}, superstep,
+                       {diag_.location(site, pid, call)}});
+}
+
+void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception, const rt::Site& site, int superstep) {
+  std::ostringstream m;
+  m << "process " << pid << " moved a " << payload << "-byte payload into a " << reception
+    << "-byte reception area: " << payload - reception << " bytes were dropped";
+  diag_.report(Finding{"move-truncated", Severity::warning, m.str(), {pid}, superstep,
+                       {diag_.location(site, pid, "bsp_move")}});
+}
+
+void Checker::slot_created(const std::vector<const void*>& addrs, const std::vector<rt::Site>& sites, int superstep) {
+  // Processes that register NULL often do so on another line on purpose: compare the others.
+  const rt::Site* first = nullptr;
+  int first_pid = -1;
+  std::vector<int> pids;
+  std::vector<Location> locs;
+  std::set<std::string> seen;
+  bool differ = false;
+  for (std::size_t pid = 0; pid < sites.size(); ++pid) {
+    if (!addrs[pid] || !sites[pid].file) continue;
+    if (!first) {
+      first = &sites[pid];
+      first_pid = static_cast<int>(pid);
+    } else if (sites[pid].line != first->line || std::strcmp(sites[pid].file, first->file) != 0) {
+      differ = true;
+    }
+    if (seen.insert(site_key(sites[pid])).second) {
+      locs.push_back(diag_.location(sites[pid], static_cast<int>(pid), "bsp_push_reg"));
+      pids.push_back(static_cast<int>(pid));
+    }
+  }
+  if (!differ) return;
+  (void)first_pid;
+  diag_.report(Finding{"reg-site-mismatch", Severity::warning,
+                       "one registration slot pairs bsp_push_reg calls made at different source lines on different "
+                       "processes; a swapped registration order is the usual cause",
+                       pids, superstep, locs});
+}
+
+void Checker::registrations_leaked(std::size_t live, const std::vector<rt::Site>& sites, int superstep) {
+  std::vector<Location> locs;
+  std::set<std::string> seen;
+  for (const rt::Site& s : sites)
+    if (seen.insert(site_key(s)).second && locs.size() < 5) locs.push_back(diag_.location(s, 0, "bsp_push_reg"));
+  std::ostringstream m;
+  m << live << " registration" << (live == 1 ? " is" : "s are") << " still active at bsp_end (pushed but never popped)";
+  diag_.report(Finding{"reg-leak", Severity::warning, m.str(), {0}, superstep, locs});
+}
+
+void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site) {
+  std::vector<std::string> what;
+  if (now.registrations != at_enter.registrations)
+    what.push_back("registrations: " + std::to_string(at_enter.registrations) + " on entry, " +
+                   std::to_string(now.registrations) + " on exit");
+  if (now.next_tagsize != at_enter.next_tagsize)
+    what.push_back("tag size: " + std::to_string(at_enter.next_tagsize) + " on entry, " +
+                   std::to_string(now.next_tagsize) + " on exit");
+  const bool synced = now.superstep != at_enter.superstep;
+  if (synced ? now.unread != 0 : now.unread != at_enter.unread)
+    what.push_back("unread messages: " + std::to_string(now.unread) + " on exit" +
+                   (synced ? " (the queue must be empty)" : ", " + std::to_string(at_enter.unread) + " on entry"));
+  if (what.empty()) return;
+  std::string m = "level-1 operation '" + now.name + "' on process " + std::to_string(pid) +
+                  " does not leave the BSPlib state as it found it: ";
+  for (std::size_t i = 0; i < what.size(); ++i) m += (i ? "; " : "") + what[i];
+  diag_.report(Finding{"level1-hygiene", Severity::warning, m, {pid}, now.superstep,
+                       {diag_.location(at_enter.site, pid, "bspcheck_level1_enter"),
+                        diag_.location(exit_site, pid, "bspcheck_level1_exit")}});
+}
+
+}  // namespace bspcheck::checker

@@ -1,0 +1,80 @@
+// checker.hpp: the rules that need more than one call to decide: collisions of writes, the
+// unbuffered-operation hazards, unread messages, truncated moves, registration sites and leaks,
+// and level-1 hygiene. The engine hands over facts at the moment they are known (a call, a
+// barrier, the end); the checker never changes what the program sees.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/diagnostics.hpp"
+#include "runtime/site.hpp"
+
+namespace bspcheck::checker {
+
+// A destination write about to be performed at a barrier (a put, or a get whose source has
+// been read).
+struct WriteView {
+  const void* dst;
+  const std::byte* data;
+  std::uint32_t nbytes;
+  int writer;      // process that issued the operation
+  int owner;       // process whose memory is written
+  rt::Site site;
+  const char* call;
+};
+
+// An unbuffered operation (hpput/hpget) of the current superstep.
+struct HpRecord {
+  const void* src;
+  void* dst;
+  std::uint32_t nbytes;
+  int caller, src_owner, dst_owner;
+  rt::Site site;
+  const char* call;
+  std::uint64_t src_hash_at_call;
+  std::uint64_t dst_hash_at_call;
+  bool fired = false;
+  std::uint64_t dst_hash_after_fire = 0;
+};
+
+// A snapshot of one process's BSPlib state at bspcheck_level1_enter.
+struct HygieneState {
+  std::string name;
+  rt::Site site;
+  long registrations;      // live slots plus pushes minus pops pending for the next sync
+  int next_tagsize;        // the tag size the next superstep will have
+  std::size_t unread;      // messages in the queue
+  int superstep;
+};
+
+std::uint64_t hash_bytes(const void* p, std::size_t n);
+
+class Checker {
+ public:
+  explicit Checker(Diagnostics& diag) : diag_(diag) {}
+
+  // put-collision and hp-dst-conflict between writes landing at this barrier and the
+  // destinations of this superstep's unbuffered operations.
+  void check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep);
+  // hp-src-modified and hp-dst-conflict (owner writes) for this superstep's unbuffered
+  // operations, at the start of the barrier (before pending ones take effect).
+  void check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep);
+  // Before an unbuffered operation takes effect: was its destination changed since the call?
+  void check_hp_before_fire(const HpRecord& op, int superstep);
+
+  void queue_unconsumed(int pid, std::size_t unread, const std::vector<int>& senders, const rt::Site& site,
+                        const char* call, int superstep);
+  void move_truncated(int pid, std::size_t payload, std::size_t reception, const rt::Site& site, int superstep);
+  // A new registration slot: warn when processes registered at different source lines.
+  void slot_created(const std::vector<const void*>& addrs, const std::vector<rt::Site>& sites, int superstep);
+  void registrations_leaked(std::size_t live, const std::vector<rt::Site>& sites, int superstep);
+  void hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site);
+
+ private:
+  Diagnostics& diag_;
+};
+
+}  // namespace bspcheck::checker

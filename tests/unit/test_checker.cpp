@@ -1,0 +1,280 @@
+// The rules decided by the checker over several calls: collisions, unbuffered-operation hazards,
+// unread messages, truncated moves, registration sites and leaks, level-1 hygiene, and the
+// h-relation statistics. Each rule has a firing case and a clean twin.
+#include <bspcheck/hygiene.hpp>
+
+#include "unit_helpers.hpp"
+
+using unit::find;
+using unit::run;
+
+namespace {
+
+// Two processes put different values into the same int on process 0.
+void colliding_puts(bool same_data) {
+  bsp_begin(3);
+  int x = 0;
+  bsp_push_reg(&x, sizeof x);
+  bsp_sync();
+  int v = same_data ? 7 : bsp_pid();
+  if (bsp_pid() != 0) bsp_put(0, &v, &x, 0, sizeof v);
+  bsp_sync();
+  bsp_pop_reg(&x);
+  bsp_end();
+}
+
+}  // namespace
+
+TEST(Checker, PutCollisionWithDifferentDataIsAWarningNamingBothSites) {
+  for (std::uint64_t seed : unit::seeds(10)) {
+    auto r = run(3, seed, [] { colliding_puts(false); });
+    const bspcheck::Finding* f = find(r, "put-collision");
+    ASSERT_NE(f, nullptr) << r.summary();
+    EXPECT_EQ(f->severity, bspcheck::Severity::warning);
+    EXPECT_EQ(f->locations.size(), 2u);
+    EXPECT_TRUE(unit::contains(f->processes, 0)) << r.summary();
+    EXPECT_TRUE(r.ok()) << "a warning does not fail the run\n" << r.summary();
+  }
+}
+
+TEST(Checker, PutCollisionWithIdenticalDataIsClean) {
+  auto r = run(3, 1, [] { colliding_puts(true); });
+  EXPECT_TRUE(r.findings.empty()) << r.summary();
+}
+
+TEST(Checker, WerrorMakesAWarningFail) {
+  bspcheck::Options o;
+  o.procs = 3;
+  o.werror = true;
+  auto r = bspcheck::run(o, [] { colliding_puts(false); });
+  EXPECT_FALSE(r.ok()) << r.summary();
+}
+
+TEST(Checker, DisabledRuleIsNotReported) {
+  bspcheck::Options o;
+  o.procs = 3;
+  o.disabled_rules = {"put-collision"};
+  auto r = bspcheck::run(o, [] { colliding_puts(false); });
+  EXPECT_EQ(r.count("put-collision"), 0u) << r.summary();
+}
+
+TEST(Checker, HpGetSourceModifiedOnTheRemoteIsAnError) {
+  // The rule is about changes between the call and the end of the superstep: in schedules where
+  // process 1 changes x before process 0 even calls bsp_hpget, there is nothing to see, so the
+  // rule must fire in some schedules and, whenever it fires, fail the run.
+  int fired = 0;
+  for (std::uint64_t seed : unit::seeds(20)) {
+    auto r = run(2, seed, [] {
+      bsp_begin(2);
+      int x = 1, y = 0;
+      bsp_push_reg(&x, sizeof x);
+      bsp_sync();
+      if (bsp_pid() == 0) bsp_hpget(1, &x, 0, &y, sizeof y);
+      x = 2;  // the remote source changes while the hpget may still read it
+      bsp_sync();
+      bsp_pop_reg(&x);
+      bsp_end();
+    });
+    if (r.count("hp-src-modified") > 0) {
+      ++fired;
+      EXPECT_FALSE(r.ok()) << r.summary();
+    }
+  }
+  EXPECT_GT(fired, 0);
+}
+
+TEST(Checker, HpDestinationWrittenByItsOwnerIsAConflict) {
+  for (std::uint64_t seed : unit::seeds(10)) {
+    auto r2 = run(2, seed, [] {
+      bsp_begin(2);
+      int v = 5, y = 0;
+      bsp_push_reg(&v, sizeof v);
+      bsp_sync();
+      if (bsp_pid() == 0) {
+        bsp_hpget(1, &v, 0, &y, sizeof y);
+        y = 9;  // the owner writes the destination while the data may still arrive
+      }
+      bsp_sync();
+      bsp_pop_reg(&v);
+      bsp_end();
+    });
+    EXPECT_GE(r2.count("hp-dst-conflict"), 1u) << r2.summary();
+  }
+}
+
+TEST(Checker, HpDestinationAlsoWrittenByAPutIsAConflict) {
+  auto r = run(3, 1, [] {
+    bsp_begin(3);
+    int x = 0;
+    bsp_push_reg(&x, sizeof x);
+    bsp_sync();
+    int v = 10 + bsp_pid();
+    if (bsp_pid() == 1) bsp_hpput(0, &v, &x, 0, sizeof v);
+    if (bsp_pid() == 2) bsp_put(0, &v, &x, 0, sizeof v);
+    bsp_sync();
+    bsp_pop_reg(&x);
+    bsp_end();
+  });
+  EXPECT_GE(r.count("hp-dst-conflict"), 1u) << r.summary();
+}
+
+TEST(Checker, SafeHpUseIsClean) {
+  for (std::uint64_t seed : unit::seeds(20)) {
+    auto r = run(4, seed, [] {
+      bsp_begin(4);
+      int p = bsp_nprocs(), me = bsp_pid(), x = me * 3;
+      std::vector<int> all(static_cast<std::size_t>(p), -1);
+      bsp_push_reg(&x, sizeof x);
+      bsp_sync();
+      for (int i = 0; i < p; ++i) bsp_hpget(i, &x, 0, &all[static_cast<std::size_t>(i)], sizeof(int));
+      bsp_sync();
+      bsp_pop_reg(&x);
+      bsp_end();
+    });
+    EXPECT_TRUE(r.findings.empty()) << r.summary();
+  }
+}
+
+TEST(Checker, UnreadMessagesAreAWarningWithCountAndSenders) {
+  auto r = run(3, 1, [] {
+    bsp_begin(3);
+    int v = bsp_pid();
+    if (bsp_pid() != 0) bsp_send(0, nullptr, &v, sizeof v);
+    bsp_sync();
+    bsp_sync();  // process 0 never reads its two messages
+    bsp_end();
+  });
+  const bspcheck::Finding* f = find(r, "queue-unconsumed");
+  ASSERT_NE(f, nullptr) << r.summary();
+  EXPECT_EQ(f->severity, bspcheck::Severity::warning);
+  EXPECT_NE(f->message.find("2 messages"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("1, 2"), std::string::npos) << f->message;
+  EXPECT_EQ(f->superstep, 1);
+}
+
+TEST(Checker, TruncatingMoveIsAWarningButReceptionZeroIsNot) {
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    double d[2] = {1, 2};
+    bsp_send(1 - bsp_pid(), nullptr, d, sizeof d);
+    bsp_send(1 - bsp_pid(), nullptr, d, sizeof d);
+    bsp_sync();
+    double got = 0;
+    bsp_move(&got, sizeof got);  // 16-byte payload into 8 bytes
+    bsp_move(nullptr, 0);        // "removes" the message: not a truncation
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_EQ(r.count("move-truncated"), 2u) << r.summary();  // once per process
+}
+
+TEST(Checker, SwappedRegistrationOrderIsASiteMismatch) {
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    int a = 0, b = 0;
+    if (bsp_pid() == 0) {
+      bsp_push_reg(&a, sizeof a);
+      bsp_push_reg(&b, sizeof b);
+    } else {
+      bsp_push_reg(&b, sizeof b);
+      bsp_push_reg(&a, sizeof a);
+    }
+    bsp_sync();
+    bsp_pop_reg(&a);
+    bsp_pop_reg(&b);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_GE(r.count("reg-site-mismatch"), 1u) << r.summary();
+}
+
+TEST(Checker, RegistrationsLeftAtEndAreALeak) {
+  auto leak = run(2, 1, [] {
+    bsp_begin(2);
+    int a = 0;
+    bsp_push_reg(&a, sizeof a);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_EQ(leak.count("reg-leak"), 1u) << leak.summary();
+  auto clean = run(2, 1, [] {
+    bsp_begin(2);
+    int a = 0;
+    bsp_push_reg(&a, sizeof a);
+    bsp_sync();
+    bsp_pop_reg(&a);
+    bsp_end();
+  });
+  EXPECT_TRUE(clean.findings.empty()) << clean.summary();
+}
+
+TEST(Checker, Level1HygieneNamesWhatDiffers) {
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    int x = 0;
+    {
+      bspcheck::Level1Scope scope("leaky_collective");
+      bsp_push_reg(&x, sizeof x);  // never popped
+      int ts = 4;
+      bsp_set_tagsize(&ts);  // never restored
+      bsp_sync();
+    }
+    bsp_pop_reg(&x);
+    bsp_sync();
+    bsp_end();
+  });
+  const bspcheck::Finding* f = find(r, "level1-hygiene");
+  ASSERT_NE(f, nullptr) << r.summary();
+  EXPECT_NE(f->message.find("registrations"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("tag size"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("leaky_collective"), std::string::npos) << f->message;
+
+  auto clean = run(2, 1, [] {
+    bsp_begin(2);
+    int x = 0;
+    {
+      bspcheck::Level1Scope scope("tidy_collective");
+      bsp_push_reg(&x, sizeof x);
+      int ts = 4;
+      bsp_set_tagsize(&ts);
+      bsp_sync();
+      bsp_send(1 - bsp_pid(), &x, nullptr, 0);
+      bsp_sync();
+      bsp_move(nullptr, 0);
+      bsp_pop_reg(&x);
+      bsp_set_tagsize(&ts);  // restores the previous size
+    }
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_TRUE(clean.findings.empty()) << clean.summary();
+}
+
+TEST(Checker, SuperstepStatsGiveTheHRelation) {
+  auto r = run(4, 3, [] {
+    bsp_begin(4);
+    int p = bsp_nprocs(), me = bsp_pid();
+    std::vector<int> buf(static_cast<std::size_t>(p), 0);
+    bsp_push_reg(buf.data(), static_cast<int>(buf.size() * sizeof(int)));
+    bsp_sync();
+    // Superstep 1: everyone puts one int to process 0: h = 3 ints received there (4 with its own).
+    bsp_put(0, &me, buf.data(), me * static_cast<int>(sizeof(int)), sizeof(int));
+    bsp_sync();
+    // Superstep 2: process 0 sends 10 bytes of payload plus a 0-byte tag to each other process.
+    char msg[10] = {};
+    if (me == 0)
+      for (int i = 1; i < p; ++i) bsp_send(i, nullptr, msg, sizeof msg);
+    bsp_sync();
+    bsp_pop_reg(buf.data());
+    bsp_end();
+  });
+  ASSERT_TRUE(r.ok()) << r.summary();
+  ASSERT_EQ(r.superstep_stats.size(), 4u);
+  EXPECT_EQ(r.superstep_stats[0].h_bytes, 0u);
+  EXPECT_EQ(r.superstep_stats[1].h_bytes, 4 * sizeof(int));
+  EXPECT_EQ(r.superstep_stats[1].h_messages, 4u);
+  EXPECT_EQ(r.superstep_stats[1].total_bytes, 4 * sizeof(int));
+  EXPECT_EQ(r.superstep_stats[2].h_bytes, 30u);
+  EXPECT_EQ(r.superstep_stats[2].h_messages, 3u);
+  EXPECT_EQ(r.superstep_stats[3].total_operations, 0u);
+}
