@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the checker rules (stdlib only): examples/checks/<rule>.c must make the rule
+fire at the marked line, and <rule>_ok.c must stay clean.
+
+Subcommands:
+  fires   run the buggy example under `bsp-check run --keep-going --json` and check
+          - the exit status (1 when the rule is an error, 0 when it is a warning, unless other
+            error findings are allowed with --also),
+          - that a finding with the rule id and its documented severity appears: in EVERY run
+            (deterministic rules) or, with --some, in at least one run (schedule-dependent ones),
+          - that its locations name the lines of the source marked with a comment
+            "BUG: <rule>" (or "AT: <rule>" where the rule's location is by definition a nearby
+            BSPlib call, e.g. the last one before a crash); a marker ending in "(some seeds)"
+            needs to be found in one run only. The lines are found by scanning the source, so the
+            test cannot drift from the example;
+          - that no other rule fires than those given with --also;
+          - that the first run with the finding reproduces exactly with `-p P --seed S`.
+  clean   run the correct twin for every p in a list and many seeds and check that every run
+          passes with zero findings, warnings included, and that bsp-check exits 0.
+"""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+TIMEOUT = 900
+
+# Rule ids and their severities (docs/checks.md, checker/diagnostics.cpp).
+WARNINGS = {"put-collision", "queue-unconsumed", "move-truncated", "reg-site-mismatch", "reg-leak",
+            "level1-hygiene"}
+
+MARK_RE = re.compile(r"/\*\s*(BUG|AT):\s*([a-z0-9-]+)(\s*\(some seeds\))?")
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def severity(rule):
+    return "warning" if rule in WARNINGS else "error"
+
+
+def marked_lines(source, rule):
+    """[(line, every_run)] of the lines marked for rule in source."""
+    out = []
+    with open(source, encoding="utf-8") as f:
+        for n, text in enumerate(f, start=1):
+            for m in MARK_RE.finditer(text):
+                if m.group(2) == rule:
+                    out.append((n, m.group(3) is None))
+    return out
+
+
+def run_bsp_check(args, extra, program_args=()):
+    with tempfile.TemporaryDirectory(prefix="bsp-check-checks-") as tmp:
+        out_json = os.path.join(tmp, "runs.json")
+        cmd = [args.bsp_check, "run", "-q", "--keep-going", "--json", out_json] + extra
+        if args.timeout:
+            cmd += ["--timeout", str(args.timeout)]
+        cmd += [args.program] + list(program_args)
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, timeout=TIMEOUT)
+        check(os.path.exists(out_json),
+              f"bsp-check wrote no JSON (exit {proc.returncode}): {' '.join(cmd)}\n{proc.stderr[-3000:]}")
+        with open(out_json, encoding="utf-8") as f:
+            data = json.load(f)
+    return cmd, proc, data
+
+
+def loc_matches(loc, base, line):
+    return os.path.basename(loc.get("file", "")) == base and loc.get("line") == line
+
+
+def describe(f):
+    locs = ", ".join(f"{os.path.basename(l.get('file', '')) or '?'}:{l.get('line')}"
+                     f" ({l.get('call')}, process {l.get('process')})" for l in f.get("locations", []))
+    return f"{f.get('severity')}[{f.get('rule')}] superstep {f.get('superstep')}: {f.get('message')} at {locs}"
+
+
+ADDRESS_RE = re.compile(r"0x[0-9a-fA-F]+")
+RUNNING_RE = re.compile(r"\(process \d+ was running\)")
+
+
+def key(f):
+    # Addresses in messages differ between runs (address space layout randomisation), and which
+    # process a timeout interrupts depends on the wall clock.
+    msg = RUNNING_RE.sub("(process ? was running)", ADDRESS_RE.sub("0x?", f.get("message", "")))
+    return (f.get("rule"), f.get("severity"), msg, f.get("superstep"), tuple(f.get("processes", [])),
+            tuple((l.get("file"), l.get("line"), l.get("process"), l.get("call")) for l in f.get("locations", [])))
+
+
+def cmd_fires(args):
+    rule = args.rule
+    base = os.path.basename(args.source)
+    lines = marked_lines(args.source, rule)
+    check(lines, f"{base} has no line marked 'BUG: {rule}'")
+    sev = severity(rule)
+    extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
+    cmd, proc, data = run_bsp_check(args, extra, args.program_args)
+    runs = data["runs"]
+    check(len(runs) >= 1, "no runs in the JSON report")
+    allowed = {rule} | set(args.also)
+
+    hit_runs = []  # runs where the rule fired with every every-run line located
+    found_line = {line: 0 for line, _ in lines}
+    problems = []
+    any_error = False
+    for r in runs:
+        tag = f"p={r['procs']} seed={r['seed']}"
+        fs = r.get("findings", [])
+        any_error = any_error or any(f.get("severity") == "error" for f in fs)
+        others = sorted({f.get("rule") for f in fs} - allowed)
+        if others:
+            problems.append(f"{tag}: unexpected rule(s) {others}: " +
+                            "; ".join(describe(f) for f in fs if f.get("rule") in others))
+        mine = [f for f in fs if f.get("rule") == rule]
+        for f in mine:
+            if f.get("severity") != sev:
+                problems.append(f"{tag}: [{rule}] has severity {f.get('severity')}, documented: {sev}")
+            if not f.get("message"):
+                problems.append(f"{tag}: [{rule}] has an empty message")
+        if not mine:
+            if not args.some:
+                problems.append(f"{tag}: [{rule}] did not fire; findings: " +
+                                ("; ".join(describe(f) for f in fs) or "none") +
+                                (f"; reason: {r['reason']}" if r.get("reason") else ""))
+            continue
+        located = True
+        for line, every in lines:
+            ok = any(loc_matches(l, base, line) for f in mine for l in f.get("locations", []))
+            if ok:
+                found_line[line] += 1
+            elif every:
+                located = False
+                if not args.some:
+                    problems.append(f"{tag}: no [{rule}] finding is located at {base}:{line}; got: " +
+                                    "; ".join(describe(f) for f in mine))
+        if located:
+            hit_runs.append(r)
+        check(r.get("passed") is (not any(f.get("severity") == "error" for f in fs)),
+              f"{tag}: run marked passed={r.get('passed')} with findings {[describe(f) for f in fs]}")
+
+    if args.some and not hit_runs:
+        problems.append(f"[{rule}] was not found at the marked line(s) in any of the {len(runs)} runs")
+    for line, every in lines:
+        if found_line[line] == 0:
+            problems.append(f"no run has a [{rule}] finding located at {base}:{line}")
+
+    expected_status = 1 if any_error else 0
+    if sev == "error":
+        check(any_error or not hit_runs, "internal: error rule fired without an error finding")
+    if proc.returncode != expected_status:
+        problems.append(f"bsp-check exited with {proc.returncode}, expected {expected_status} "
+                        f"({'error findings' if any_error else 'warnings only'})")
+    if problems:
+        raise Failure("\n".join([" ".join(cmd)] + problems[:20] +
+                                ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])))
+
+    # Reproducible: the first run that found the bug, again on its own, gives the same findings.
+    first = hit_runs[0]
+    _, proc2, data2 = run_bsp_check(args, ["-p", str(first["procs"]), "--seed", str(first["seed"])],
+                                    args.program_args)
+    again = data2["runs"]
+    check(len(again) == 1, f"rerun gave {len(again)} runs")
+    a = sorted(key(f) for f in first["findings"])
+    b = sorted(key(f) for f in again[0]["findings"])
+    check(a == b, f"p={first['procs']} seed={first['seed']} does not reproduce:\n  first: {a}\n  again: {b}")
+    first_status = 1 if any(f.get("severity") == "error" for f in first["findings"]) else 0
+    check(proc2.returncode == first_status, f"rerun exited with {proc2.returncode}, expected {first_status}")
+
+    print(f"ok: [{rule}] ({sev}) fired in {len(hit_runs)} of {len(runs)} runs at "
+          + ", ".join(f"{base}:{line}" for line, _ in lines)
+          + f"; exit status {proc.returncode}; reproduced p={first['procs']} seed={first['seed']}")
+    sample = next(f for f in first["findings"] if f.get("rule") == rule)
+    print("  e.g. " + describe(sample))
+
+
+def cmd_clean(args):
+    extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
+    cmd, proc, data = run_bsp_check(args, extra, args.program_args)
+    runs = data["runs"]
+    problems = []
+    for r in runs:
+        tag = f"p={r['procs']} seed={r['seed']}"
+        fs = r.get("findings", [])
+        if fs:
+            problems.append(f"{tag}: " + "; ".join(describe(f) for f in fs))
+        if not r.get("passed"):
+            problems.append(f"{tag}: run failed (exit {r.get('exit_status')}"
+                            + (f", {r['reason']}" if r.get("reason") else "") + ")")
+    if proc.returncode != 0:
+        problems.append(f"bsp-check exited with {proc.returncode}")
+    if problems:
+        raise Failure("\n".join([" ".join(cmd)] + problems[:20] +
+                                ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])))
+    print(f"ok: {os.path.basename(args.program)} clean in {len(runs)} runs (p = {args.procs}, "
+          f"seeds {args.seed}..{args.seed + args.seeds - 1})")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("command", choices=["fires", "clean"])
+    ap.add_argument("--bsp-check", required=True)
+    ap.add_argument("--program", required=True)
+    ap.add_argument("--source", help="the example's source (fires)")
+    ap.add_argument("--rule", help="the rule id (fires)")
+    ap.add_argument("--procs", default="1-8")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seeds", type=int, default=10)
+    ap.add_argument("--some", action="store_true", help="schedule-dependent: one run suffices")
+    ap.add_argument("--also", action="append", default=[], help="another rule that may fire too")
+    ap.add_argument("--timeout", type=float, default=0, help="bsp-check --timeout")
+    ap.add_argument("program_args", nargs="*")
+    args = ap.parse_args()
+    try:
+        if args.command == "fires":
+            if not args.source or not args.rule:
+                ap.error("fires needs --source and --rule")
+            cmd_fires(args)
+        else:
+            cmd_clean(args)
+    except Failure as e:
+        print(f"FAILED: {e}", file=sys.stderr)
+        return 1
+    except subprocess.TimeoutExpired as e:
+        print(f"FAILED: timed out: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
