@@ -33,6 +33,11 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
+  poisoning_ = checker_ && Poisoning::available();
+  if (poisoning_)
+    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write) {
+      if (r) report_poisoned_access(r, is_write);
+    });
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   outbox_.resize(static_cast<std::size_t>(p_));
@@ -97,7 +102,7 @@ void World::switch_to(int next) {
 
 void World::switch_point() {
   if (!hp_pending_.empty() && sched_->choose(ChoiceKind::hp_timing, 2) == 0)
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
   if (runnable_.size() <= 1) return;
   int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, running_);
   if (next != running_) switch_to(next);
@@ -277,9 +282,13 @@ double World::time() {
 void World::barrier(bool final) {
   // (1) unbuffered operations not yet performed take effect now, in a seeded order (first the
   // checker looks at what happened to their sources and destinations during the superstep);
+  if (poisoning_) {  // the superstep's own computation is over
+    poison_.release("hp-dst-read");
+    poison_.release("get-dst-early-read");
+  }
   if (checker_) checker_->check_hp_at_barrier(hp_log_, superstep_);
   while (!hp_pending_.empty())
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())));
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), false);
   // (2) the sources of all gets are read;
   for (const GetOp& g : gets_) {
     std::size_t off = data_.append(g.src, g.nbytes);
@@ -332,14 +341,44 @@ void World::barrier(bool final) {
   }
 }
 
-void World::fire_hp(std::size_t pending_index) {
+void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
   hp_pending_[pending_index] = hp_pending_.back();
   hp_pending_.pop_back();
+  if (poisoning_ && during_superstep) Poisoning::unpoison(op.dst, op.nbytes);
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
   std::memmove(op.dst, op.src, op.nbytes);
   op.fired = true;
   if (checker_) op.dst_hash_after_fire = checker::hash_bytes(op.dst, op.nbytes);
+  if (poisoning_ && during_superstep) Poisoning::repoison(op.dst, op.nbytes);
+}
+
+void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
+  // Called from AddressSanitizer's death callback: the program is being stopped.
+  const Process& me = self();
+  std::string verb = is_write ? "writes" : "reads";
+  std::string what;
+  if (std::string(r->rule) == "hp-dst-read")
+    what = "process " + std::to_string(me.pid) + " " + verb + " the destination of process " +
+           std::to_string(r->caller) + "'s " + r->call + " (on process " + std::to_string(r->owner) +
+           ") during the superstep; an unbuffered operation may land at any moment";
+  else if (std::string(r->rule) == "get-dst-early-read")
+    what = "process " + std::to_string(me.pid) + " " + verb + " the destination of its " + r->call +
+           " before the bsp_sync that writes it";
+  else
+    what = "process " + std::to_string(me.pid) + " " + verb + " message storage returned by bsp_hpmove in superstep " +
+           std::to_string(r->superstep) + ", which stayed valid only until the end of that superstep";
+  Finding f;
+  f.rule = r->rule;
+  f.message = what;
+  f.processes = {me.pid};
+  if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
+  f.superstep = superstep_;
+  f.locations = {diag_.location(r->site, r->caller, r->call), diag_.location(me.site, me.pid, me.call)};
+  diag_.report(f);
+  std::fputs(checker::Diagnostics::render(f, "").c_str(), real_out[1]);
+  std::fflush(real_out[1]);
+  if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 
 void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner) {
@@ -352,6 +391,9 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   }
   hp_pending_.push_back(hp_log_.size());
   hp_log_.push_back(r);
+  if (poisoning_)
+    poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
+                    "hp-dst-read", me.pid, dst_owner, superstep_, me.site, me.call});
 }
 
 void World::check_writes_at_barrier() {
@@ -606,7 +648,12 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
       const void* source = static_cast<const char*>(base) + offset;
       count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
       if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
-      else gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_, pid, self().site});
+      else {
+        gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_, pid, self().site});
+        if (poisoning_)
+          poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
+                          "get-dst-early-read", running_, running_, superstep_, self().site, "bsp_get"});
+      }
     }
   }
   switch_point();
@@ -696,6 +743,19 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
 void World::deliver_messages() {
   // Messages sent in this superstep become readable in the next one, in a seeded order; the
   // unread ones of this superstep vanish.
+  if (poisoning_ && msg_now_.size() > 0) {
+    // Keep this superstep's message storage, poisoned, so that a bsp_hpmove pointer used after
+    // the superstep hits it (hpmove-stale); the oldest retired storage is released.
+    auto retired = std::make_unique<ByteArena>();
+    retired->swap(msg_now_);
+    const auto lo = reinterpret_cast<std::uintptr_t>(retired->at(0));
+    poison_.poison({lo, lo + retired->size(), "hpmove-stale", -1, -1, superstep_, Site{}, "bsp_hpmove"});
+    retired_messages_.push_back(std::move(retired));
+    if (retired_messages_.size() > 4) {
+      poison_.release_at(reinterpret_cast<std::uintptr_t>(retired_messages_.front()->at(0)));
+      retired_messages_.erase(retired_messages_.begin());
+    }
+  }
   msg_now_.swap(msg_next_);
   msg_next_.clear();
   for (Process& pr : procs_) {

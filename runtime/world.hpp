@@ -12,6 +12,7 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "checker/diagnostics.hpp"
+#include "runtime/asan_poisoning.hpp"
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/process.hpp"
@@ -138,7 +139,8 @@ class World {
   void apply_registrations();
   void apply_tagsize();
   void deliver_messages();
-  void fire_hp(std::size_t pending_index);
+  void fire_hp(std::size_t pending_index, bool during_superstep);
+  void report_poisoned_access(const PoisonedRegion* region, bool is_write);
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);
   void record_stats();
@@ -181,6 +183,11 @@ class World {
   std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::vector<SuperstepStats> stats_;
+  // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),
+  // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
+  bool poisoning_ = false;
+  std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
+  Poisoning poison_;
   int tagsize_ = 0;                    // valid in this superstep
   ByteArena msg_next_;                 // messages sent in this superstep
   std::vector<std::vector<Message>> outbox_;  // per destination

@@ -1,0 +1,58 @@
+// asan_poisoning.hpp: precise detection of reads that BSPlib forbids, in AddressSanitizer builds.
+//
+// While a region must not be read by the program, the runtime poisons it (ASan's manual
+// poisoning interface, resolved through weak symbols so that plain builds pay nothing):
+//   hp-dst-read         the destination of an hpput/hpget during its superstep
+//   get-dst-early-read  the destination of a bsp_get before the sync that writes it
+//   hpmove-stale        message storage handed out by bsp_hpmove, after its superstep ended
+// When the program touches a poisoned byte ASan stops it; its death callback finds the region,
+// reports the finding in bsp-check's words (process, superstep, call site) and ends the run.
+// ASan poisons in 8-byte granules, so a region's unaligned edges may stay unpoisoned.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "runtime/site.hpp"
+
+namespace bspcheck::rt {
+
+struct PoisonedRegion {
+  std::uintptr_t lo, hi;
+  const char* rule;
+  int caller;     // the process whose call made the region forbidden
+  int owner;      // the process whose memory it is
+  int superstep;
+  Site site;
+  const char* call;
+};
+
+class Poisoning {
+ public:
+  Poisoning() = default;
+  ~Poisoning();
+  Poisoning(const Poisoning&) = delete;
+  Poisoning& operator=(const Poisoning&) = delete;
+
+  static bool available();  // the program runs under AddressSanitizer
+
+  void poison(const PoisonedRegion& r);
+  // Makes [p, p + n) readable again (before the runtime itself writes or hashes it).
+  static void unpoison(const void* p, std::size_t n);
+  static void repoison(const void* p, std::size_t n);
+  // Unpoisons and forgets every region of the given rule.
+  void release(const char* rule);
+  // Unpoisons and forgets the regions starting at lo.
+  void release_at(std::uintptr_t lo);
+  const PoisonedRegion* find(std::uintptr_t addr) const;
+
+  // Called from ASan's death callback with the faulting region (or nullptr) and access type.
+  static void set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t addr, bool is_write)> f);
+
+ private:
+  std::vector<PoisonedRegion> regions_;
+};
+
+}  // namespace bspcheck::rt
