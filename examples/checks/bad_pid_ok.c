@@ -12,7 +12,7 @@ int main(void) {
 
   bsp_put((s + 1) % p, &v, &x, 0, sizeof v); /* FIX */
   bsp_sync();
-  if (x != (s + p - 1) % p) bsp_abort("bad_pid_ok: pid %d got %d\n", s, x);
+  if (x != (s + p - 1) % p) bsp_abort("bad_pid_ok: pid %d got %d", s, x);
   printf("bad_pid_ok: pid %d x %d\n", s, x);
   bsp_pop_reg(&x);
   bsp_sync();

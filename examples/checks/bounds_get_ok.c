@@ -19,7 +19,7 @@ int main(void) {
   int last = -1;
   bsp_get(left, block, (nlocal(left) - 1) * (int)sizeof(int), &last, sizeof last); /* FIX */
   bsp_sync();
-  if (last != 10 * left + nlocal(left) - 1) bsp_abort("bounds_get_ok: pid %d got %d\n", s, last);
+  if (last != 10 * left + nlocal(left) - 1) bsp_abort("bounds_get_ok: pid %d got %d", s, last);
   printf("bounds_get_ok: pid %d last of left %d\n", s, last);
   bsp_pop_reg(block);
   bsp_sync();

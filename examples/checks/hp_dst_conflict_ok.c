@@ -15,7 +15,7 @@ int main(void) {
   got = -1; /* FIX: before the call */
   bsp_hpget(left, &value, 0, &got, sizeof got);
   bsp_sync();
-  if (got != 100 + left) bsp_abort("hp_dst_conflict_ok: pid %d got %d\n", s, got);
+  if (got != 100 + left) bsp_abort("hp_dst_conflict_ok: pid %d got %d", s, got);
   printf("hp_dst_conflict_ok: pid %d got %d\n", s, got);
   bsp_pop_reg(&value);
   bsp_sync();

@@ -23,7 +23,7 @@ int main(void) {
   bsp_sync();
   carry = carry + 1; /* FIX: after the sync */
   if (inbox != 10 * left || got != 100 + left)
-    bsp_abort("hp_src_modified_ok: pid %d inbox %d got %d\n", s, inbox, got);
+    bsp_abort("hp_src_modified_ok: pid %d inbox %d got %d", s, inbox, got);
   printf("hp_src_modified_ok: pid %d inbox %d got %d\n", s, inbox, got);
   bsp_pop_reg(&inbox);
   bsp_pop_reg(&carry);

@@ -26,7 +26,7 @@ int main(void) {
   bspcheck_level1_enter("bcast_int");
   int x = bcast_int(s == 0 ? 42 : -1, 0);
   bspcheck_level1_exit("bcast_int");
-  if (x != 42) bsp_abort("level1_hygiene_ok: pid %d x %d\n", s, x);
+  if (x != 42) bsp_abort("level1_hygiene_ok: pid %d x %d", s, x);
   printf("level1_hygiene_ok: pid %d x %d\n", s, x);
   bsp_sync();
   bsp_end();

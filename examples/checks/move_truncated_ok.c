@@ -11,7 +11,7 @@ int main(void) {
   bsp_sync();
   int got[2] = {-1, -1}, status = -1;
   bsp_get_tag(&status, NULL);
-  if (status != (int)sizeof got) bsp_abort("move_truncated_ok: pid %d: payload of %d bytes\n", s, status);
+  if (status != (int)sizeof got) bsp_abort("move_truncated_ok: pid %d: payload of %d bytes", s, status);
   bsp_move(got, sizeof got); /* FIX */
   printf("move_truncated_ok: pid %d key %d value %d\n", s, got[0], got[1]);
   bsp_end();

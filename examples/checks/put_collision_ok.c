@@ -20,7 +20,7 @@ int main(void) {
     for (int t = 0; t < p; t++) total += results[t];
     for (int t = 0; t < p; t++)
       for (int i = 0; i <= t; i++) expect += 10 * t + i;
-    if (total != expect) bsp_abort("put_collision_ok: total %d, expected %d\n", total, expect);
+    if (total != expect) bsp_abort("put_collision_ok: total %d, expected %d", total, expect);
     printf("put_collision_ok: pid 0 total %d\n", total);
   }
   bsp_pop_reg(results);

@@ -20,7 +20,7 @@ int main(void) {
   bsp_sync();
   int expect = 0;
   for (int t = 0; t < p; t++) expect += 10 * t + s;
-  if (sum != expect) bsp_abort("queue_unconsumed_ok: pid %d sum %d, expected %d\n", s, sum, expect);
+  if (sum != expect) bsp_abort("queue_unconsumed_ok: pid %d sum %d, expected %d", s, sum, expect);
   printf("queue_unconsumed_ok: pid %d sum %d\n", s, sum);
   bsp_end();
   return 0;

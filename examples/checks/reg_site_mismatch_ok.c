@@ -20,7 +20,7 @@ int main(void) {
   }
   bsp_sync();
   if (s == 0) {
-    if (counts[0] != 1 || sums[0] != 10) bsp_abort("reg_site_mismatch_ok: counts[0] %d sums[0] %d\n", counts[0], sums[0]);
+    if (counts[0] != 1 || sums[0] != 10) bsp_abort("reg_site_mismatch_ok: counts[0] %d sums[0] %d", counts[0], sums[0]);
     printf("reg_site_mismatch_ok: pid 0 of %d counts[0] %d sums[0] %d\n", p, counts[0], sums[0]);
   }
   bsp_pop_reg(sums);

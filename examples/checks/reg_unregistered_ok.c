@@ -29,7 +29,7 @@ int main(void) {
   bsp_sync();
   if (s == 0)
     for (int t = 0; t < p; t++)
-      if (all[t] != 200 + t) bsp_abort("reg_unregistered_ok: all[%d] = %d\n", t, all[t]);
+      if (all[t] != 200 + t) bsp_abort("reg_unregistered_ok: all[%d] = %d", t, all[t]);
   printf("reg_unregistered_ok: pid %d all[0] %d inbox %d\n", s, all[0], inbox);
   free(all);
   bsp_end();

@@ -20,7 +20,7 @@ int main(void) {
   int status = -1, tag = -1, value = -1;
   bsp_get_tag(&status, &tag);
   if (status >= 0) bsp_move(&value, sizeof value);
-  if (tag != s || value != 1000 + s) bsp_abort("tagsize_mismatch_ok: pid %d got %d %d\n", s, tag, value);
+  if (tag != s || value != 1000 + s) bsp_abort("tagsize_mismatch_ok: pid %d got %d %d", s, tag, value);
   printf("tagsize_mismatch_ok: pid %d tag %d value %d\n", s, tag, value);
   bsp_set_tagsize(&tagsize);
   bsp_sync();

@@ -10,7 +10,7 @@ int main(void) {
   bsp_send((s + 1) % p, NULL, &v, sizeof v);
   bsp_sync(); /* FIX */
   bsp_qsize(&n, NULL);
-  if (n != 1) bsp_abort("timeout_ok: pid %d has %d messages\n", s, n);
+  if (n != 1) bsp_abort("timeout_ok: pid %d has %d messages", s, n);
   bsp_move(&got, sizeof got);
   printf("timeout_ok: pid %d got %d\n", s, got);
   bsp_end();
