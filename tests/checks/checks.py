@@ -17,6 +17,10 @@ Subcommands:
           - that the first run with the finding reproduces exactly with `-p P --seed S`.
   clean   run the correct twin for every p in a list and many seeds and check that every run
           passes with zero findings, warnings included, and that bsp-check exits 0.
+  control the rule controls on a warning example (--program, --source, --rule) and an error
+          example (--error-program, --error-rule): --werror, --disable, --suppressions, the same
+          through BSPCHECK_OPTIONS for a direct run, and unknown rule ids. Exits 77 (skipped) when
+          this bsp-check has no --werror.
 """
 
 import argparse
@@ -206,9 +210,102 @@ def cmd_clean(args):
           f"seeds {args.seed}..{args.seed + args.seeds - 1})")
 
 
+def plain_run(args, program, extra, env=None):
+    """One bsp-check run; returns (exit status, findings of all runs)."""
+    with tempfile.TemporaryDirectory(prefix="bsp-check-checks-") as tmp:
+        out_json = os.path.join(tmp, "runs.json")
+        cmd = [args.bsp_check, "run", "-q", "--keep-going", "--json", out_json] + extra + [program]
+        if os.environ.get("CHECKS_OPTIONS_FIRST"):  # debugging aid: rule options before the others
+            cmd = [args.bsp_check, "run"] + extra + ["-q", "--keep-going", "--json", out_json, program]
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=TIMEOUT, env=env)
+        if not os.path.exists(out_json):
+            return proc.returncode, None, proc.stderr
+        with open(out_json, encoding="utf-8") as f:
+            data = json.load(f)
+    return proc.returncode, [f for r in data["runs"] for f in r.get("findings", [])], proc.stderr
+
+
+def direct_run(program, options):
+    """The program run directly with BSPCHECK_OPTIONS; returns (exit status, findings)."""
+    with tempfile.TemporaryDirectory(prefix="bsp-check-checks-") as tmp:
+        report = os.path.join(tmp, "report.json")
+        env = dict(os.environ)
+        env.pop("BSPCHECK_REPORT", None)
+        env["BSPCHECK_OPTIONS"] = options + ":report=" + report
+        proc = subprocess.run([program], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              text=True, timeout=TIMEOUT, env=env)
+        check(os.path.exists(report), f"BSPCHECK_OPTIONS={env['BSPCHECK_OPTIONS']} {program}: no report "
+              f"(exit {proc.returncode}): {proc.stderr[-2000:]}")
+        with open(report, encoding="utf-8") as f:
+            data = json.load(f)
+    return proc.returncode, data.get("findings", [])
+
+
+def cmd_control(args):
+    helptext = subprocess.run([args.bsp_check, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True).stdout
+    if "--werror" not in helptext or "--disable" not in helptext or "--suppressions" not in helptext:
+        print("skipped: this bsp-check has no --werror/--disable/--suppressions")
+        return 77
+    warn, warn_rule, err, err_rule = args.program, args.rule, args.error_program, args.error_rule
+    line = marked_lines(args.source, warn_rule)[0][0]
+    base = os.path.basename(args.source)
+    # The rule options come last, right before PROGRAM, the way docs/checks.md shows them.
+    p = ["-p", args.procs, "--seeds", "3"]
+    rules = lambda fs: sorted({f["rule"] for f in fs or []})  # noqa: E731
+
+    st, fs, _ = plain_run(args, warn, p)
+    check(st == 0 and warn_rule in rules(fs), f"baseline: exit {st}, rules {rules(fs)}")
+    st, fs, _ = plain_run(args, warn, p + ["--werror"])
+    check(st == 1, f"--werror: a warning must fail the run, exit {st}")
+    check(all(f["severity"] == "warning" for f in fs if f["rule"] == warn_rule), "--werror changed the severity")
+    st, fs, _ = plain_run(args, warn, p + ["--werror", "--disable", warn_rule])
+    check(st == 0 and not fs, f"--disable {warn_rule} --werror: exit {st}, findings {rules(fs)}")
+    st, fs, _ = plain_run(args, err, p + ["--disable", err_rule])
+    check(st == 0 and not fs, f"--disable {err_rule}: exit {st}, findings {rules(fs)}")
+    st, fs, _ = plain_run(args, err, p + ["--disable", "reg-leak," + err_rule])
+    check(st == 0 and not fs, f"--disable reg-leak,{err_rule}: exit {st}, findings {rules(fs)}")
+    st, fs, err_text = plain_run(args, warn, p + ["--disable", "no-such-rule"])
+    check(st == 2, f"--disable no-such-rule: exit {st}, expected 2 (bad usage)")
+
+    with tempfile.TemporaryDirectory(prefix="bsp-check-checks-") as tmp:
+        sup = os.path.join(tmp, "supp.txt")
+        with open(sup, "w", encoding="utf-8") as f:
+            f.write(f"# the known collision\n{warn_rule} {base}:{line}\n")
+        st, fs, _ = plain_run(args, warn, p + ["--werror", "--suppressions", sup])
+        check(st == 0 and not fs, f"suppressions '{warn_rule} {base}:{line}': exit {st}, findings {rules(fs)}")
+        with open(sup, "w", encoding="utf-8") as f:
+            f.write(f"{warn_rule} {base}:{line + 1000}\n* other_file.c\n")
+        st, fs, _ = plain_run(args, warn, p + ["--werror", "--suppressions", sup])
+        check(st == 1 and warn_rule in rules(fs), f"a suppression of another line must not match: exit {st}")
+        with open(sup, "w", encoding="utf-8") as f:
+            f.write(f"* *{os.sep}{base}\n")
+        st, fs, _ = plain_run(args, err, p + ["--suppressions", sup])
+        check(st == 1 and fs, f"'* */{base}' must not suppress findings in another file: exit {st}")
+        st, fs, _ = plain_run(args, warn, p + ["--werror", "--suppressions", sup])
+        check(st == 0 and not fs, f"'* */{base}': exit {st}, findings {rules(fs)}")
+        with open(sup, "w", encoding="utf-8") as f:
+            f.write("no-such-rule\n")
+        st, _, _ = plain_run(args, warn, p + ["--suppressions", sup])
+        check(st == 2, f"a suppressions file with an unknown rule: exit {st}, expected 2")
+
+    nprocs = args.procs.split("-")[-1].split(",")[-1]
+    st, fs = direct_run(warn, f"seed=1:procs={nprocs}")
+    check(st == 0 and warn_rule in rules(fs), f"direct run: exit {st}, rules {rules(fs)}")
+    st, fs = direct_run(warn, f"seed=1:procs={nprocs}:werror=1")
+    check(st == 1, f"direct run with werror=1: exit {st}")
+    st, fs = direct_run(warn, f"seed=1:procs={nprocs}:werror=1:disable={warn_rule}")
+    check(st == 0 and not fs, f"direct run with disable={warn_rule}: exit {st}, findings {rules(fs)}")
+    st, fs = direct_run(err, f"seed=1:procs={nprocs}:disable=reg-leak,{err_rule}")
+    check(st == 0 and not fs, f"direct run with disable=reg-leak,{err_rule}: exit {st}, findings {rules(fs)}")
+    print(f"ok: --werror, --disable, --suppressions and BSPCHECK_OPTIONS control [{warn_rule}] and [{err_rule}]")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("command", choices=["fires", "clean"])
+    ap.add_argument("command", choices=["fires", "clean", "control"])
     ap.add_argument("--bsp-check", required=True)
     ap.add_argument("--program", required=True)
     ap.add_argument("--source", help="the example's source (fires)")
@@ -219,6 +316,8 @@ def main():
     ap.add_argument("--some", action="store_true", help="schedule-dependent: one run suffices")
     ap.add_argument("--also", action="append", default=[], help="another rule that may fire too")
     ap.add_argument("--timeout", type=float, default=0, help="bsp-check --timeout")
+    ap.add_argument("--error-program", help="control: an example whose rule is an error")
+    ap.add_argument("--error-rule", help="control: its rule")
     ap.add_argument("program_args", nargs="*")
     args = ap.parse_args()
     try:
@@ -226,6 +325,8 @@ def main():
             if not args.source or not args.rule:
                 ap.error("fires needs --source and --rule")
             cmd_fires(args)
+        elif args.command == "control":
+            return cmd_control(args)
         else:
             cmd_clean(args)
     except Failure as e:
