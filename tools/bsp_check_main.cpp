@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/suppressions.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/run_command.hpp"
 
@@ -27,6 +28,19 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
+  app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)");
+  app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)");
+  app.add_flag("--werror", c.werror, "warnings fail a run too (exit status 1)");
+  app.add_option("--disable", c.disabled_rules,
+                 "do not report RULE (a rule id; repeat the option or give a comma-separated list)")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->type_name("RULE");
+  app.add_option("--suppressions", c.suppressions_file,
+                 "drop the findings matching a line of FILE: 'RULE [FILE[:LINE]]', # comments")
+      ->type_name("FILE");
+  app.add_flag("--no-check", c.no_check, "run without the checker: no findings, only crashes, aborts and exit statuses");
   app.prefix_command();
 }
 
@@ -73,6 +87,29 @@ int main(int argc, char** argv) {
     return 2;
   }
   config.procs_text = procs;
+  for (const std::string& rule : config.disabled_rules)
+    if (!bspcheck::checker::is_known_rule(rule)) {
+      std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/cli.md lists the rule ids)\n";
+      return 2;
+    }
+  std::erase(config.disabled_rules, std::string());
+  if (!config.suppressions_file.empty()) {
+    // Checked here, once, with the runtime's own parser: every run would fail the same way.
+    if (config.suppressions_file.find(':') != std::string::npos) {
+      std::cerr << "bsp-check: error: --suppressions " << config.suppressions_file
+                << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+      return 2;
+    }
+    try {
+      bspcheck::checker::Suppressions::load(config.suppressions_file);
+    } catch (const std::exception& e) {
+      std::cerr << "bsp-check: error: --suppressions " << e.what() << "\n";
+      return 2;
+    }
+  }
+  config.version = kVersion;
+  config.command_line = "bsp-check";
+  for (int i = 1; i < argc; ++i) config.command_line += std::string(" ") + bspcheck::cli::shell_quote(argv[i]);
   // `--seed S` alone reproduces one run (it is what every reproduce line says).
   if (app.count("--seeds") == 0) config.seeds = app.count("--seed") ? 1 : 20;
   if (config.seeds < 1) {

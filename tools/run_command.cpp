@@ -11,18 +11,20 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <set>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "tools/program_check.hpp"
+#include "tools/reports.hpp"
 
 extern char** environ;
 
 namespace bspcheck::cli {
-
-namespace {
 
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@") == std::string::npos)
@@ -30,6 +32,14 @@ std::string shell_quote(const std::string& s) {
   std::string q = "'";
   for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return q + "'";
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
 }
 
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
@@ -41,6 +51,10 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
     std::snprintf(t, sizeof t, "%g", c.timeout);
     cmd += std::string(" --timeout ") + t;
   }
+  if (c.werror) cmd += " --werror";
+  if (!c.disabled_rules.empty()) cmd += " --disable " + join(c.disabled_rules, ",");
+  if (!c.suppressions_file.empty()) cmd += " --suppressions " + shell_quote(c.suppressions_file);
+  if (c.no_check) cmd += " --no-check";
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);
   return cmd;
@@ -81,10 +95,26 @@ struct RunOutcome {
   int exit_status = 0;      // of the program; 128+signal when killed
   bool timed_out = false;
   bool passed = false;
+  double seconds = 0;
   nlohmann::json report;    // the runtime's report, or null
   std::string out, err;     // captured output (when not streamed)
   std::string reason;       // one line when the run failed without a finding
 };
+
+std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
+  std::string options = "seed=" + std::to_string(seed) + ":procs=" + std::to_string(p) + ":strategy=" + c.strategy;
+  if (!c.stack_size.empty()) options += ":stack=" + c.stack_size;
+  if (c.timeout > 0) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%g", c.timeout);
+    options += std::string(":timeout=") + t;
+  }
+  if (c.werror) options += ":werror=1";
+  if (!c.disabled_rules.empty()) options += ":disable=" + join(c.disabled_rules, ",");
+  if (!c.suppressions_file.empty()) options += ":suppressions=" + c.suppressions_file;
+  if (c.no_check) options += ":check=0";
+  return options;
+}
 
 RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, int stdin_fd, bool stream) {
   RunOutcome r;
@@ -95,15 +125,10 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   if (report_fd >= 0) close(report_fd);
   int out_fd = stream ? -1 : make_memfd("bsp-check-stdout");
   int err_fd = stream ? -1 : make_memfd("bsp-check-stderr");
+  const std::string options = runtime_options(c, p, seed);
+  const std::string repro = repro_command(c, p, seed);
 
-  std::string options = "seed=" + std::to_string(seed) + ":procs=" + std::to_string(p) + ":strategy=" + c.strategy;
-  if (!c.stack_size.empty()) options += ":stack=" + c.stack_size;
-  if (c.timeout > 0) {
-    char t[32];
-    std::snprintf(t, sizeof t, "%g", c.timeout);
-    options += std::string(":timeout=") + t;
-  }
-
+  const auto start = std::chrono::steady_clock::now();
   pid_t child = fork();
   if (child < 0) {
     std::perror("bsp-check: fork");
@@ -112,7 +137,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   if (child == 0) {
     setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
     setenv("BSPCHECK_REPORT", report_path, 1);
-    setenv("BSPCHECK_REPRO", repro_command(c, p, seed).c_str(), 1);
+    setenv("BSPCHECK_REPRO", repro.c_str(), 1);
     if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
     else unsetenv("BSPCHECK_PREFIX");
     if (stdin_fd >= 0) {
@@ -134,7 +159,6 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
   int status = 0;
-  const auto start = std::chrono::steady_clock::now();
   const double hard_limit = c.timeout > 0 ? c.timeout + 5 : 0;
   for (;;) {
     pid_t w = waitpid(child, &status, hard_limit > 0 ? WNOHANG : 0);
@@ -151,6 +175,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
   }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
 
@@ -173,14 +198,17 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     close(out_fd);
     close(err_fd);
   }
+  if (r.report.is_object() && !(r.report.contains("findings") && r.report["findings"].is_array()))
+    r.report["findings"] = nlohmann::json::array();
 
-  bool errors = false;
+  bool errors = false;  // findings that fail the run: errors, and with --werror warnings
   if (r.report.is_object())
-    for (const auto& f : r.report["findings"]) errors = errors || f.value("severity", "") == "error";
+    for (const auto& f : r.report["findings"]) errors = errors || finding_fails(f, c.werror);
   if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
   else if (!r.report.is_object())
     r.reason = r.exit_status == 127 ? "could not be executed"
-                                    : "the program ended without starting BSPlib (no bsp_begin), exit status " +
+                                    : "the program ended without a bsp-check report (it never called bsp_begin, or the "
+                                      "runtime could not write the report), exit status " +
                                           std::to_string(r.exit_status);
   else if (r.exit_status >= 128) r.reason = "killed by signal " + std::to_string(r.exit_status - 128);
   else if (r.exit_status != 0 && !errors) r.reason = "the program exited with status " + std::to_string(r.exit_status);
@@ -200,6 +228,41 @@ nlohmann::json outcome_json(const RunOutcome& r) {
   return j;
 }
 
+// Output kept for the JUnit file: bounded, a failing run's end is what matters.
+std::string tail_of(const std::string& s, std::size_t limit = 64 * 1024) {
+  if (s.size() <= limit) return s;
+  return "[... " + std::to_string(s.size() - limit) + " bytes not kept ...]\n" + s.substr(s.size() - limit);
+}
+
+// A row of the summary table: a rule at its source locations, whatever the processes and message.
+struct Row {
+  std::string rule, where;
+  int first_p = 0;
+  std::uint64_t first_seed = 0;
+  std::size_t runs = 0;
+  std::size_t variants = 0;  // distinct findings (messages, processes) in this row
+  std::uint64_t last_run = ~0ull;
+  bool fails = false;
+};
+
+void print_table(const std::vector<Row>& rows, std::uint64_t runs_with_findings, std::uint64_t done) {
+  std::size_t wr = 4, ww = 8;
+  for (const Row& r : rows) {
+    wr = std::max(wr, r.rule.size());
+    ww = std::max(ww, r.where.size());
+  }
+  std::fprintf(stderr, "bsp-check: findings in %llu of %llu runs:\n", static_cast<unsigned long long>(runs_with_findings),
+               static_cast<unsigned long long>(done));
+  std::fprintf(stderr, "  %-*s  %-*s  %6s  %s\n", static_cast<int>(wr), "rule", static_cast<int>(ww), "location", "runs",
+               "first seen");
+  for (const Row& r : rows) {
+    std::string first = "p=" + std::to_string(r.first_p) + " seed=" + std::to_string(r.first_seed);
+    if (r.variants > 1) first += " (" + std::to_string(r.variants) + " variants)";
+    std::fprintf(stderr, "  %-*s  %-*s  %6llu  %s\n", static_cast<int>(wr), r.rule.c_str(), static_cast<int>(ww),
+                 r.where.c_str(), static_cast<unsigned long long>(r.runs), first.c_str());
+  }
+}
+
 }  // namespace
 
 int run_command(const RunConfig& c) {
@@ -208,14 +271,31 @@ int run_command(const RunConfig& c) {
     std::cerr << "bsp-check: error: " << pc.error << "\n";
     return 2;
   }
+  // Output files are opened before the first run: a typo should not cost a long session.
+  std::ofstream json_out, sarif_out, junit_out;
+  for (auto [file, stream] : {std::pair{&c.json_file, &json_out}, std::pair{&c.sarif_file, &sarif_out},
+                              std::pair{&c.junit_file, &junit_out}}) {
+    if (file->empty()) continue;
+    stream->open(*file);
+    if (!*stream) {
+      std::cerr << "bsp-check: error: cannot write " << *file << ": " << std::strerror(errno) << "\n";
+      return 2;
+    }
+  }
+
   const std::uint64_t total = c.procs.size() * c.seeds;
   const bool stream = total == 1;  // a single run shows its output live
   const bool progress = !c.quiet && !stream && isatty(STDERR_FILENO);
   int stdin_fd = stdin_for_runs();
 
   nlohmann::json runs = nlohmann::json::array();
-  std::uint64_t done = 0, failed = 0;
-  std::vector<RunOutcome> failures;
+  std::vector<RunRecord> records;
+  std::uint64_t done = 0, failed = 0, with_findings = 0, with_warnings = 0;
+  std::set<std::string> seen;                    // finding_key of every finding shown
+  std::map<std::string, std::size_t> row_index;  // rule + where -> rows[]
+  std::vector<Row> rows;
+  std::vector<std::string> repro_lines;          // failing runs shown in full
+  std::uint64_t repro_more = 0;
   const auto start = std::chrono::steady_clock::now();
   for (int p : c.procs) {
     for (std::uint64_t i = 0; i < c.seeds; ++i) {
@@ -226,19 +306,69 @@ int run_command(const RunConfig& c) {
       RunOutcome r = run_once(c, pc.path, p, seed, stdin_fd, stream);
       ++done;
       runs.push_back(outcome_json(r));
-      if (!stream && (c.verbose || !r.passed)) {
-        if (progress) std::fputs("\r\033[K", stderr);
-        std::fprintf(stderr, "==== p=%d seed=%llu: %s ====\n", p, static_cast<unsigned long long>(seed),
-                     r.passed ? "ok" : "FAILED");
-        std::fflush(stderr);
-        std::cout << r.out << std::flush;
-        std::cerr << r.err << std::flush;
+      const nlohmann::json findings = r.report.is_object() ? r.report["findings"] : nlohmann::json::array();
+
+      // Which of its findings were not seen in an earlier run?
+      std::vector<const nlohmann::json*> fresh;
+      bool warnings = false;
+      for (const auto& f : findings) {
+        warnings = warnings || f.value("severity", "") == "warning";
+        const bool is_new = seen.insert(finding_key(f)).second;
+        if (is_new) fresh.push_back(&f);
+        const std::string rk = f.value("rule", "") + "\x1f" + finding_where(f);
+        auto [ri, new_row] = row_index.try_emplace(rk, rows.size());
+        if (new_row) rows.push_back(Row{f.value("rule", ""), finding_where(f), p, seed, 0, 0, ~0ull, false});
+        Row& row = rows[ri->second];
+        if (is_new) ++row.variants;
+        if (row.last_run != done) ++row.runs, row.last_run = done;
+        row.fails = row.fails || finding_fails(f, c.werror);
       }
+      if (!findings.empty()) ++with_findings;
+      if (warnings) ++with_warnings;
+
+      if (!stream) {
+        auto header = [&](const std::string& what) {
+          if (progress) std::fputs("\r\033[K", stderr);
+          std::fprintf(stderr, "==== p=%d seed=%llu: %s ====\n", p, static_cast<unsigned long long>(seed), what.c_str());
+          std::fflush(stderr);
+        };
+        if (c.verbose || (!r.passed && (!fresh.empty() || findings.empty()))) {
+          // In full: every run with -v, a failing run with a new finding or without findings.
+          header(r.passed ? "ok" : "FAILED");
+          std::cout << r.out << std::flush;
+          std::cerr << r.err << std::flush;
+          if (!r.passed) {
+            if (repro_lines.size() < 10) repro_lines.push_back(repro_command(c, p, seed));
+            else ++repro_more;
+          }
+        } else if (!r.passed) {
+          // Only findings already shown in full: counted in the summary table, not repeated.
+          ++repro_more;
+        } else if (!fresh.empty()) {
+          // A passing run with new warnings: the warnings, not the program's output.
+          header("ok, with warnings");
+          for (const nlohmann::json* f : fresh) std::cerr << render_finding(*f, repro_command(c, p, seed));
+          std::cerr << std::flush;
+        }
+      }
+      RunRecord rec;
+      rec.p = p;
+      rec.seed = seed;
+      rec.passed = r.passed;
+      rec.exit_status = r.exit_status;
+      rec.seconds = r.seconds;
+      rec.findings = findings;
+      rec.reason = r.reason;
+      rec.repro = repro_command(c, p, seed);
+      if (!r.passed && (!c.junit_file.empty() || !c.sarif_file.empty())) {
+        rec.out = tail_of(r.out);
+        rec.err = tail_of(r.err);
+      }
+      if (!c.junit_file.empty() || !c.sarif_file.empty()) records.push_back(std::move(rec));
       if (!r.passed) {
         ++failed;
         if (!r.reason.empty())
           std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
-        failures.push_back(std::move(r));
         if (!c.keep_going) break;
       }
     }
@@ -247,33 +377,59 @@ int run_command(const RunConfig& c) {
   if (progress) std::fputs("\r\033[K", stderr);
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (!c.json_file.empty()) {
+  SessionInfo session;
+  session.program = c.program;
+  session.args = c.args;
+  session.command_line = c.command_line;
+  session.version = c.version;
+  session.werror = c.werror;
+  session.seconds = secs;
+  const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  if (json_out.is_open()) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
                         {"program", c.program},
                         {"args", c.args},
+                        {"options",
+                         {{"werror", c.werror},
+                          {"disable", c.disabled_rules},
+                          {"suppressions", c.suppressions_file},
+                          {"check", !c.no_check}}},
                         {"runs", runs},
                         {"total", done},
                         {"failed", failed}};
-    std::ofstream out(c.json_file);
-    if (!out) {
-      std::cerr << "bsp-check: error: cannot write " << c.json_file << "\n";
+    json_out << dump(j) << "\n";
+  }
+  if (sarif_out.is_open()) sarif_out << dump(sarif_log(session, records)) << "\n";
+  if (junit_out.is_open()) junit_out << junit_xml(session, records);
+  for (auto* out : {&json_out, &sarif_out, &junit_out})
+    if (out->is_open() && !out->flush()) {
+      std::cerr << "bsp-check: error: writing a report file failed\n";
       return 2;
     }
-    out << j.dump(2) << "\n";
-  }
 
+  // Identical findings of many runs: one table instead of a thousand repeats.
+  if (!c.quiet && done > 1 && !rows.empty()) print_table(rows, with_findings, done);
+
+  char range[160];
+  std::snprintf(range, sizeof range, "p = %s; seeds %llu..%llu", c.procs_text.c_str(),
+                static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1));
   if (failed == 0) {
-    if (!c.quiet)
-      std::fprintf(stderr, "bsp-check: %llu run%s clean (p = %s; seeds %llu..%llu) in %.1f s\n",
-                   static_cast<unsigned long long>(done), done == 1 ? "" : "s", c.procs_text.c_str(),
-                   static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1), secs);
+    if (!c.quiet) {
+      std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.1f s", static_cast<unsigned long long>(done),
+                   done == 1 ? "" : "s", range, secs);
+      if (with_warnings) std::fprintf(stderr, ", %llu with warnings", static_cast<unsigned long long>(with_warnings));
+      std::fputs("\n", stderr);
+    }
     return 0;
   }
-  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED\n", static_cast<unsigned long long>(failed),
-               static_cast<unsigned long long>(done), done == 1 ? "" : "s");
-  for (const RunOutcome& r : failures)
-    std::fprintf(stderr, "  reproduce: %s\n", repro_command(c, r.p, r.seed).c_str());
+  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED (%s) in %.1f s%s\n", static_cast<unsigned long long>(failed),
+               static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs,
+               !c.keep_going && done < total ? "; stopped at the first failure (--keep-going runs all)" : "");
+  for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
+  if (repro_more)
+    std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
+                 repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
   return 1;
 }
 

@@ -20,9 +20,20 @@ struct RunConfig {
   std::string strategy = "random";
   bool verbose = false;           // show the output of every run, not only of failing ones
   bool quiet = false;             // no progress lines
+  std::string sarif_file;         // SARIF 2.1.0 log of the distinct findings
+  std::string junit_file;         // JUnit XML, one test case per run
+  bool werror = false;            // warnings fail a run
+  std::vector<std::string> disabled_rules;  // rule ids the runtime does not report
+  std::string suppressions_file;  // findings the runtime drops (checker/suppressions.hpp)
+  bool no_check = false;          // run without the checker (runtime only)
+  std::string command_line;       // how bsp-check was called, for the reports
+  std::string version;            // bsp-check's, for the reports
   std::string program;
   std::vector<std::string> args;
 };
+
+// A word for a shell command line, quoted when it needs to be.
+std::string shell_quote(const std::string& s);
 
 // Returns the exit status: 0 clean, 1 a run failed, 2 bad usage.
 int run_command(const RunConfig& config);

@@ -1,0 +1,370 @@
+#include "tools/reports.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <sstream>
+
+#include "tools/rules.hpp"
+
+#ifndef BSPCHECK_INFORMATION_URI
+#define BSPCHECK_INFORMATION_URI "https://github.com/bsp-check/bsp-check"
+#endif
+
+namespace bspcheck::cli {
+
+namespace {
+
+std::string str(const nlohmann::json& j, const char* key) {
+  if (!j.is_object()) return "";
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+long long num(const nlohmann::json& j, const char* key, long long dflt = 0) {
+  if (!j.is_object()) return dflt;
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<long long>() : dflt;
+}
+
+const nlohmann::json& locations_of(const nlohmann::json& f) {
+  static const nlohmann::json none = nlohmann::json::array();
+  if (!f.is_object()) return none;
+  auto it = f.find("locations");
+  return it != f.end() && it->is_array() ? *it : none;
+}
+
+std::string fnv1a_hex(const std::string& s) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+// A path as a URI reference (RFC 3986): unreserved characters and '/' stay, the rest is
+// percent-encoded.
+std::string path_uri(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string u;
+  for (unsigned char c : path) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || c == '/')
+      u += static_cast<char>(c);
+    else {
+      u += '%';
+      u += hex[c >> 4];
+      u += hex[c & 15];
+    }
+  }
+  return u;
+}
+
+std::string location_text(const nlohmann::json& l) {
+  std::string s;
+  const std::string call = str(l, "call");
+  if (!call.empty()) s += call + ", ";
+  s += "process " + std::to_string(num(l, "process", -1));
+  return s;
+}
+
+// A SARIF location for one of a finding's locations. The runtime names a call site by file and
+// line, or, without them, as "symbol in object +0xoffset": that is a logical location.
+nlohmann::json sarif_location(const nlohmann::json& l) {
+  nlohmann::json loc = nlohmann::json::object();
+  const std::string file = valid_utf8(str(l, "file"));
+  const long long line = num(l, "line");
+  if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
+    loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
+  } else if (!file.empty()) {
+    nlohmann::json phys = {{"artifactLocation", {{"uri", path_uri(file)}}}};
+    if (line > 0) phys["region"] = {{"startLine", line}};
+    loc["physicalLocation"] = phys;
+  }
+  loc["message"] = {{"text", location_text(l)}};
+  return loc;
+}
+
+struct Distinct {
+  const nlohmann::json* finding = nullptr;  // first occurrence
+  const RunRecord* first = nullptr;
+  nlohmann::json runs = nlohmann::json::array();
+};
+
+std::string now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::string finding_key(const nlohmann::json& f) {
+  std::string key = str(f, "rule") + "\x1f" + str(f, "message");
+  for (const auto& l : locations_of(f))
+    key += "\x1f" + str(l, "file") + ":" + std::to_string(num(l, "line")) + ":" + std::to_string(num(l, "process", -1)) +
+           ":" + str(l, "call");
+  return key;
+}
+
+std::string finding_where(const nlohmann::json& f) {
+  std::vector<std::string> seen;
+  for (const auto& l : locations_of(f)) {
+    std::string w = str(l, "file").empty() ? "<unknown>" : str(l, "file");
+    if (num(l, "line") > 0) w += ":" + std::to_string(num(l, "line"));
+    bool dup = false;
+    for (const auto& s : seen) dup = dup || s == w;
+    if (!dup) seen.push_back(w);
+  }
+  if (seen.empty()) return "<unknown>";
+  std::string out;
+  for (const auto& s : seen) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string render_finding(const nlohmann::json& f, const std::string& repro) {
+  std::ostringstream s;
+  s << "bsp-check: " << (str(f, "severity") == "warning" ? "warning" : "error") << "[" << str(f, "rule")
+    << "]: superstep " << num(f, "superstep") << ": " << str(f, "message") << "\n";
+  for (const auto& l : locations_of(f)) {
+    s << "  at " << (str(l, "file").empty() ? "<unknown>" : str(l, "file"));
+    if (num(l, "line") > 0) s << ":" << num(l, "line");
+    s << " (" << location_text(l) << ")\n";
+  }
+  if (const RuleInfo* r = find_rule(str(f, "rule"))) s << "  rule: " << r->statement << "\n";
+  if (!repro.empty()) s << "  reproduce: " << repro << "\n";
+  return s.str();
+}
+
+bool finding_fails(const nlohmann::json& f, bool werror) { return werror || str(f, "severity") != "warning"; }
+
+nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs) {
+  // The rules: every public one, and any other id a report names (so every ruleId resolves).
+  nlohmann::json rules = nlohmann::json::array();
+  std::map<std::string, int> rule_index;
+  auto add_rule = [&](const std::string& id, const std::string& level, const std::string& text) {
+    rule_index[id] = static_cast<int>(rules.size());
+    rules.push_back({{"id", id},
+                     {"shortDescription", {{"text", text}}},
+                     {"defaultConfiguration", {{"level", level}}}});
+  };
+  for (const RuleInfo& r : all_rules()) add_rule(r.id, r.severity, r.statement);
+
+  // One result per distinct finding, in the order of first appearance.
+  std::vector<std::string> order;
+  std::map<std::string, Distinct> distinct;
+  nlohmann::json notifications = nlohmann::json::array();
+  std::size_t failed = 0;
+  for (const RunRecord& r : runs) {
+    if (!r.passed) ++failed;
+    for (const auto& f : r.findings) {
+      std::string key = finding_key(f);
+      auto [it, fresh] = distinct.try_emplace(key);
+      if (fresh) {
+        order.push_back(key);
+        it->second.finding = &f;
+        it->second.first = &r;
+      }
+      it->second.runs.push_back({{"procs", r.p}, {"seed", r.seed}});
+    }
+    if (!r.reason.empty())
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", valid_utf8("p=" + std::to_string(r.p) + " seed=" +
+                                                                std::to_string(r.seed) + ": " + r.reason +
+                                                                "; reproduce: " + r.repro)}}}});
+  }
+
+  nlohmann::json results = nlohmann::json::array();
+  for (const std::string& key : order) {
+    const Distinct& d = distinct[key];
+    const nlohmann::json& f = *d.finding;
+    const std::string rule = valid_utf8(str(f, "rule"));
+    const std::string level = str(f, "severity") == "warning" ? "warning" : "error";
+    if (!rule_index.count(rule)) add_rule(rule, level, "rule " + rule);
+
+    nlohmann::json locations = nlohmann::json::array();
+    std::map<long long, nlohmann::json> per_process;  // process -> its thread flow locations
+    for (const auto& l : locations_of(f)) {
+      nlohmann::json loc = sarif_location(l);
+      if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) locations.push_back(loc);
+      per_process[num(l, "process", -1)].push_back({{"location", loc}});
+    }
+    if (f.contains("processes") && f["processes"].is_array())
+      for (const auto& p : f["processes"])
+        if (p.is_number_integer() && !per_process.count(p.get<long long>()))
+          per_process[p.get<long long>()].push_back(
+              {{"location", {{"message", {{"text", "process " + std::to_string(p.get<long long>()) +
+                                                       " is involved; no call site recorded"}}}}}});
+    nlohmann::json thread_flows = nlohmann::json::array();
+    for (auto& [pid, locs] : per_process)
+      thread_flows.push_back({{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")},
+                              {"locations", locs}});
+
+    nlohmann::json result = {{"ruleId", rule},
+                             {"ruleIndex", rule_index[rule]},
+                             {"level", level},
+                             {"message", {{"text", valid_utf8(str(f, "message"))}}},
+                             {"locations", locations},
+                             {"partialFingerprints", {{"bspCheckFinding/v1", fnv1a_hex(key)}}}};
+    if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
+    result["properties"] = {{"seed", d.first->seed},
+                            {"procs", d.first->p},
+                            {"superstep", num(f, "superstep")},
+                            {"processes", f.value("processes", nlohmann::json::array())},
+                            {"reproduce", valid_utf8(d.first->repro)},
+                            {"occurrences", d.runs.size()},
+                            {"runs", d.runs}};
+    results.push_back(std::move(result));
+  }
+
+  nlohmann::json invocation = {{"executionSuccessful", true},
+                               {"commandLine", valid_utf8(s.command_line)},
+                               {"toolExecutionNotifications", notifications}};
+  nlohmann::json run = {
+      {"tool",
+       {{"driver",
+         {{"name", "bsp-check"},
+          {"version", s.version},
+          {"semanticVersion", s.version},
+          {"informationUri", BSPCHECK_INFORMATION_URI},
+          {"rules", rules}}}}},
+      {"invocations", nlohmann::json::array({invocation})},
+      {"results", results},
+      {"properties",
+       {{"program", valid_utf8(s.program)}, {"runs", runs.size()}, {"failedRuns", failed}, {"werror", s.werror}}}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", nlohmann::json::array({run})}};
+}
+
+std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) {
+  std::size_t failed = 0;
+  for (const RunRecord& r : runs) failed += r.passed ? 0 : 1;
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  const std::string suite = "bsp-check " + s.program;
+  const std::string classname = "bsp-check." + basename_of(s.program);
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << "<testsuites name=\"bsp-check\" tests=\"" << runs.size() << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds_text(s.seconds) << "\">\n";
+  x << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << runs.size() << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\"" << now_iso8601()
+    << "\" hostname=\"" << xml_escape(host) << "\">\n";
+  x << "    <properties>\n";
+  x << "      <property name=\"program\" value=\"" << xml_escape(s.program) << "\"/>\n";
+  x << "      <property name=\"command\" value=\"" << xml_escape(s.command_line) << "\"/>\n";
+  x << "      <property name=\"werror\" value=\"" << (s.werror ? "1" : "0") << "\"/>\n";
+  x << "    </properties>\n";
+  for (const RunRecord& r : runs) {
+    x << "    <testcase name=\"p=" << r.p << " seed=" << r.seed << "\" classname=\"" << xml_escape(classname)
+      << "\" time=\"" << seconds_text(r.seconds) << "\"";
+    if (r.passed) {
+      x << "/>\n";
+      continue;
+    }
+    // The message: the first finding that fails the run (or the reason); the body: every finding
+    // in full, then the reason and the reproduce command.
+    std::string message, body, type = "failure";
+    for (const auto& f : r.findings) {
+      if (message.empty() && finding_fails(f, s.werror)) {
+        message = (str(f, "severity") == "warning" ? "warning[" : "error[") + str(f, "rule") +
+                  "]: superstep " + std::to_string(num(f, "superstep")) + ": " + str(f, "message");
+        type = str(f, "rule");
+      }
+      body += render_finding(f, "");
+    }
+    if (!r.reason.empty()) {
+      if (message.empty()) message = r.reason;
+      body += "bsp-check: error: " + r.reason + "\n";
+    }
+    if (message.empty()) message = "the program exited with status " + std::to_string(r.exit_status);
+    body += "reproduce: " + r.repro + "\n";
+    x << ">\n      <failure message=\"" << xml_escape(message) << "\" type=\"" << xml_escape(type) << "\">"
+      << xml_escape(body, false) << "</failure>\n";
+    if (!r.out.empty()) x << "      <system-out>" << xml_escape(r.out, false) << "</system-out>\n";
+    if (!r.err.empty()) x << "      <system-err>" << xml_escape(r.err, false) << "</system-err>\n";
+    x << "    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  return x.str();
+}
+
+std::string valid_utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    unsigned char c = b[i];
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      ok = (b[i + k] & 0xc0) == 0x80;
+      cp = (cp << 6) | (b[i + k] & 0x3f);
+    }
+    // No overlong forms, no surrogates, nothing past U+10FFFF.
+    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+               (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff))
+      ok = false;
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += "\xef\xbf\xbd";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string xml_escape(const std::string& raw, bool attribute) {
+  const std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += attribute ? "&#10;" : "\n"; break;  // references keep them in attribute values
+      case '\r': out += "&#13;"; break;
+      case '\t': out += attribute ? "&#9;" : "\t"; break;
+      default:
+        if (c < 0x20) break;  // not allowed in XML 1.0, not even as a reference
+        // U+FFFE and U+FFFF are not XML characters either.
+        if (c == 0xef && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
+            (static_cast<unsigned char>(s[i + 2]) == 0xbe || static_cast<unsigned char>(s[i + 2]) == 0xbf)) {
+          out += "\xef\xbf\xbd";
+          i += 2;
+          break;
+        }
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace bspcheck::cli
