@@ -9,9 +9,10 @@
  *      superstep in which the right neighbour reads it.
  * Whether the receiver sees the old or the new value depends on timing: on a machine with
  * fast remote writes the program seems to work. bsp-check reports hp-src-modified at the
- * bsp_hpput/bsp_hpget whose source changed between the call and the end of the superstep:
- * mistake 1 on every schedule; mistake 2 on the schedules where the owner's update comes after
- * the neighbour's bsp_hpget call (if it comes before, the get reads the new value throughout).
+ * bsp_hpput/bsp_hpget whose source changed between the call and the end of the superstep.
+ * Mistake 1 is found on every schedule. Mistake 2 is found for each neighbour pair in which the
+ * owner's update comes after the neighbour's bsp_hpget call, which around a ring (or with p = 1)
+ * happens for at least one pair under every schedule.
  * Fix: leave the source alone until after the bsp_sync, or use the buffered bsp_put/bsp_get:
  * see hp_src_modified_ok.c. */
 #include <stdio.h>
@@ -33,7 +34,7 @@ int main(void) {
   bsp_sync();
 
   int got = -1;
-  bsp_hpget(left, &carry, 0, &got, sizeof got); /* BUG: hp-src-modified (some seeds) */
+  bsp_hpget(left, &carry, 0, &got, sizeof got); /* BUG: hp-src-modified */
   carry = carry + 1; /* the right neighbour may still read carry */
   bsp_sync();
   printf("hp_src_modified: pid %d inbox %d got %d\n", s, inbox, got);
