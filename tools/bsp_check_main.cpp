@@ -20,7 +20,7 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--seed", c.seed, "first schedule seed")->default_str("1");
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)");
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
-  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON");
+  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
   app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
   app.add_option("--timeout", c.timeout, "seconds a run may take before it is stopped and reported (0: none)")
       ->check(CLI::NonNegativeNumber);
@@ -28,8 +28,10 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
-  app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)");
-  app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)");
+  app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")
+      ->type_name("FILE");
+  app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
+      ->type_name("FILE");
   app.add_flag("--werror", c.werror, "warnings fail a run too (exit status 1)");
   app.add_option("--disable", c.disabled_rules,
                  "do not report RULE (a rule id; repeat the option or give a comma-separated list)")
@@ -40,7 +42,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--suppressions", c.suppressions_file,
                  "drop the findings matching a line of FILE: 'RULE [FILE[:LINE]]', # comments")
       ->type_name("FILE");
-  app.add_flag("--no-check", c.no_check, "run without the checker: no findings, only crashes, aborts and exit statuses");
+  app.add_flag("--no-check", c.no_check, "turn the checker's rules that watch several calls off (collisions, hp hazards, unread messages,\n"
+               "truncated moves, registration sites and leaks, level-1 hygiene); errors of single calls, aborts and crashes stay");
   app.prefix_command();
 }
 
@@ -89,7 +92,7 @@ int main(int argc, char** argv) {
   config.procs_text = procs;
   for (const std::string& rule : config.disabled_rules)
     if (!bspcheck::checker::is_known_rule(rule)) {
-      std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/cli.md lists the rule ids)\n";
+      std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/checks.md lists the rule ids)\n";
       return 2;
     }
   std::erase(config.disabled_rules, std::string());
