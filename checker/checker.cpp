@@ -156,8 +156,8 @@ void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<in
 
 void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception, const rt::Site& site, int superstep) {
   std::ostringstream m;
-  m << "process " << pid << " moved a " << payload << "-byte payload into a " << reception
-    << "-byte reception area: " << payload - reception << " bytes were dropped";
+  m << "process " << pid << " moved a payload of " << payload << " bytes into a reception area of " << reception
+    << " bytes: " << payload - reception << " bytes were dropped";
   diag_.report(Finding{"move-truncated", Severity::warning, m.str(), {pid}, superstep,
                        {diag_.location(site, pid, "bsp_move")}});
 }

@@ -32,11 +32,11 @@ Poisoning::~Poisoning() {
   if (g_active == this) g_active = nullptr;
 }
 
-void Poisoning::release_at(std::uintptr_t lo) {
+void Poisoning::release_within(std::uintptr_t lo, std::uintptr_t hi) {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < regions_.size(); ++i) {
     const PoisonedRegion& r = regions_[i];
-    if (r.lo == lo) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+    if (r.lo >= lo && r.lo < hi) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
     else regions_[keep++] = r;
   }
   regions_.resize(keep);

@@ -44,8 +44,8 @@ class Poisoning {
   static void repoison(const void* p, std::size_t n);
   // Unpoisons and forgets every region of the given rule.
   void release(const char* rule);
-  // Unpoisons and forgets the regions starting at lo.
-  void release_at(std::uintptr_t lo);
+  // Unpoisons and forgets the regions that start within [lo, hi).
+  void release_within(std::uintptr_t lo, std::uintptr_t hi);
   const PoisonedRegion* find(std::uintptr_t addr) const;
 
   // Called from ASan's death callback with the faulting region (or nullptr) and access type.

@@ -112,7 +112,8 @@ void write_report(bool completed) {
         Finding{"api-misuse", Severity::error, "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
         o.run.seed));
   std::ofstream out(o.report_file);
-  out << j.dump() << "\n";
+  // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
+  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.

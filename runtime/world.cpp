@@ -250,7 +250,9 @@ void World::fatal(const std::string& rule, std::string message, std::vector<int>
   throw ProcessExit{};
 }
 
-void World::abort_run(const std::string& message) {
+void World::abort_run(const std::string& text) {
+  std::string message = text;  // a format ending in "\n" is common; the finding has its own lines
+  while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
   aborted_ = true;
   abort_message_ = message;
   fatal("abort", "process " + std::to_string(running_) + " called bsp_abort: " + message);
@@ -481,10 +483,20 @@ void World::apply_registrations() {
     f.rule = std::string(what) == "bsp_push_reg" ? "reg-count-mismatch" : "reg-pop-mismatch";
     std::ostringstream s;
     s << "the processes called " << what << " different numbers of times in this superstep (";
+    std::size_t fewest = n0;
+    for (const Process& pr : procs_) fewest = std::min(fewest, (pr.*member).size());
+    constexpr std::size_t kMaxLocations = 16;
     for (const Process& pr : procs_) {
-      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": " << (pr.*member).size();
+      const auto& calls = pr.*member;
+      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": " << calls.size();
       f.processes.push_back(pr.pid);
-      f.locations.push_back(diag_.location(pr.site, pr.pid, pr.call));
+      if (f.locations.size() >= kMaxLocations) continue;
+      // The calls without partners on the other processes, or where a process with fewer waits.
+      if (calls.size() > fewest)
+        for (std::size_t k = fewest; k < calls.size() && f.locations.size() < kMaxLocations; ++k)
+          f.locations.push_back(diag_.location(calls[k].site, pr.pid, what));
+      else
+        f.locations.push_back(diag_.location(pr.site, pr.pid, pr.call));
     }
     s << ")";
     f.message = s.str();
@@ -511,11 +523,23 @@ void World::apply_registrations() {
       else if (slot < 0) slot = s;
       else if (s != slot) mismatch = true;
     }
+    if (unknown.empty() && slot < 0 && !mismatch) {
+      // Every process pops NULL: the most recent slot in which every process registered NULL.
+      const std::vector<int> live = regs_.live_slot_ids();
+      for (auto it = live.rbegin(); it != live.rend() && slot < 0; ++it) {
+        bool all_null = true;
+        for (int pid = 0; pid < p_ && all_null; ++pid) all_null = regs_.entry(*it, pid).addr == nullptr;
+        if (all_null) slot = *it;
+      }
+      if (slot < 0) {
+        for (const Process& pr : procs_) unknown.push_back(pr.pid);
+      }
+    }
     if (!unknown.empty()) {
       Finding f;
       f.rule = "reg-pop-unknown";
       f.message = "process" + std::string(unknown.size() > 1 ? "es " : " ") + describe_pids(unknown) +
-                  " pop an address that is not registered";
+                  (unknown.size() > 1 ? " pop" : " pops") + " an address that is not registered";
       f.superstep = superstep_;
       f.processes = unknown;
       for (int pid : unknown) f.locations.push_back(diag_.location(procs_[pid].pops[k].site, pid, "bsp_pop_reg"));
@@ -750,12 +774,16 @@ void World::deliver_messages() {
     retired->swap(msg_now_);
     const auto lo = reinterpret_cast<std::uintptr_t>(retired->at(0));
     poison_.poison({lo, lo + retired->size(), "hpmove-stale", -1, -1, superstep_, Site{}, "bsp_hpmove"});
+    for (const PoisonedRegion& h : hpmove_handouts_) poison_.poison(h);  // with their call sites
     retired_messages_.push_back(std::move(retired));
     if (retired_messages_.size() > 4) {
-      poison_.release_at(reinterpret_cast<std::uintptr_t>(retired_messages_.front()->at(0)));
+      const ByteArena& oldest = *retired_messages_.front();
+      const auto olo = reinterpret_cast<std::uintptr_t>(oldest.at(0));
+      poison_.release_within(olo, olo + oldest.size());
       retired_messages_.erase(retired_messages_.begin());
     }
   }
+  hpmove_handouts_.clear();
   msg_now_.swap(msg_next_);
   msg_next_.clear();
   for (Process& pr : procs_) {
@@ -827,6 +855,11 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
     // barrier.
     if (tag_ptr) *tag_ptr = msg_now_.at(m.offset);
     if (payload_ptr) *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
+    if (poisoning_) {
+      const auto lo = reinterpret_cast<std::uintptr_t>(msg_now_.at(m.offset));
+      hpmove_handouts_.push_back({lo, lo + padded(m.tag_len) + m.payload_len, "hpmove-stale", me.pid, me.pid,
+                                  superstep_, me.site, "bsp_hpmove"});
+    }
     me.queue_bytes -= m.payload_len;
     ++me.queue_head;
     result = static_cast<int>(m.payload_len);

@@ -187,6 +187,7 @@ class World {
   // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
   bool poisoning_ = false;
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
+  std::vector<PoisonedRegion> hpmove_handouts_;  // this superstep's bsp_hpmove results
   Poisoning poison_;
   int tagsize_ = 0;                    // valid in this superstep
   ByteArena msg_next_;                 // messages sent in this superstep

@@ -3,13 +3,13 @@
 #include "bsp.h"
 int main(void) {
   bsp_begin(2);
-  int x = 40 + bsp_pid(), y = 0, z = 0;
+  int x = 40 + bsp_pid(), y = 0, z = 0, other = (bsp_pid() + 1) % bsp_nprocs();
   bsp_push_reg(&x, sizeof x);
   bsp_sync();
-  bsp_hpget(1 - bsp_pid(), &x, 0, &y, sizeof y);
-  bsp_get(1 - bsp_pid(), &x, 0, &z, sizeof z);
+  bsp_hpget(other, &x, 0, &y, sizeof y);
+  bsp_get(other, &x, 0, &z, sizeof z);
   double v = 1.5 * bsp_pid();
-  bsp_send(1 - bsp_pid(), NULL, &v, sizeof v);
+  bsp_send(other, NULL, &v, sizeof v);
   bsp_sync();
   void *tag, *payload;
   double got = -1;

@@ -350,7 +350,7 @@ def cmd_buggy(a):
     name = os.path.basename(a.program)
     source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "buggy", name + ".c")
     with open(source, encoding="utf-8") as fh:
-        hp_line = next(i for i, l in enumerate(fh, 1) if "bsp_hpget(" in l)
+        hp_line = next(i for i, l in enumerate(fh, 1) if re.match(r"\s*bsp_hpget\(", l))
     json_path = os.path.join(a.workdir, f"buggy-hp-{os.getpid()}.json")
     cmd = [a.bsp_check, "run", "-p", a.procs, "--seed", str(a.seed), "--seeds", str(a.seeds), "--keep-going",
            "--json", json_path, a.program] + a.args
