@@ -21,7 +21,7 @@ build=${BUILD_DIR:-$repo/build-bench}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBSPCHECK_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j"$jobs" --target bench_switch bench_comm bench_scale bench_bigput >/dev/null
+cmake --build "$build" -j"$jobs" --target bench_switch bench_comm bench_scale bench_bigput bench_checks >/dev/null
 
 b="$build/bench"
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
@@ -35,6 +35,7 @@ echo "|---|---|---|---|---|"
 "$b/bench_comm" 4
 "$b/bench_scale"
 "$b/bench_bigput"
+"$b/bench_checks"
 
 if [ "${1:-}" = "--callgrind" ]; then
   # Instructions per iteration from the difference of two runs (n and 2n), so that start-up and

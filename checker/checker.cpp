@@ -60,15 +60,27 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
     if (hp[i].nbytes) iv.push_back({lo, lo + hp[i].nbytes, i, true});
   }
   if (iv.size() < 2) return;
-  std::sort(iv.begin(), iv.end(), [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+  std::sort(iv.begin(), iv.end(), [](const Interval& a, const Interval& b) {
+    return a.lo != b.lo ? a.lo < b.lo : a.hi < b.hi;
+  });
 
   std::set<std::pair<std::string, std::string>> reported;
+  // Intervals that may still overlap later ones, as a min-heap on their end.
   std::vector<Interval> active;
+  auto ends_later = [](const Interval& a, const Interval& b) { return a.hi > b.hi; };
+  const Interval* last_kept = nullptr;
   for (const Interval& cur : iv) {
-    active.erase(std::remove_if(active.begin(), active.end(), [&](const Interval& a) { return a.hi <= cur.lo; }),
-                 active.end());
+    while (!active.empty() && active.front().hi <= cur.lo) {
+      std::pop_heap(active.begin(), active.end(), ends_later);
+      active.pop_back();
+    }
+    // A buffered write of the same bytes with the same data as the previous one adds nothing:
+    // skipping it keeps barriers where many writes hit the same words linear.
+    if (last_kept && !cur.is_hp && !last_kept->is_hp && cur.lo == last_kept->lo && cur.hi == last_kept->hi &&
+        std::memcmp(writes[cur.index].data, writes[last_kept->index].data, cur.hi - cur.lo) == 0)
+      continue;
     std::size_t compared = 0;
-    for (auto it = active.rbegin(); it != active.rend() && compared < kMaxOverlapCompares; ++it, ++compared) {
+    for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
       const Interval& prev = *it;
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi, cur.hi);
       if (lo >= hi) continue;
@@ -110,6 +122,8 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
       diag_.report(std::move(f));
     }
     active.push_back(cur);
+    std::push_heap(active.begin(), active.end(), ends_later);
+    last_kept = &cur;
   }
 }
 

@@ -18,11 +18,10 @@ std::function<void(const PoisonedRegion*, std::uintptr_t, bool)> g_reporter;
 const Poisoning* g_active = nullptr;  // the registry of the running world
 
 void on_asan_death() {
-  if (!g_reporter || !__asan_get_report_address) return;
-  auto addr = reinterpret_cast<std::uintptr_t>(__asan_get_report_address());
-  if (!addr) return;
+  if (!g_reporter) return;
+  const auto addr = __asan_get_report_address ? reinterpret_cast<std::uintptr_t>(__asan_get_report_address()) : 0;
   const bool is_write = __asan_get_report_access_type && __asan_get_report_access_type() == 1;
-  g_reporter(g_active ? g_active->find(addr) : nullptr, addr, is_write);
+  g_reporter(g_active && addr ? g_active->find(addr) : nullptr, addr, is_write);
 }
 
 }  // namespace
@@ -46,10 +45,7 @@ bool Poisoning::available() { return __asan_poison_memory_region != nullptr; }
 
 void Poisoning::poison(const PoisonedRegion& r) {
   if (!available() || r.hi <= r.lo) return;
-  if (!g_active) {
-    g_active = this;
-    if (__asan_set_death_callback) __asan_set_death_callback(&on_asan_death);
-  }
+  g_active = this;
   regions_.push_back(r);
   __asan_poison_memory_region(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
@@ -82,6 +78,7 @@ const PoisonedRegion* Poisoning::find(std::uintptr_t addr) const {
 
 void Poisoning::set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t, bool)> f) {
   g_reporter = std::move(f);
+  if (__asan_set_death_callback) __asan_set_death_callback(g_reporter ? &on_asan_death : nullptr);
 }
 
 }  // namespace bspcheck::rt

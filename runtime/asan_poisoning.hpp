@@ -48,7 +48,8 @@ class Poisoning {
   void release_within(std::uintptr_t lo, std::uintptr_t hi);
   const PoisonedRegion* find(std::uintptr_t addr) const;
 
-  // Called from ASan's death callback with the faulting region (or nullptr) and access type.
+  // Called from ASan's death callback with the faulting region (nullptr: not a poisoned region,
+  // e.g. another memory error or a signal ASan handled) and the access type; nullptr to stop.
   static void set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t addr, bool is_write)> f);
 
  private:

@@ -46,6 +46,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "check") o.run.checks = parse_bool(key, v);
     else if (key == "exitcode") o.exitcode = std::stoi(v);
     else if (key == "werror") o.run.werror = parse_bool(key, v);
+    else if (key == "poison") o.run.asan_poisoning = parse_bool(key, v);
     else if (key == "suppressions") o.run.suppressions_file = v;
     else if (key == "disable") {
       std::size_t start = 0;

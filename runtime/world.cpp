@@ -33,10 +33,10 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
-  poisoning_ = checker_ && Poisoning::available();
-  if (poisoning_)
+  poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
+  if (Poisoning::available())
     Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write) {
-      if (r) report_poisoned_access(r, is_write);
+      report_poisoned_access(r, is_write);
     });
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
@@ -61,6 +61,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
 }
 
 World::~World() {
+  if (Poisoning::available()) Poisoning::set_reporter(nullptr);
   for (Process& pr : procs_)
     if (pr.pid != 0) destroy_context(pr.slot);
   if (current_world_ == this) current_world_ = nullptr;
@@ -358,9 +359,23 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // Called from AddressSanitizer's death callback: the program is being stopped.
   const Process& me = self();
+  if (!r) {  // some other memory error, or a signal ASan handled: still name the process
+    report("crash", "AddressSanitizer stopped process " + std::to_string(me.pid) +
+                        " (its report is above); the last BSPlib call of the process was " + me.call);
+    std::fputs(checker::Diagnostics::render(diag_.findings().back(), "").c_str(), real_out[1]);
+    std::fflush(real_out[1]);
+    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+    return;
+  }
   std::string verb = is_write ? "writes" : "reads";
+  std::string rule = r->rule;
   std::string what;
-  if (std::string(r->rule) == "hp-dst-read")
+  if (rule == "hp-dst-read" && is_write) {  // writing an hp destination is the conflict rule
+    rule = "hp-dst-conflict";
+    what = "process " + std::to_string(me.pid) + " writes the destination of process " + std::to_string(r->caller) +
+           "'s " + r->call + " (on process " + std::to_string(r->owner) +
+           ") during the superstep; an unbuffered operation may land at any moment";
+  } else if (rule == "hp-dst-read")
     what = "process " + std::to_string(me.pid) + " " + verb + " the destination of process " +
            std::to_string(r->caller) + "'s " + r->call + " (on process " + std::to_string(r->owner) +
            ") during the superstep; an unbuffered operation may land at any moment";
@@ -371,7 +386,7 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
     what = "process " + std::to_string(me.pid) + " " + verb + " message storage returned by bsp_hpmove in superstep " +
            std::to_string(r->superstep) + ", which stayed valid only until the end of that superstep";
   Finding f;
-  f.rule = r->rule;
+  f.rule = rule;
   f.message = what;
   f.processes = {me.pid};
   if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);

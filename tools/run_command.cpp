@@ -138,6 +138,9 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
     setenv("BSPCHECK_REPORT", report_path, 1);
     setenv("BSPCHECK_REPRO", repro.c_str(), 1);
+    // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
+    // error; aborting lets the runtime contain it as a `crash` finding naming the process.
+    if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
     if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
     else unsetenv("BSPCHECK_PREFIX");
     if (stdin_fd >= 0) {

@@ -54,6 +54,10 @@ struct Options {
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped
   bool werror = false;                  // warnings count as errors (ok() and exit status)
+  // In AddressSanitizer builds, poison hp and get destinations and stale bsp_hpmove storage so
+  // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
+  // Tests that read such memory on purpose (to observe the semantics) turn it off.
+  bool asan_poisoning = true;
 };
 
 // What one superstep communicated: the h-relation of the BSP cost model (BSPlib paper 5.1).
