@@ -47,6 +47,10 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "exitcode") o.exitcode = std::stoi(v);
     else if (key == "werror") o.run.werror = parse_bool(key, v);
     else if (key == "poison") o.run.asan_poisoning = parse_bool(key, v);
+    else if (key == "trace") o.run.trace_file = v;
+    else if (key == "break_superstep") o.run.break_superstep = std::stoi(v);
+    else if (key == "break_process") o.run.break_process = std::stoi(v);
+    else if (key == "replay") o.run.replay_file = v;
     else if (key == "suppressions") o.run.suppressions_file = v;
     else if (key == "disable") {
       std::size_t start = 0;

@@ -105,6 +105,7 @@ void write_report(bool completed) {
       hashes.push_back(buf);
     }
     j["output_hash"] = hashes;
+    if (const auto [bytes, calls] = w->trace_size(); calls > 0) j["trace"] = {{"bytes", bytes}, {"calls", calls}};
     for (const Finding& f : w->diagnostics().findings()) j["findings"].push_back(finding_json(f, o.run.seed));
   }
   if (g_outside_misuse)
@@ -119,6 +120,7 @@ void write_report(bool completed) {
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
+    w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
   }
@@ -239,6 +241,27 @@ void install_signal_handlers() {
 }
 
 }  // namespace
+
+void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest) {
+  program.clear();
+  args.clear();
+  digest = 0;
+  if (active_launch() || g_arg_copy.empty()) return;
+  char path[4096];
+  const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_arg_copy[0];
+  args.assign(g_arg_copy.begin() + 1, g_arg_copy.end());
+  // FNV-1a over the program file and the arguments: a replay of another build is flagged.
+  std::uint64_t h = 1469598103934665603ULL;
+  auto mix = [&h](const char* p, std::size_t len) {
+    for (std::size_t i = 0; i < len; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ULL;
+  };
+  std::ifstream exe(program, std::ios::binary);
+  char buf[1 << 16];
+  while (exe.read(buf, sizeof buf) || exe.gcount() > 0) mix(buf, static_cast<std::size_t>(exe.gcount()));
+  for (const std::string& a : args) mix(a.c_str(), a.size() + 1);
+  digest = h;
+}
 
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;

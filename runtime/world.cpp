@@ -1,5 +1,8 @@
 #include "runtime/world.hpp"
 
+#include "replay/trace_format.hpp"
+#include "replay/trace_schedulers.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -9,6 +12,17 @@
 namespace bspcheck::rt {
 
 World* World::current_world_ = nullptr;
+
+}  // namespace bspcheck::rt
+
+// Where a debugger stops: `break bspcheck_breakpoint` with BSPCHECK_OPTIONS=break_superstep=S:
+// break_process=K. Not inlined and with a side effect, so that the symbol and the call stay.
+extern "C" __attribute__((noinline)) void bspcheck_breakpoint(int superstep, int process) {
+  static volatile int hits;
+  hits = hits + 1 + 0 * superstep * process;
+}
+
+namespace bspcheck::rt {
 
 namespace {
 
@@ -32,6 +46,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
+  setup_trace();
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
@@ -61,10 +76,70 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
 }
 
 World::~World() {
+  if (trace_) trace_->end();  // the run is over (a stopped program exits without: a cut-off trace)
   if (Poisoning::available()) Poisoning::set_reporter(nullptr);
   for (Process& pr : procs_)
     if (pr.pid != 0) destroy_context(pr.slot);
   if (current_world_ == this) current_world_ = nullptr;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Traces
+
+void World::setup_trace() {
+  if (!options_.replay_file.empty()) {
+    auto replay = std::make_unique<trace::ReplayScheduler>(
+        trace::Reader::open(options_.replay_file), make_scheduler(options_.strategy, options_.seed),
+        [this](const std::string& what) { fatal("replay-divergence", what); },
+        [this](const std::string& what) {
+          std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
+        });
+    replayer_ = replay.get();
+    sched_ = std::move(replay);
+    std::string program;
+    std::vector<std::string> args;
+    std::uint64_t digest = 0;
+    program_identity(program, args, digest);
+    if (!replayer_->header().program.empty() && digest != replayer_->header().program_digest)
+      std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
+                   "the replay stops at the first different call\n", options_.replay_file.c_str());
+  }
+  if (!options_.trace_file.empty()) {
+    trace::Header h;
+    h.tool_version = "0.1.0";
+    program_identity(h.program, h.args, h.program_digest);
+    h.procs = static_cast<std::uint32_t>(options_.procs);
+    h.seed = options_.seed;
+    h.strategy = options_.strategy == Strategy::round_robin ? "round_robin" : "random";
+    // The checker options, so that a replay reports what the recorded run reported.
+    std::string disabled;
+    for (const std::string& r : options_.disabled_rules) disabled += (disabled.empty() ? "" : ",") + r;
+    if (!disabled.empty()) h.checks += "disable=" + disabled + ":";
+    if (options_.werror) h.checks += "werror=1:";
+    if (!options_.checks) h.checks += "check=0:";
+    if (!options_.suppressions_file.empty()) h.checks += "suppressions=" + options_.suppressions_file + ":";
+    trace_ = std::make_unique<trace::Writer>(options_.trace_file, h);
+    sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *trace_);
+  }
+}
+
+void World::traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n) {
+  trace::CallRecord rec;
+  rec.call = call;
+  rec.pid = static_cast<std::uint32_t>(running_);
+  rec.target = target;
+  rec.size = size;
+  if (data && n) rec.checksum = trace::checksum(data, n);
+  if (trace_) trace_->call(rec);
+  if (replayer_) replayer_->call(rec);
+}
+
+std::pair<std::uint64_t, std::uint64_t> World::trace_size() const {
+  return trace_ ? std::make_pair(trace_->bytes(), trace_->calls()) : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
+}
+
+void World::flush_trace() {
+  if (trace_) trace_->flush();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -99,6 +174,7 @@ void World::switch_to(int next) {
   switch_context(me.slot, to.slot);
   // Resumed: whoever switched here has set running_ to our pid.
   if (stopping_ && std::uncaught_exceptions() == 0) throw ProcessExit{};
+  maybe_break();
 }
 
 void World::switch_point() {
@@ -193,6 +269,12 @@ void World::block(ProcState state) {
   if (runnable_.empty()) deadlock();
   int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, me.pid);
   if (next != me.pid) switch_to(next);
+  else maybe_break();
+}
+
+void World::hit_breakpoint() {
+  break_done_ = true;
+  bspcheck_breakpoint(superstep_, running_);
 }
 
 void World::deadlock_report() {
@@ -252,6 +334,8 @@ void World::fatal(const std::string& rule, std::string message, std::vector<int>
 }
 
 void World::abort_run(const std::string& text) {
+  traced_call(trace::Call::abort, -1, 0, text.data(), text.size());
+  flush_trace();
   std::string message = text;  // a format ending in "\n" is common; the finding has its own lines
   while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
   aborted_ = true;
@@ -262,9 +346,13 @@ void World::abort_run(const std::string& text) {
 // ---------------------------------------------------------------------------------------------
 // SPMD and superstep
 
-void World::sync() { block(ProcState::in_sync); }
+void World::sync() {
+  traced_call(trace::Call::sync, -1, 0);
+  block(ProcState::in_sync);
+}
 
 void World::end() {
+  traced_call(trace::Call::end, -1, 0);
   block(ProcState::in_end);
   // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry);
   // process 0 is resumed only once all of them have finished, and returns.
@@ -273,6 +361,7 @@ void World::end() {
 }
 
 double World::time() {
+  traced_call(trace::Call::time, -1, 0);
   Process& me = self();
   if (options_.real_time)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
@@ -328,6 +417,8 @@ void World::barrier(bool final) {
   for (Process& pr : procs_) pr.vtime = t + 1e-5;
 
   waiting_ = 0;
+  if (trace_ && !final) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
+  if (replayer_ && !final) replayer_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
   if (!final) {
     ++superstep_;
     for (Process& pr : procs_) {
@@ -472,6 +563,7 @@ void World::level1_exit(const char* name, const Site& site) {
 // Registration
 
 void World::push_reg(const void* ident, int size) {
+  traced_call(trace::Call::push_reg, -1, size);
   Process& me = self();
   if (size < 0) {
     report("reg-negative-size", "process " + std::to_string(me.pid) + " registers an area of size " +
@@ -483,6 +575,7 @@ void World::push_reg(const void* ident, int size) {
 }
 
 void World::pop_reg(const void* ident) {
+  traced_call(trace::Call::pop_reg, -1, 0);
   Process& me = self();
   me.pops.push_back({ident, me.site});
   switch_point();
@@ -662,6 +755,8 @@ void* World::resolve(int target, const void* local_addr, long offset, long nbyte
 }
 
 void World::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
+  traced_call(unbuffered ? trace::Call::hpput : trace::Call::put, pid, nbytes, src,
+              src && nbytes > 0 && pid >= 0 && pid < p_ ? static_cast<std::size_t>(nbytes) : 0);
   if (check_transfer_args(pid, offset, nbytes, src, "source") && nbytes > 0) {
     long extent = 0;
     if (void* base = resolve(pid, dst, offset, nbytes, true, &extent)) {
@@ -681,6 +776,7 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
 }
 
 void World::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
+  traced_call(unbuffered ? trace::Call::hpget : trace::Call::get, pid, nbytes);
   if (check_transfer_args(pid, offset, nbytes, dst, "destination") && nbytes > 0) {
     long extent = 0;
     if (void* base = resolve(pid, src, offset, nbytes, false, &extent)) {
@@ -707,6 +803,7 @@ std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageA
 }  // namespace
 
 void World::set_tagsize(int* tag_nbytes) {
+  traced_call(trace::Call::set_tagsize, -1, tag_nbytes ? *tag_nbytes : -1);
   Process& me = self();
   if (!tag_nbytes || *tag_nbytes < 0) {
     report("api-misuse", "process " + std::to_string(me.pid) + " passes " +
@@ -757,6 +854,8 @@ void World::apply_tagsize() {
 }
 
 void World::send(int pid, const void* tag, const void* payload, int payload_nbytes) {
+  traced_call(trace::Call::send, pid, payload_nbytes, payload,
+              payload && payload_nbytes > 0 ? static_cast<std::size_t>(payload_nbytes) : 0);
   Process& me = self();
   if (pid < 0 || pid >= p_) {
     report("bad-pid", "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
@@ -818,6 +917,7 @@ void World::deliver_messages() {
 }
 
 void World::qsize(int* nmessages, int* accum_nbytes) {
+  traced_call(trace::Call::qsize, -1, 0);
   Process& me = self();
   if (nmessages) *nmessages = static_cast<int>(me.queue.size() - me.queue_head);
   if (accum_nbytes) *accum_nbytes = static_cast<int>(me.queue_bytes);
@@ -825,6 +925,7 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
 }
 
 void World::get_tag(int* status, void* tag) {
+  traced_call(trace::Call::get_tag, -1, 0);
   Process& me = self();
   if (me.queue_head == me.queue.size()) {
     if (status) *status = -1;
@@ -840,6 +941,7 @@ void World::get_tag(int* status, void* tag) {
 }
 
 void World::move(void* payload, int reception_nbytes) {
+  traced_call(trace::Call::move, -1, reception_nbytes);
   Process& me = self();
   if (reception_nbytes < 0) {
     report("api-misuse", "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
@@ -862,6 +964,7 @@ void World::move(void* payload, int reception_nbytes) {
 }
 
 int World::hpmove(void** tag_ptr, void** payload_ptr) {
+  traced_call(trace::Call::hpmove, -1, 0);
   Process& me = self();
   int result = -1;
   if (me.queue_head < me.queue.size()) {

@@ -19,7 +19,19 @@
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
 
+extern "C" void bspcheck_breakpoint(int superstep, int process);
+
+namespace bspcheck::trace {
+class Writer;
+class ReplayScheduler;
+enum class Call : std::uint8_t;
+}  // namespace bspcheck::trace
+
 namespace bspcheck::rt {
+
+// What a trace header says about the program: its path, arguments and a digest of both (empty
+// for in-process runs). Defined with the program-mode entry (program_mode.cpp).
+void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest);
 
 // Thrown into a process to unwind its stack back to its entry: after bsp_end on processes
 // 1..p-1, and when a run is stopped (bsp_abort, a fatal error). Not derived from std::exception
@@ -106,6 +118,11 @@ class World {
   int completed_supersteps() const { return superstep_; }
   const std::vector<SuperstepStats>& superstep_stats() const { return stats_; }
 
+  // Writes what the trace has so far (a stopped run keeps a usable trace).
+  void flush_trace();
+  // Bytes written to the trace and calls recorded in it (0, 0 when not recording).
+  std::pair<std::uint64_t, std::uint64_t> trace_size() const;
+
   // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
   void level1_enter(const char* name, const Site& site);
   void level1_exit(const char* name, const Site& site);
@@ -134,6 +151,15 @@ class World {
   void make_runnable(int pid);
   void make_unrunnable(int pid);
   void switch_to(int pid);
+  // Debugger hook: calls bspcheck_breakpoint() once, when the chosen process first runs in the
+  // chosen superstep (Options::break_superstep).
+  void maybe_break() {
+    if (options_.break_superstep >= 0 && !break_done_ && superstep_ == options_.break_superstep &&
+        running_ == options_.break_process)
+      hit_breakpoint();
+  }
+  void hit_breakpoint();
+  bool break_done_ = false;
   void after_resume();
   void barrier(bool final);
   void apply_registrations();
@@ -144,6 +170,12 @@ class World {
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);
   void record_stats();
+  // Records (or, replaying, checks) the running process's call; data is what it sends.
+  void traced_call(trace::Call call, long target, long size, const void* data = nullptr, std::size_t n = 0) {
+    if (trace_ || replayer_) traced_call_slow(call, target, size, data, n);
+  }
+  void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
+  void setup_trace();
   void check_writes_at_barrier();
   [[noreturn]] void deadlock();
   void deadlock_report();
@@ -183,6 +215,9 @@ class World {
   std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::vector<SuperstepStats> stats_;
+  // Traces: the writer when recording, the replaying scheduler (owned by sched_) when replaying.
+  std::unique_ptr<trace::Writer> trace_;
+  trace::ReplayScheduler* replayer_ = nullptr;
   // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),
   // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
   bool poisoning_ = false;

@@ -8,6 +8,7 @@
 
 #include "checker/suppressions.hpp"
 #include "tools/proc_list.hpp"
+#include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
 
 namespace {
@@ -26,6 +27,11 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->check(CLI::NonNegativeNumber);
   app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
+      ->type_name("FILE");
+  app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
+      ->type_name("DIR");
+  app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
   app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")
@@ -53,6 +59,7 @@ int main(int argc, char** argv) {
   // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{
@@ -119,5 +126,15 @@ int main(int argc, char** argv) {
     std::cerr << "bsp-check: error: --seeds must be at least 1\n";
     return 2;
   }
+  if (!config.trace_file.empty() && config.procs.size() * config.seeds != 1) {
+    std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed (the first failing "
+                 "run of many keeps its trace anyway)\n";
+    return 2;
+  }
+  for (const std::string* path : {&config.trace_file, &config.trace_dir})
+    if (path->find(':') != std::string::npos) {
+      std::cerr << "bsp-check: error: " << *path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+      return 2;
+    }
   return bspcheck::cli::run_command(config);
 }

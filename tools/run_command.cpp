@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <map>
 #include <set>
 #include <algorithm>
@@ -113,6 +115,8 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.disabled_rules.empty()) options += ":disable=" + join(c.disabled_rules, ",");
   if (!c.suppressions_file.empty()) options += ":suppressions=" + c.suppressions_file;
   if (c.no_check) options += ":check=0";
+  if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
+  if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
   return options;
 }
 
@@ -299,6 +303,7 @@ int run_command(const RunConfig& c) {
   std::vector<Row> rows;
   std::vector<std::string> repro_lines;          // failing runs shown in full
   std::uint64_t repro_more = 0;
+  std::optional<std::pair<int, std::uint64_t>> first_failure;
   const auto start = std::chrono::steady_clock::now();
   for (int p : c.procs) {
     for (std::uint64_t i = 0; i < c.seeds; ++i) {
@@ -370,6 +375,7 @@ int run_command(const RunConfig& c) {
       if (!c.junit_file.empty() || !c.sarif_file.empty()) records.push_back(std::move(rec));
       if (!r.passed) {
         ++failed;
+        if (!first_failure) first_failure = std::make_pair(p, seed);
         if (!r.reason.empty())
           std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
         if (!c.keep_going) break;
@@ -433,6 +439,22 @@ int run_command(const RunConfig& c) {
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
+  if (first_failure && c.keep_trace && c.trace_file.empty() && c.replay_file.empty()) {
+    // Keep the trace of the first failing run: runs are deterministic, so running that seed
+    // again with recording on gives exactly the run that failed.
+    RunConfig again = c;
+    const std::string base = std::filesystem::path(c.program).filename().string();
+    again.trace_file = (std::filesystem::path(c.trace_dir) /
+                        (base + "-p" + std::to_string(first_failure->first) + "-s" +
+                         std::to_string(first_failure->second) + ".trace"))
+                           .string();
+    RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_fd, false);
+    if (r.passed)
+      std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
+    else if (std::filesystem::exists(again.trace_file))
+      std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.trace_file.c_str(),
+                   shell_quote(again.trace_file).c_str());
+  }
   return 1;
 }
 

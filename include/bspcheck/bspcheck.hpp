@@ -58,6 +58,12 @@ struct Options {
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.
   bool asan_poisoning = true;
+  std::string trace_file;               // record the run into this trace (docs/trace-format.md)
+  std::string replay_file;              // replay the choices of this trace, checking every call
+  // For debuggers: call bspcheck_breakpoint() when process break_process first runs in superstep
+  // break_superstep (gdb: `break bspcheck_breakpoint`). -1: never.
+  int break_superstep = -1;
+  int break_process = 0;
 };
 
 // What one superstep communicated: the h-relation of the BSP cost model (BSPlib paper 5.1).

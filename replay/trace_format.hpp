@@ -1,0 +1,110 @@
+// trace_format.hpp: the bsp-check trace, version 1 (docs/trace-format.md).
+//
+// A trace is a header followed by a stream of records in execution order: every scheduling
+// choice the run made and every BSPlib call with its target, size and a checksum of the bytes it
+// sends. It is written as the run goes (flushed at every barrier and when a run is stopped), so a
+// run that crashes leaves a trace usable up to the crash. Integers are LEB128 varints, so a
+// typical call costs about ten bytes.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace bspcheck::trace {
+
+constexpr char kMagic[8] = {'B', 'S', 'P', 'T', 'R', 'A', 'C', 'E'};
+constexpr std::uint16_t kFormatVersion = 1;
+
+// The BSPlib call of a call record.
+enum class Call : std::uint8_t {
+  begin, end, sync, abort, push_reg, pop_reg, put, hpput, get, hpget,
+  set_tagsize, send, qsize, get_tag, move, hpmove, time, count_
+};
+const char* call_name(Call c);
+
+// Record tags: 1..5 are choices (the value of rt::ChoiceKind), 0x10 + Call a call, then markers.
+enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71 };
+
+struct Header {
+  std::uint16_t version = kFormatVersion;
+  std::string tool_version;
+  std::uint64_t program_digest = 0;  // of the program file and its arguments
+  std::string program;               // empty for in-process runs
+  std::vector<std::string> args;
+  std::uint32_t procs = 0;           // processors available
+  std::uint64_t seed = 0;
+  std::string strategy;
+  std::string checks;                // checker options of the run: "disable=a,b:werror=1:check=0:suppressions=F"
+};
+
+struct CallRecord {
+  Call call = Call::sync;
+  std::uint32_t pid = 0;
+  std::int64_t target = -1;  // pid addressed, or -1
+  std::int64_t size = 0;     // bytes (or the tag size / reception size / maxprocs)
+  std::uint32_t checksum = 0;  // of the bytes sent (put, hpput at the call, send)
+  bool operator==(const CallRecord&) const = default;
+};
+
+struct Event {
+  enum Type { choice, call, superstep, end } type = end;
+  std::uint8_t kind = 0;      // choice: rt::ChoiceKind
+  std::uint64_t value = 0;    // choice: the value chosen; superstep: its number
+  CallRecord rec;             // call
+  std::size_t offset = 0;     // byte offset of the record in the file, for messages
+};
+
+// Thrown for unreadable, truncated-header, corrupted, foreign or other-version traces: the
+// message names what is wrong and where.
+struct TraceError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+std::uint32_t checksum(const void* p, std::size_t n);
+
+class Writer {
+ public:
+  Writer(const std::string& path, const Header& h);  // throws TraceError if it cannot write
+  ~Writer();
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void choice(std::uint8_t kind, std::uint64_t value);
+  void call(const CallRecord& r);
+  void superstep(std::uint64_t n);
+  void end();
+  void flush();
+  std::uint64_t bytes() const { return bytes_; }
+  std::uint64_t calls() const { return calls_; }
+
+ private:
+  void put_byte(std::uint8_t b);
+  void put_u32(std::uint32_t v);
+  void put_varint(std::uint64_t v);
+  void put_svarint(std::int64_t v);
+  std::FILE* f_;
+  std::uint64_t bytes_ = 0;
+  std::uint64_t calls_ = 0;
+  std::uint32_t sum_ = 2166136261u;  // FNV-1a of every byte written so far
+};
+
+// Reads a whole trace into memory.
+class Reader {
+ public:
+  static Reader open(const std::string& path);                       // throws TraceError
+  static Reader parse(const std::uint8_t* data, std::size_t n, const std::string& origin);  // throws TraceError
+
+  const Header& header() const { return header_; }
+  const std::vector<Event>& events() const { return events_; }
+  bool complete() const { return complete_; }  // ended with an end record (not cut off)
+
+ private:
+  Header header_;
+  std::vector<Event> events_;
+  bool complete_ = false;
+};
+
+}  // namespace bspcheck::trace

@@ -1,0 +1,88 @@
+#include "replay/trace_schedulers.hpp"
+
+#include <sstream>
+
+namespace bspcheck::trace {
+
+namespace {
+const char* kind_name(std::uint8_t k) {
+  switch (k) {
+    case 1: return "next-process choice";
+    case 2: return "message-order choice";
+    case 3: return "write-order choice";
+    case 4: return "hp-timing choice";
+    case 5: return "time choice";
+    default: return "choice";
+  }
+}
+}  // namespace
+
+std::string describe_call(const CallRecord& r) {
+  std::ostringstream s;
+  s << call_name(r.call) << " by process " << r.pid;
+  if (r.target >= 0) s << " to process " << r.target;
+  if (r.size != 0) s << ", size " << r.size;
+  if (r.checksum) s << ", data checksum " << std::hex << r.checksum;
+  return s.str();
+}
+
+std::string ReplayScheduler::describe(const Event& e) const {
+  switch (e.type) {
+    case Event::choice: return std::string("a ") + kind_name(e.kind) + " (" + std::to_string(e.value) + ")";
+    case Event::call: return describe_call(e.rec);
+    case Event::superstep: return "the end of superstep " + std::to_string(e.value);
+    default: return "the end of the run";
+  }
+}
+
+const Event* ReplayScheduler::next(const char* expecting) {
+  if (pos_ >= trace_.events().size()) {
+    if (trace_.complete()) diverged_(std::string("the program goes on (") + expecting + ") after the recorded run ended");
+    if (!noted_end_) {
+      noted_end_ = true;
+      note_("the trace ends here (it was cut off, by a crash for example); the run goes on with choices drawn "
+            "from the seed");
+    }
+    return nullptr;  // a trace cut off by a crash: the rest is free
+  }
+  return &trace_.events()[pos_++];
+}
+
+int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) {
+  const Event* e = next("a scheduling decision");
+  if (!e) return after_end_->next_process(runnable, current);
+  if (e->type != Event::choice || e->kind != static_cast<std::uint8_t>(rt::ChoiceKind::next_process))
+    diverged_("the program asks for a next-process choice where the trace has " + describe(*e));
+  const auto pid = static_cast<int>(e->value);
+  if (pid < 0 || pid >= runnable.nprocs() || !runnable.contains(pid))
+    diverged_("the trace chooses process " + std::to_string(pid) + " to run next, which is not runnable now");
+  return pid;
+}
+
+std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
+  const Event* e = next(kind_name(static_cast<std::uint8_t>(kind)));
+  if (!e) return after_end_->choose(kind, n);
+  if (e->type != Event::choice || e->kind != static_cast<std::uint8_t>(kind))
+    diverged_(std::string("the program asks for a ") + kind_name(static_cast<std::uint8_t>(kind)) +
+              " where the trace has " + describe(*e));
+  if (e->value >= n)
+    diverged_(std::string("the trace's ") + kind_name(e->kind) + " " + std::to_string(e->value) + " is out of range 0.." +
+              std::to_string(n - 1));
+  return static_cast<std::uint32_t>(e->value);
+}
+
+void ReplayScheduler::call(const CallRecord& actual) {
+  const Event* e = next("a BSPlib call");
+  if (!e) return;
+  if (e->type != Event::call || !(e->rec == actual))
+    diverged_("the program makes " + describe_call(actual) + " where the trace has " + describe(*e));
+}
+
+void ReplayScheduler::superstep(std::uint64_t n) {
+  const Event* e = next("the end of a superstep");
+  if (!e) return;
+  if (e->type != Event::superstep || e->value != n)
+    diverged_("superstep " + std::to_string(n) + " ends where the trace has " + describe(*e));
+}
+
+}  // namespace bspcheck::trace

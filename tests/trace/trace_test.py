@@ -1,0 +1,120 @@
+"""Traces end to end: record, replay (same output), kept traces of failing runs, divergence,
+refusal of bad traces, traces cut off by a crash, and the size per call.
+
+usage: trace_test.py BSP_CHECK EXAMPLES_DIR WORKDIR
+"""
+import json, os, shutil, subprocess, sys
+
+bsp_check, examples, work = sys.argv[1:4]
+os.makedirs(work, exist_ok=True)
+failures = []
+
+
+def check(cond, msg):
+    if not cond:
+        failures.append(msg)
+        print("FAIL:", msg)
+
+
+def run(args, env=None, cwd=None):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run(args, capture_output=True, stdin=subprocess.DEVNULL, env=e, cwd=cwd, timeout=300)
+
+
+def strip_time(b):  # the summary line carries the elapsed time
+    return b"\n".join(l for l in b.split(b"\n") if not l.startswith(b"bsp-check: 1 of 1 run") and b" clean (" not in l)
+
+
+# 1. Record and replay give the same output, bit for bit, for several programs and seeds.
+for ex in ["samplesort", "all_gather_sparse_vec", "bsp_sum", "reverse", "hello"]:
+    prog = os.path.join(examples, ex)
+    for p, seed in [(3, 5), (4, 11), (8, 2)]:
+        t = os.path.join(work, f"{ex}-{p}-{seed}.trace")
+        a = run([bsp_check, "run", "-p", str(p), "--seed", str(seed), "--prefix", "[%p] ", "--trace", t, prog])
+        check(a.returncode == 0 and os.path.getsize(t) > 0, f"{ex} p={p} seed={seed}: recording failed: {a.stderr[-500:]}")
+        b = run([bsp_check, "replay", "--prefix", "[%p] ", t])
+        check(b.returncode == 0, f"{ex}: replay failed: {b.stderr[-800:]}")
+        check(a.stdout == b.stdout, f"{ex} p={p} seed={seed}: replay output differs")
+print("ok: record/replay")
+
+# 2. A failing run keeps its trace and prints the replay command; the replay fails the same way.
+buggy = os.path.join(examples, "buggy", "ring_hp_race")
+kept = os.path.join(work, "kept")
+shutil.rmtree(kept, ignore_errors=True)
+os.makedirs(kept)
+a = run([bsp_check, "run", "-p", "4", "--seeds", "20", "--disable", "hp-src-modified", "--trace-dir", kept, buggy])
+text = a.stderr.decode(errors="replace")
+check(a.returncode == 1, f"buggy run did not fail: {text[-800:]}")
+traces = os.listdir(kept)
+check(len(traces) == 1, f"expected one kept trace, got {traces}")
+check("replay: bsp-check replay" in text, f"no replay command printed: {text[-800:]}")
+if traces:
+    t = os.path.join(kept, traces[0])
+    r1 = run([bsp_check, "replay", t])
+    check(r1.returncode == 1 and b"error[abort]" in r1.stderr, f"replay of the kept trace did not fail with abort: {r1.stderr[-800:]}")
+    seed = traces[0].split("-s")[1].split(".")[0]
+    r2 = run([bsp_check, "run", "-p", "4", "--seed", seed, "--disable", "hp-src-modified", "--no-keep-trace", buggy])
+    check(r1.stdout == r2.stdout, "the replay's output differs from the failing run's")
+print("ok: kept trace")
+
+# 3. Divergence: replaying with another program, or other arguments, names the first difference.
+t = os.path.join(work, "samplesort-4-11.trace")
+d = run([bsp_check, "replay", t, "--", os.path.join(examples, "reverse")])
+check(d.returncode == 1 and b"error[replay-divergence]" in d.stderr, f"no replay-divergence: {d.stderr[-800:]}")
+check(b"where the trace has" in d.stderr, "the divergence does not say what the trace has")
+print("ok: divergence")
+
+# 4. Bad traces are refused with exit status 2 and a reason, never a crash.
+good = open(t, "rb").read()
+bad = {
+    "foreign": (b"hello, world\n" * 10, b"not a bsp-check trace"),
+    "empty": (b"", b"not a bsp-check trace"),
+    "version": (good[:8] + bytes([9, 0]) + good[10:], b"format version 9"),
+    "truncated": (good[:30], b"truncated"),
+    "corrupted-header": (good[:60] + bytes([good[60] ^ 0x55]) + good[61:], b"corrupted"),
+    "corrupted-record": (good[:-40] + bytes([good[-40] ^ 0x55]) + good[-39:], b"corrupted"),
+}
+for name, (data, reason) in bad.items():
+    path = os.path.join(work, f"bad-{name}.trace")
+    open(path, "wb").write(data)
+    r = run([bsp_check, "replay", path])
+    err = r.stderr.decode(errors="replace")
+    check(r.returncode == 2, f"{name} trace: exit {r.returncode}, expected 2: {err[-400:]}")
+    check(reason in r.stderr, f"{name} trace: message lacks {reason!r}: {err[-400:]}")
+    check(err.count("\n") <= 2, f"{name} trace: more than a line or two: {err}")
+r = run([bsp_check, "replay", os.path.join(work, "no-such.trace")])
+check(r.returncode == 2 and b"cannot read" in r.stderr, "a missing trace is not refused clearly")
+print("ok: bad traces")
+
+# A trace cut at a record boundary (as by a crash) is usable: it replays, with a note where it ends.
+cut = os.path.join(work, "cut.trace")
+body = good[:-5]  # without the end record and its checksum
+open(cut, "wb").write(body)
+r = run([bsp_check, "replay", cut])
+full = run([bsp_check, "replay", t])
+check(r.returncode == 0 and r.stdout == full.stdout, f"a cut-off trace did not replay like the whole one: {r.stderr[-600:]}")
+
+# 5. A crash leaves a trace usable up to the crash: it replays to the same crash.
+crash = os.path.join(examples, "checks", "crash")
+if os.path.exists(crash):
+    t = os.path.join(work, "crash.trace")
+    a = run([bsp_check, "run", "-p", "3", "--seed", "4", "--trace", t, crash])
+    check(a.returncode == 1 and b"error[crash]" in a.stderr, f"crash example did not crash: {a.stderr[-500:]}")
+    check(os.path.exists(t) and os.path.getsize(t) > 40, "the crash left no trace")
+    r = run([bsp_check, "replay", t])
+    check(r.returncode == 1 and b"error[crash]" in r.stderr and b"replay-divergence" not in r.stderr,
+          f"the crash trace did not replay to the crash: {r.stderr[-800:]}")
+    print("ok: crash trace")
+
+# 6. Compactness: bytes per recorded call on the examples (the goal is 16 or fewer).
+for ex in ["samplesort", "all_gather_sparse_vec", "bsppermute", "put_array"]:
+    t, rep = os.path.join(work, "size.trace"), os.path.join(work, "size.json")
+    run([os.path.join(examples, ex)], env={"BSPCHECK_OPTIONS": f"procs=4:seed=1:trace={t}:report={rep}"})
+    calls = json.load(open(rep))["trace"]["calls"]
+    per = os.path.getsize(t) / calls
+    print(f"{ex}: {calls} calls, {os.path.getsize(t)} bytes, {per:.1f} bytes per call")
+    check(per <= 16, f"{ex}: {per:.1f} bytes per call")
+
+print(f"{0 if failures else 1} failed" if False else ("trace test: ok" if not failures else f"{len(failures)} failures"))
+sys.exit(1 if failures else 0)

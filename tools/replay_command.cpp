@@ -1,0 +1,88 @@
+#include "tools/replay_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "replay/trace_format.hpp"
+#include "tools/run_command.hpp"
+
+namespace bspcheck::cli {
+
+int replay_command(const std::vector<std::string>& args, const char* version) {
+  CLI::App app{"bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
+               "the same BSPlib calls; the first difference is reported as replay-divergence.\n"
+               "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
+               "PROGRAM and ARGS default to the ones recorded in the trace.",
+               "bsp-check replay"};
+  std::string trace_path, prefix;
+  double timeout = 0;
+  app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
+  app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
+  app.add_option("--timeout", timeout, "seconds the replay may take (0: none)")->check(CLI::NonNegativeNumber);
+  std::vector<std::string> program;
+  app.add_option("PROGRAM", program, "the program and its arguments (after --)");
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  trace::Header h;
+  try {
+    h = trace::Reader::open(trace_path).header();  // refuses bad traces with a reason
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (trace_path.find(':') != std::string::npos) {
+    std::cerr << "bsp-check: error: " << trace_path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return 2;
+  }
+  RunConfig c;
+  if (!program.empty()) {
+    c.program = program.front();
+    c.args.assign(program.begin() + 1, program.end());
+  } else if (!h.program.empty()) {
+    c.program = h.program;
+    c.args = h.args;
+  } else {
+    std::cerr << "bsp-check: error: " << trace_path << " was recorded in-process and names no program: give one after --\n";
+    return 2;
+  }
+  c.procs = {static_cast<int>(h.procs)};
+  c.procs_text = std::to_string(h.procs);
+  c.seed = h.seed;
+  c.seeds = 1;
+  c.strategy = h.strategy;
+  c.replay_file = trace_path;
+  c.prefix = prefix;
+  c.timeout = timeout;
+  c.keep_trace = false;
+  // The recorded run's checker options, so that the replay reports what it reported.
+  for (std::size_t start = 0; start < h.checks.size();) {
+    std::size_t end = h.checks.find(':', start);
+    if (end == std::string::npos) end = h.checks.size();
+    const std::string item = h.checks.substr(start, end - start);
+    start = end + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "werror") c.werror = value == "1";
+    else if (key == "check") c.no_check = value == "0";
+    else if (key == "suppressions") c.suppressions_file = value;
+    else if (key == "disable")
+      for (std::size_t s = 0; s <= value.size();) {
+        std::size_t comma = value.find(',', s);
+        if (comma == std::string::npos) comma = value.size();
+        if (comma > s) c.disabled_rules.push_back(value.substr(s, comma - s));
+        s = comma + 1;
+      }
+  }
+  c.version = version;
+  c.command_line = "bsp-check replay " + shell_quote(trace_path);
+  return run_command(c);
+}
+
+}  // namespace bspcheck::cli
