@@ -10,6 +10,7 @@
 #include "tools/proc_list.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
+#include "tools/show_command.hpp"
 
 namespace {
 
@@ -60,6 +61,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
+  if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{
