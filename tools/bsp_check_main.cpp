@@ -28,6 +28,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->check(CLI::NonNegativeNumber);
   app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
+               "do not compare each process's output across seeds (schedule-divergence): for programs whose "
+               "output legitimately depends on the schedule");
   app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
       ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")

@@ -272,6 +272,52 @@ void print_table(const std::vector<Row>& rows, std::uint64_t runs_with_findings,
 
 }  // namespace
 
+// The lines process `pid` printed, from output captured with the prefix "[pid] ".
+std::vector<std::string> lines_of(const std::string& text, int pid) {
+  std::vector<std::string> lines;
+  const std::string tag = "[" + std::to_string(pid) + "] ";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(tag, 0) == 0) lines.push_back(line.substr(tag.size()));
+  return lines;
+}
+
+// Two runs of the same p printed different output on some process: run both again with
+// per-process prefixes (runs are deterministic) and describe the first differing line.
+nlohmann::json divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                                  std::uint64_t seed_b, int pid, int stdin_fd) {
+  RunConfig again = c;
+  again.prefix = "[%p] ";
+  again.keep_trace = false;
+  const RunOutcome a = run_once(again, path, p, seed_a, stdin_fd, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, stdin_fd, false);
+  std::string detail = "the outputs could not be told apart when run again";
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<std::string> la = lines_of(a.*stream, pid);
+    const std::vector<std::string> lb = lines_of(b.*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    auto show = [](const std::vector<std::string>& l, std::size_t k) { return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)"); };
+    detail = std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
+             std::to_string(i + 1) + ": seed " + std::to_string(seed_a) + " prints " + show(la, i) + ", seed " +
+             std::to_string(seed_b) + " prints " + show(lb, i);
+    break;
+  }
+  nlohmann::json f;
+  f["rule"] = "schedule-divergence";
+  f["severity"] = "error";
+  f["message"] = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
+                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + "); " + detail +
+                 ". Reproduce both: " + repro_command(c, p, seed_a) + " ; " + repro_command(c, p, seed_b) +
+                 ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
+  f["processes"] = {pid};
+  f["superstep"] = 0;
+  f["locations"] = nlohmann::json::array();
+  f["seed"] = seed_b;
+  return f;
+}
+
 int run_command(const RunConfig& c) {
   ProgramCheck pc = check_program(c.program);
   if (!pc.error.empty()) {
@@ -304,6 +350,9 @@ int run_command(const RunConfig& c) {
   std::vector<std::string> repro_lines;          // failing runs shown in full
   std::uint64_t repro_more = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure;
+  bool first_failure_diverged = false;  // it failed only by comparison with another seed
+  // Per p: the first clean run's seed and per-process output digests, to compare later seeds with.
+  std::map<int, std::pair<std::uint64_t, nlohmann::json>> reference_output;
   const auto start = std::chrono::steady_clock::now();
   for (int p : c.procs) {
     for (std::uint64_t i = 0; i < c.seeds; ++i) {
@@ -313,6 +362,24 @@ int run_command(const RunConfig& c) {
                      static_cast<unsigned long long>(total), p, static_cast<unsigned long long>(seed));
       RunOutcome r = run_once(c, pc.path, p, seed, stdin_fd, stream);
       ++done;
+      // Across seeds: each process's output must not depend on the schedule.
+      const bool compare_outputs =
+          !c.schedule_dependent_output && !c.no_check &&
+          std::find(c.disabled_rules.begin(), c.disabled_rules.end(), "schedule-divergence") == c.disabled_rules.end();
+      if (r.passed && !stream && compare_outputs && r.report.is_object() &&
+          r.report.contains("output_hash")) {
+        const nlohmann::json& hashes = r.report["output_hash"];
+        auto [ref, first] = reference_output.try_emplace(p, seed, hashes);
+        if (!first && ref->second.second.size() == hashes.size())
+          for (std::size_t k = 0; k < hashes.size(); ++k)
+            if (hashes[k] != ref->second.second[k]) {
+              nlohmann::json f = divergence_finding(c, pc.path, p, ref->second.first, seed, static_cast<int>(k), stdin_fd);
+              r.err += render_finding(f, "");  // shown with the run, like the runtime's own findings
+              r.report["findings"].push_back(std::move(f));
+              r.passed = false;
+              break;
+            }
+      }
       runs.push_back(outcome_json(r));
       const nlohmann::json findings = r.report.is_object() ? r.report["findings"] : nlohmann::json::array();
 
@@ -375,7 +442,11 @@ int run_command(const RunConfig& c) {
       if (!c.junit_file.empty() || !c.sarif_file.empty()) records.push_back(std::move(rec));
       if (!r.passed) {
         ++failed;
-        if (!first_failure) first_failure = std::make_pair(p, seed);
+        if (!first_failure) {
+          first_failure = std::make_pair(p, seed);
+          first_failure_diverged = r.exit_status == 0 && r.report.is_object() &&
+                                   r.report["findings"].back().value("rule", "") == "schedule-divergence";
+        }
         if (!r.reason.empty())
           std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
         if (!c.keep_going) break;
@@ -449,9 +520,9 @@ int run_command(const RunConfig& c) {
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
     RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_fd, false);
-    if (r.passed)
+    if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
-    else if (std::filesystem::exists(again.trace_file))
+    if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.trace_file))
       std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.trace_file.c_str(),
                    shell_quote(again.trace_file).c_str());
   }

@@ -32,6 +32,7 @@ struct RunConfig {
   std::string trace_dir = ".";    // where the trace of the first failing run is kept
   bool keep_trace = true;         // keep that trace (re-running the failing seed with --trace)
   std::string replay_file;        // replay this trace instead of scheduling by seed
+  bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   std::string program;
   std::vector<std::string> args;
 };

@@ -25,7 +25,11 @@ int main(void) {
   if (s == 0) {
     int total = 0;
     for (int t = 0; t < p; t++) total += results[t];
-    printf("put_collision: pid 0 total %d\n", total);
+    /* The total depends on which put landed last. Printing it would make the output differ
+     * between seeds, which `bsp-check run` reports as schedule-divergence on top of the
+     * put-collision warning; this example shows the warning alone. */
+    (void)total;
+    printf("put_collision: pid 0 summed its results\n");
   }
   bsp_pop_reg(results);
   bsp_sync();

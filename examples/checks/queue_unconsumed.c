@@ -22,7 +22,9 @@ int main(void) {
   bsp_move(&count, sizeof count);
   sum += count;
   bsp_sync(); /* BUG: queue-unconsumed */
-  printf("queue_unconsumed: pid %d sum %d\n", s, sum);
+  /* sum depends on which message came first; printing it would also be a schedule-divergence. */
+  (void)sum;
+  printf("queue_unconsumed: pid %d read one message\n", s);
   bsp_end();
   return 0;
 }
