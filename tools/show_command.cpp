@@ -21,6 +21,7 @@ namespace bspcheck::cli {
 
 namespace {
 
+using json_t = nlohmann::ordered_json;
 using show::Analysis;
 using show::ProcStep;
 using show::Superstep;
@@ -71,6 +72,8 @@ double step_cost(const Superstep& st, const Machine& m) {
   return static_cast<double>(st.w) + static_cast<double>(st.h_words) * m.g + m.l;
 }
 
+std::string words(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " word" : " words"); }
+
 std::string calls_text(const ProcStep& ps) {
   std::string out;
   for (std::size_t c = 0; c < show::kCalls; ++c)
@@ -81,8 +84,8 @@ std::string calls_text(const ProcStep& ps) {
   return out.empty() ? "-" : out;
 }
 
-nlohmann::json calls_json(const ProcStep& ps) {
-  nlohmann::json j = nlohmann::json::object();
+json_t calls_json(const ProcStep& ps) {
+  json_t j = json_t::object();
   for (std::size_t c = 0; c < show::kCalls; ++c)
     if (ps.calls[c]) j[short_name(static_cast<trace::Call>(c))] = ps.calls[c];
   return j;
@@ -90,9 +93,9 @@ nlohmann::json calls_json(const ProcStep& ps) {
 
 std::string topology_name(show::Topology t) { return t == show::Topology::ring ? "ring" : "linear"; }
 
-nlohmann::json to_json(const std::string& path, const trace::Header& h, const Analysis& a, const show::Settings& set,
+json_t to_json(const std::string& path, const trace::Header& h, const Analysis& a, const show::Settings& set,
                        const Machine& m) {
-  nlohmann::json j;
+  json_t j;
   j["format"] = "bsp-check-show";
   j["version"] = 1;
   j["trace"] = path;
@@ -112,7 +115,7 @@ nlohmann::json to_json(const std::string& path, const trace::Header& h, const An
   j["tag_bytes"] = set.tag_bytes;
   j["sends"] = a.sends;
   j["max_tagsize"] = a.max_tagsize;
-  nlohmann::json mj = nullptr;
+  json_t mj = nullptr;
   if (m.cost) {
     mj = {{"g", m.g}, {"l", m.l}};
     if (m.s) mj["s"] = *m.s;
@@ -125,14 +128,14 @@ nlohmann::json to_json(const std::string& path, const trace::Header& h, const An
     }
   }
   j["machine"] = mj;
-  j["supersteps"] = nlohmann::json::array();
+  j["supersteps"] = json_t::array();
   double total_cost = 0;
   for (const Superstep& st : a.steps) {
-    nlohmann::json s;
+    json_t s;
     s["index"] = st.index;
     s["ends"] = ends_name(st.ends);
     s["tagsize"] = st.tagsize;
-    s["processes"] = nlohmann::json::array();
+    s["processes"] = json_t::array();
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
       const ProcStep& ps = st.procs[pid];
       s["processes"].push_back({{"pid", pid},
@@ -162,9 +165,9 @@ nlohmann::json to_json(const std::string& path, const trace::Header& h, const An
                  {"linear_array_time", st.linear_time}};
     j["supersteps"].push_back(std::move(s));
   }
-  nlohmann::json t = {{"supersteps", a.steps.size()}, {"W", a.W}, {"H_words", a.H_words}, {"H_bytes", a.H_bytes},
+  json_t t = {{"supersteps", a.steps.size()}, {"W", a.W}, {"H_words", a.H_words}, {"H_bytes", a.H_bytes},
                       {"M", a.M}};
-  t["cost"] = m.cost ? nlohmann::json(total_cost) : nlohmann::json(nullptr);
+  t["cost"] = m.cost ? json_t(total_cost) : json_t(nullptr);
   if (m.cost && m.s) t["time_seconds"] = total_cost / (*m.s * 1e6);
   j["totals"] = t;
   return j;
@@ -198,20 +201,21 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
   } else {
     o << "machine: none given (--machine, or --g and --l): costs are shown as w + h*g + l\n";
   }
-  if (a.sends > 0)
-    o << "note: the trace records the payload size of bsp_send, not its tag; "
-      << (set.tag_bytes ? "the tag bytes counted here are inferred from the bsp_set_tagsize records (tag size up to " +
-                              std::to_string(a.max_tagsize) + " bytes)"
-                        : "tag bytes are not counted (--no-tag-bytes)")
-      << "\n";
+  if (a.sends > 0) {
+    o << "note: the trace records the payload size of bsp_send, not its tag; ";
+    if (!set.tag_bytes) o << "tag bytes are not counted (--no-tag-bytes)\n";
+    else if (a.max_tagsize == 0) o << "the tag size stays 0 (no bsp_set_tagsize changes it), so sends are payload only\n";
+    else
+      o << "the tag bytes counted here are inferred from the bsp_set_tagsize records (tag size up to "
+        << a.max_tagsize << " bytes)\n";
+  }
 
   double total_cost = 0;
   for (const Superstep& st : a.steps) {
     const double c = m.cost ? step_cost(st, m) : 0;
     total_cost += c;
     if (brief) {
-      o << "superstep " << st.index << " (" << ends_name(st.ends) << "): h = " << st.h_bytes << " B = " << st.h_words
-        << " words";
+      o << "superstep " << st.index << " (" << ends_name(st.ends) << "): h = " << st.h_bytes << " B = " << words(st.h_words);
       if (m.cost) o << ", cost " << fmt(c);
       o << ", (M, k1, k2) = (" << st.M << ", " << st.k1 << ", " << st.k2 << "), L = " << st.L << "\n";
       continue;
@@ -221,18 +225,16 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
           : st.ends == Superstep::Ends::end ? "bsp_end"
                                             : "the end of the trace: cut off")
       << ")\n";
-    o << "  pid   bytes out (msgs)    bytes in (msgs)  calls\n";
+    o << "  pid   bytes out (msgs)   bytes in (msgs)  calls\n";
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
       const ProcStep& ps = st.procs[pid];
-      char line[128];
-      std::snprintf(line, sizeof line, "  %-4zu %10llu (%llu)%*s %10llu (%llu)%*s  ", pid,
-                    static_cast<unsigned long long>(ps.bytes_out), static_cast<unsigned long long>(ps.msgs_out),
-                    static_cast<int>(6 - std::min<std::size_t>(6, std::to_string(ps.msgs_out).size())), "",
-                    static_cast<unsigned long long>(ps.bytes_in), static_cast<unsigned long long>(ps.msgs_in),
-                    static_cast<int>(6 - std::min<std::size_t>(6, std::to_string(ps.msgs_in).size())), "");
+      const std::string out = std::to_string(ps.bytes_out) + " (" + std::to_string(ps.msgs_out) + ")";
+      const std::string in = std::to_string(ps.bytes_in) + " (" + std::to_string(ps.msgs_in) + ")";
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-4zu %17s %17s  ", pid, out.c_str(), in.c_str());
       o << line << calls_text(ps) << "\n";
     }
-    o << "  h = " << st.h_bytes << " bytes = " << st.h_words << " words (" << st.h_msgs << " messages); total "
+    o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << st.h_msgs << " messages); total "
       << st.total_bytes << " bytes in " << st.total_msgs << " messages\n";
     o << "  BSP cost w + h*g + l = ";
     if (m.cost) {
@@ -264,8 +266,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
 // Trace Event Format: one track (tid) per process; a complete event per superstep per process.
 // Synthetic clock: 1 us per BSPlib call; every superstep starts when the longest previous one ends
 // (barriers aligned), so a process's gap before the next superstep is its wait at the barrier.
-nlohmann::json chrome_trace(const trace::Header& h, const trace::Reader& r, const Analysis& a, const Machine& m) {
-  nlohmann::json ev = nlohmann::json::array();
+json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analysis& a, const Machine& m) {
+  json_t ev = json_t::array();
   const std::string prog = h.program.empty() ? "in-process run" : h.program;
   ev.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0},
                 {"args", {{"name", "bsp-check: " + prog + " (p=" + std::to_string(a.p) + ", seed " +
@@ -286,7 +288,7 @@ nlohmann::json chrome_trace(const trace::Header& h, const trace::Reader& r, cons
     const Superstep& st = a.steps[k];
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
       const ProcStep& ps = st.procs[pid];
-      nlohmann::json args = {{"calls", calls_json(ps)},    {"bytes_out", ps.bytes_out}, {"bytes_in", ps.bytes_in},
+      json_t args = {{"calls", calls_json(ps)},    {"bytes_out", ps.bytes_out}, {"bytes_in", ps.bytes_in},
                              {"messages_out", ps.msgs_out}, {"messages_in", ps.msgs_in}, {"h_bytes", st.h_bytes},
                              {"superstep_ends", ends_name(st.ends)}};
       if (m.cost) args["superstep_cost"] = step_cost(st, m);
