@@ -4,10 +4,10 @@
 # project's CMake, which may use gcc), records a seed corpus with BUILD_DIR's bsp-check and
 # examples, and fuzzes trace::Reader::parse for SECONDS. Exits non-zero on any crash, leak,
 # sanitizer report, timeout or out-of-memory; the reproducer is left in BUILD_DIR/tests/fuzz/.
-# Exits 0 with a "skipped" message only when clang or its libFuzzer runtime is not installed
-# (Debian: clang-14 and libclang-rt-14-dev).
+# Exits 0 with a "SKIPPED" message only when clang or its libFuzzer runtime is not installed
+# (Debian: clang-14 and libclang-rt-14-dev), or 1 then too with FUZZ_REQUIRED=1.
 # Environment: CXX_FUZZ (the clang++ to use), FUZZ_JOBS (parallel workers, default 1),
-# FUZZ_ARGS (more libFuzzer options).
+# FUZZ_ARGS (more libFuzzer options, e.g. -use_value_profile=1), FUZZ_REQUIRED.
 set -euo pipefail
 build="$(cd "${1:?usage: run_fuzzer.sh BUILD_DIR SECONDS}" && pwd)"
 seconds="${2:?usage: run_fuzzer.sh BUILD_DIR SECONDS}"
@@ -23,18 +23,19 @@ if [ -z "$cxx" ]; then
     if command -v "$c" >/dev/null 2>&1; then cxx="$c"; break; fi
   done
 fi
-if [ -z "$cxx" ]; then
-  echo "run_fuzzer: SKIPPED: no clang++ found (Debian: apt-get install clang-14 libclang-rt-14-dev)"
+skip() {
+  echo "run_fuzzer: SKIPPED: $*"
+  [ "${FUZZ_REQUIRED:-0}" = 1 ] && { echo "run_fuzzer: FUZZ_REQUIRED=1: failing instead" >&2; exit 1; }
   exit 0
-fi
+}
+[ -n "$cxx" ] || skip "no clang++ found (Debian: apt-get install clang-14 libclang-rt-14-dev)"
 probe="$work/probe"
 printf '#include <cstddef>\n#include <cstdint>\nextern "C" int LLVMFuzzerTestOneInput(const std::uint8_t*, std::size_t) { return 0; }\n' \
   >"$probe.cpp"
 if ! "$cxx" -fsanitize=fuzzer,address,undefined "$probe.cpp" -o "$probe" >"$probe.log" 2>&1; then
   cat "$probe.log"
-  echo "run_fuzzer: SKIPPED: $cxx cannot link -fsanitize=fuzzer (its libFuzzer runtime is missing;" \
+  skip "$cxx cannot link -fsanitize=fuzzer,address,undefined (its libFuzzer runtime is missing;" \
        "Debian: apt-get install libclang-rt-14-dev for clang-14)"
-  exit 0
 fi
 
 # --- the fuzzer ----------------------------------------------------------------------------------
@@ -42,8 +43,8 @@ fuzzer="$work/trace_reader_fuzzer"
 sources=("$here/trace_reader_fuzzer.cpp" "$root/replay/trace_format.cpp")
 stale=0
 [ -x "$fuzzer" ] || stale=1
-for f in "${sources[@]}" "$root/replay/trace_format.hpp" "$0"; do
-  [ "$stale" = 1 ] || [ "$f" -nt "$fuzzer" ] && stale=1
+for f in "${sources[@]}" "$root/replay/trace_format.hpp" "$here/run_fuzzer.sh"; do
+  if [ "$f" -nt "$fuzzer" ]; then stale=1; fi
 done
 if [ "$stale" = 1 ]; then
   echo "run_fuzzer: building $fuzzer with $("$cxx" --version | head -1)"
