@@ -61,6 +61,30 @@ class ReplayScheduler final : public rt::Scheduler {
   bool noted_end_ = false;
 };
 
+// Follows a script of choices leniently: the i-th choice the run makes takes the script's i-th
+// entry when it is given, of the right kind and possible now, and the default otherwise. The
+// default schedule runs the current process on while it can (else the lowest runnable pid) and
+// leaves every order as it is (choice 0). `bsp-check shrink` moves a failing run towards it.
+class GuidedScheduler final : public rt::Scheduler {
+ public:
+  struct Entry {
+    std::uint8_t kind;
+    bool given;
+    std::uint64_t value;
+  };
+  explicit GuidedScheduler(std::vector<Entry> script) : script_(std::move(script)) {}
+  // Script file: one line per choice, "KIND VALUE" or "KIND -" (default); KIND as in traces.
+  static std::vector<Entry> load(const std::string& path);  // throws TraceError
+
+  int next_process(const rt::RunnableSet& runnable, int current) override;
+  std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
+
+ private:
+  const Entry* next(std::uint8_t kind);
+  std::vector<Entry> script_;
+  std::size_t pos_ = 0;
+};
+
 std::string describe_call(const CallRecord& r);
 
 }  // namespace bspcheck::trace

@@ -104,6 +104,8 @@ void World::setup_trace() {
       std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
                    "the replay stops at the first different call\n", options_.replay_file.c_str());
   }
+  if (!options_.guide_file.empty())
+    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file));
   if (!options_.trace_file.empty()) {
     trace::Header h;
     h.tool_version = "0.1.0";

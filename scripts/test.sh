@@ -6,6 +6,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 jobs="$(nproc)"
 
+# The trace reader's fuzzer (tests/fuzz) needs clang's fuzzer runtime, which setup installs: a
+# missing runtime is a failure here, not a skip.
+export FUZZ_REQUIRED=1
+
 echo "== plain build"
 bash "$root/scripts/build.sh" "$root/build" -DBSPCHECK_WERROR=ON
 (cd "$root/build" && ctest -j"$jobs" --output-on-failure)

@@ -9,6 +9,47 @@
 
 namespace bspcheck::cli {
 
+bool config_from_trace(const trace::Header& h, const std::string& trace_path, const std::vector<std::string>& program,
+                       RunConfig& c, std::string& error) {
+  if (!program.empty()) {
+    c.program = program.front();
+    c.args.assign(program.begin() + 1, program.end());
+  } else if (!h.program.empty()) {
+    c.program = h.program;
+    c.args = h.args;
+  } else {
+    error = trace_path + " was recorded in-process and names no program: give one after --";
+    return false;
+  }
+  c.procs = {static_cast<int>(h.procs)};
+  c.procs_text = std::to_string(h.procs);
+  c.seed = h.seed;
+  c.seeds = 1;
+  c.strategy = h.strategy;
+  c.keep_trace = false;
+  // The recorded run's checker options, so that the replay reports what it reported.
+  for (std::size_t start = 0; start < h.checks.size();) {
+    std::size_t end = h.checks.find(':', start);
+    if (end == std::string::npos) end = h.checks.size();
+    const std::string item = h.checks.substr(start, end - start);
+    start = end + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+    if (key == "werror") c.werror = value == "1";
+    else if (key == "check") c.no_check = value == "0";
+    else if (key == "suppressions") c.suppressions_file = value;
+    else if (key == "disable")
+      for (std::size_t s = 0; s <= value.size();) {
+        std::size_t comma = value.find(',', s);
+        if (comma == std::string::npos) comma = value.size();
+        if (comma > s) c.disabled_rules.push_back(value.substr(s, comma - s));
+        s = comma + 1;
+      }
+  }
+  return true;
+}
+
 int replay_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{"bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
                "the same BSPlib calls; the first difference is reported as replay-divergence.\n"
@@ -41,45 +82,14 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
     return 2;
   }
   RunConfig c;
-  if (!program.empty()) {
-    c.program = program.front();
-    c.args.assign(program.begin() + 1, program.end());
-  } else if (!h.program.empty()) {
-    c.program = h.program;
-    c.args = h.args;
-  } else {
-    std::cerr << "bsp-check: error: " << trace_path << " was recorded in-process and names no program: give one after --\n";
+  std::string error;
+  if (!config_from_trace(h, trace_path, program, c, error)) {
+    std::cerr << "bsp-check: error: " << error << "\n";
     return 2;
   }
-  c.procs = {static_cast<int>(h.procs)};
-  c.procs_text = std::to_string(h.procs);
-  c.seed = h.seed;
-  c.seeds = 1;
-  c.strategy = h.strategy;
   c.replay_file = trace_path;
   c.prefix = prefix;
   c.timeout = timeout;
-  c.keep_trace = false;
-  // The recorded run's checker options, so that the replay reports what it reported.
-  for (std::size_t start = 0; start < h.checks.size();) {
-    std::size_t end = h.checks.find(':', start);
-    if (end == std::string::npos) end = h.checks.size();
-    const std::string item = h.checks.substr(start, end - start);
-    start = end + 1;
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
-    if (key == "werror") c.werror = value == "1";
-    else if (key == "check") c.no_check = value == "0";
-    else if (key == "suppressions") c.suppressions_file = value;
-    else if (key == "disable")
-      for (std::size_t s = 0; s <= value.size();) {
-        std::size_t comma = value.find(',', s);
-        if (comma == std::string::npos) comma = value.size();
-        if (comma > s) c.disabled_rules.push_back(value.substr(s, comma - s));
-        s = comma + 1;
-      }
-  }
   c.version = version;
   c.command_line = "bsp-check replay " + shell_quote(trace_path);
   return run_command(c);

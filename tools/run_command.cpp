@@ -117,6 +117,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   if (c.no_check) options += ":check=0";
   if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
   if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
+  if (!c.guide_file.empty()) options += ":guide=" + c.guide_file;
   return options;
 }
 
@@ -316,6 +317,17 @@ nlohmann::json divergence_finding(const RunConfig& c, const std::string& path, i
   f["locations"] = nlohmann::json::array();
   f["seed"] = seed_b;
   return f;
+}
+
+QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed) {
+  const RunOutcome r = run_once(c, path, p, seed, -1, false);
+  QuietRun q;
+  q.passed = r.passed;
+  q.reason = r.reason;
+  if (r.report.is_object())
+    for (const auto& f : r.report["findings"])
+      if (f.value("severity", "") == "error" || c.werror) q.failing_rules.push_back(f.value("rule", ""));
+  return q;
 }
 
 int run_command(const RunConfig& c) {

@@ -32,6 +32,7 @@ struct RunConfig {
   std::string trace_dir = ".";    // where the trace of the first failing run is kept
   bool keep_trace = true;         // keep that trace (re-running the failing seed with --trace)
   std::string replay_file;        // replay this trace instead of scheduling by seed
+  std::string guide_file;         // follow this choice script leniently (shrink)
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   std::string program;
   std::vector<std::string> args;
@@ -42,5 +43,14 @@ std::string shell_quote(const std::string& s);
 
 // Returns the exit status: 0 clean, 1 a run failed, 2 bad usage.
 int run_command(const RunConfig& config);
+
+// One quiet run of c.program (already checked) at (p, seed): did it pass, and the rules of the
+// error findings (or of every finding with werror) it reported; reason when it failed otherwise.
+struct QuietRun {
+  bool passed = false;
+  std::vector<std::string> failing_rules;
+  std::string reason;
+};
+QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed);
 
 }  // namespace bspcheck::cli

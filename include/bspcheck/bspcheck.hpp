@@ -60,6 +60,7 @@ struct Options {
   bool asan_poisoning = true;
   std::string trace_file;               // record the run into this trace (docs/trace-format.md)
   std::string replay_file;              // replay the choices of this trace, checking every call
+  std::string guide_file;               // follow this choice script leniently (bsp-check shrink)
   // For debuggers: call bspcheck_breakpoint() when process break_process first runs in superstep
   // break_superstep (gdb: `break bspcheck_breakpoint`). -1: never.
   int break_superstep = -1;

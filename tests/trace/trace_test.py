@@ -3,9 +3,9 @@ refusal of bad traces, traces cut off by a crash, and the size per call.
 
 usage: trace_test.py BSP_CHECK EXAMPLES_DIR WORKDIR
 """
-import json, os, shutil, subprocess, sys
+import json, os, re, shutil, subprocess, sys
 
-bsp_check, examples, work = sys.argv[1:4]
+bsp_check, examples, work, order_bug = sys.argv[1:5]
 os.makedirs(work, exist_ok=True)
 failures = []
 
@@ -130,6 +130,33 @@ check(b.returncode == 0, f"--schedule-dependent-output did not opt out: {b.stder
 c = run([bsp_check, "run", "-q", "-p", "1-4", "--seeds", "10", os.path.join(examples, "samplesort")])
 check(c.returncode == 0, f"a deterministic program was reported: {c.stderr[-400:]}")
 print("ok: schedule-divergence")
+
+# 8. Shrink: a failure that needs one particular schedule is reduced to a few choices, and the
+# minimal trace fails the same way; a failure of the default schedule needs none.
+sdir = os.path.join(work, "shrink")
+shutil.rmtree(sdir, ignore_errors=True)
+os.makedirs(sdir)
+a = run([bsp_check, "run", "-q", "-p", "4", "--seeds", "100", "--trace-dir", sdir, order_bug])
+kept = [f for f in os.listdir(sdir) if f.endswith(".trace")]
+check(a.returncode == 1 and len(kept) == 1, f"order_bug did not fail with a kept trace: {a.stderr[-500:]}")
+if kept:
+    t = os.path.join(sdir, kept[0])
+    s = run([bsp_check, "shrink", "-q", t])
+    out = s.stdout.decode(errors="replace")
+    check(s.returncode == 0, f"shrink failed: {out} {s.stderr[-500:]}")
+    m = re.search(r"with (\d+) of its (\d+) scheduling choices", out)
+    check(m and 1 <= int(m.group(1)) <= 3 and int(m.group(1)) < int(m.group(2)), f"shrink kept too much: {out}")
+    check("critical superstep" in out, f"no critical superstep: {out}")
+    minimal = t[: -len(".trace")] + ".min.trace"
+    r = run([bsp_check, "replay", minimal])
+    check(r.returncode == 1 and b"error[abort]" in r.stderr and b"replay-divergence" not in r.stderr,
+          f"the minimal trace does not fail the same way: {r.stderr[-600:]}")
+    print("ok: shrink:", out.splitlines()[0] if out else "")
+t = os.path.join(sdir, "ring.trace")
+run([bsp_check, "run", "-q", "-p", "4", "--seed", "2", "--disable", "hp-src-modified", "--trace", t,
+     os.path.join(examples, "buggy", "ring_hp_race")])
+s = run([bsp_check, "shrink", "-q", t])
+check(s.returncode == 0 and b"no choice matters" in s.stdout, f"a default-schedule failure was not recognised: {s.stdout[-400:]}")
 
 print("trace test: ok" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -1,0 +1,215 @@
+#include "tools/shrink_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "replay/trace_format.hpp"
+#include "tools/program_check.hpp"
+#include "tools/replay_command.hpp"
+#include "tools/run_command.hpp"
+
+namespace bspcheck::cli {
+
+namespace {
+
+// One scheduling choice of the recorded run, with where it happened.
+struct Choice {
+  std::uint8_t kind;
+  std::uint64_t value;
+  std::uint64_t superstep;
+  int pid;           // the process whose call came last before the choice
+  std::string call;  // that call
+};
+
+const char* kind_text(std::uint8_t k) {
+  switch (k) {
+    case 1: return "next process";
+    case 2: return "message order";
+    case 3: return "write order";
+    case 4: return "hp timing";
+    default: return "time";
+  }
+}
+
+// The choices of a trace in order, each with the superstep and the call it followed.
+std::vector<Choice> choices_of(const trace::Reader& trace) {
+  std::vector<Choice> choices;
+  std::uint64_t superstep = 0;
+  int pid = 0;
+  std::string call = "bsp_begin";
+  for (const trace::Event& e : trace.events()) {
+    if (e.type == trace::Event::superstep) superstep = e.value;
+    else if (e.type == trace::Event::call) pid = static_cast<int>(e.rec.pid), call = trace::call_name(e.rec.call);
+    else if (e.type == trace::Event::choice) choices.push_back({e.kind, e.value, superstep, pid, call});
+  }
+  return choices;
+}
+
+void write_script(const std::string& path, const std::vector<Choice>& choices, const std::vector<bool>& keep) {
+  std::ofstream out(path);
+  for (std::size_t i = 0; i < choices.size(); ++i) {
+    out << static_cast<unsigned>(choices[i].kind) << ' ';
+    if (keep[i]) out << choices[i].value << '\n';
+    else out << "-\n";
+  }
+}
+
+}  // namespace
+
+int shrink_command(const std::vector<std::string>& args, const char* version) {
+  CLI::App app{"bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
+               "process runs on while it can; queues and writes keep their order; hp operations land at the\n"
+               "barrier) while the run still fails with the same rule, and report the choices that matter.\n"
+               "\nUsage: bsp-check shrink [options] TRACE",
+               "bsp-check shrink"};
+  std::string trace_path, output;
+  std::size_t max_runs = 2000;
+  bool quiet = false;
+  app.add_option("TRACE", trace_path, "a trace of a failing run")->required();
+  app.add_option("-o,--output", output, "the minimal trace (default: TRACE with .min.trace)");
+  app.add_option("--max-runs", max_runs, "give up reducing after this many runs (default 2000)");
+  app.add_flag("-q,--quiet", quiet, "no progress lines");
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  trace::Reader trace;
+  try {
+    trace = trace::Reader::open(trace_path);
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return 2;
+  }
+  RunConfig c;
+  std::string error;
+  if (!config_from_trace(trace.header(), trace_path, {}, c, error)) {
+    std::cerr << "bsp-check: error: " << error << "\n";
+    return 2;
+  }
+  const ProgramCheck pc = check_program(c.program);
+  if (!pc.error.empty()) {
+    std::cerr << "bsp-check: error: " << pc.error << "\n";
+    return 2;
+  }
+  if (output.empty()) {
+    std::filesystem::path p(trace_path);
+    output = (p.parent_path() / (p.stem().string() + ".min.trace")).string();
+  }
+  for (const std::string* path : {&trace_path, &output})
+    if (path->find(':') != std::string::npos) {
+      std::cerr << "bsp-check: error: " << *path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+      return 2;
+    }
+  c.version = version;
+  const int p = c.procs.front();
+
+  // The failure to keep: the first failing rule of the recorded run.
+  RunConfig replay = c;
+  replay.replay_file = trace_path;
+  const QuietRun original = run_quietly(replay, pc.path, p, c.seed);
+  if (original.passed) {
+    std::cerr << "bsp-check: the recorded run does not fail: nothing to shrink\n";
+    return 1;
+  }
+  const std::string target = original.failing_rules.empty() ? "" : original.failing_rules.front();
+  const std::string what = target.empty() ? "the same way (" + original.reason + ")" : "with " + target;
+
+  const std::vector<Choice> choices = choices_of(trace);
+
+  char script_template[] = "/tmp/bsp-check-shrink-XXXXXX";
+  const int fd = mkstemp(script_template);
+  if (fd < 0) {
+    std::perror("bsp-check: mkstemp");
+    return 2;
+  }
+  close(fd);
+  const std::string script = script_template;
+  RunConfig guided = c;
+  guided.guide_file = script;
+  std::size_t runs = 0;
+  auto fails = [&](const std::vector<std::size_t>& kept) {
+    std::vector<bool> keep(choices.size(), false);
+    for (std::size_t i : kept) keep[i] = true;
+    write_script(script, choices, keep);
+    const QuietRun q = run_quietly(guided, pc.path, p, c.seed);
+    ++runs;
+    if (!quiet && runs % 25 == 0)
+      std::fprintf(stderr, "\rbsp-check: shrink: %zu runs, %zu choices left...", runs, kept.size());
+    if (q.passed) return false;
+    if (target.empty()) return q.failing_rules.empty();
+    return std::find(q.failing_rules.begin(), q.failing_rules.end(), target) != q.failing_rules.end();
+  };
+
+  // Delta debugging over the kept choices: drop chunks while the failure stays.
+  std::vector<std::size_t> kept;
+  if (!fails({})) {
+    for (std::size_t i = 0; i < choices.size(); ++i) kept.push_back(i);
+    std::size_t n = 2;
+    while (kept.size() >= 2 && runs < max_runs) {
+      const std::size_t chunk = (kept.size() + n - 1) / n;
+      bool reduced = false;
+      for (std::size_t start = 0; start < kept.size() && runs < max_runs; start += chunk) {
+        std::vector<std::size_t> rest_of;
+        for (std::size_t k = 0; k < kept.size(); ++k)
+          if (k < start || k >= start + chunk) rest_of.push_back(kept[k]);
+        if (fails(rest_of)) {
+          kept = std::move(rest_of);
+          n = std::max<std::size_t>(n - 1, 2);
+          reduced = true;
+          break;
+        }
+      }
+      if (!reduced) {
+        if (n >= kept.size()) break;
+        n = std::min(n * 2, kept.size());
+      }
+    }
+  }
+  if (!quiet) std::fputs("\r\033[K", stderr);
+
+  // Record the minimal run.
+  std::vector<bool> keep(choices.size(), false);
+  for (std::size_t i : kept) keep[i] = true;
+  write_script(script, choices, keep);
+  RunConfig record = guided;
+  record.trace_file = output;
+  const QuietRun final_run = run_quietly(record, pc.path, p, c.seed);
+  std::filesystem::remove(script);
+  if (final_run.passed) {
+    std::cerr << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
+    return 1;
+  }
+
+  std::printf("bsp-check: shrink: the run fails %s with %zu of its %zu scheduling choices (%zu runs%s)\n",
+              what.c_str(), kept.size(), choices.size(), runs, runs >= max_runs ? ", stopped at --max-runs" : "");
+  if (kept.empty())
+    std::printf("  no choice matters: the default schedule fails too, so the failure does not depend on the schedule\n");
+  // Choices are followed by position: the kept ones are described where the minimal run made
+  // them (its own trace), which is where they matter.
+  std::vector<Choice> minimal = choices;
+  try {
+    minimal = choices_of(trace::Reader::open(output));
+  } catch (const trace::TraceError&) {
+  }
+  for (std::size_t i : kept) {
+    const Choice& ch = i < minimal.size() ? minimal[i] : choices[i];
+    std::printf("  superstep %llu, after process %d's %s: %s -> %llu\n", static_cast<unsigned long long>(ch.superstep),
+                ch.pid, ch.call.c_str(), kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
+  }
+  if (!kept.empty())
+    std::printf("  critical superstep: %llu\n",
+                static_cast<unsigned long long>((kept.back() < minimal.size() ? minimal : choices)[kept.back()].superstep));
+  std::printf("  minimal trace: %s\n  replay: bsp-check replay %s\n", output.c_str(), shell_quote(output).c_str());
+  return 0;
+}
+
+}  // namespace bspcheck::cli
