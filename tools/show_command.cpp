@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -25,6 +26,9 @@ using json_t = nlohmann::ordered_json;
 using show::Analysis;
 using show::ProcStep;
 using show::Superstep;
+
+// Per-superstep tables are p wide: a (corrupted or forged) trace naming process 10^8 is refused.
+constexpr std::uint32_t kMaxShownProcs = 1u << 16;
 
 struct Machine {
   bool cost = false;             // g and l known: costs are numbers
@@ -72,7 +76,10 @@ double step_cost(const Superstep& st, const Machine& m) {
   return static_cast<double>(st.w) + static_cast<double>(st.h_words) * m.g + m.l;
 }
 
-std::string words(std::uint64_t n) { return std::to_string(n) + (n == 1 ? " word" : " words"); }
+std::string plural(std::uint64_t n, const std::string& what) {
+  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+std::string words(std::uint64_t n) { return plural(n, "word"); }
 
 std::string calls_text(const ProcStep& ps) {
   std::string out;
@@ -234,8 +241,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
       std::snprintf(line, sizeof line, "  %-4zu %17s %17s  ", pid, out.c_str(), in.c_str());
       o << line << calls_text(ps) << "\n";
     }
-    o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << st.h_msgs << " messages); total "
-      << st.total_bytes << " bytes in " << st.total_msgs << " messages\n";
+    o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << plural(st.h_msgs, "message") << "); total "
+      << st.total_bytes << " bytes in " << plural(st.total_msgs, "message") << "\n";
     o << "  BSP cost w + h*g + l = ";
     if (m.cost) {
       o << st.w << " + " << st.h_words << "*" << fmt(m.g) << " + " << fmt(m.l) << " = " << fmt(c) << " flops";
@@ -329,7 +336,6 @@ json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analys
     }
   }
   return {{"traceEvents", ev},
-          {"displayTimeUnit", "ns"},
           {"otherData", {{"generator", "bsp-check show"}, {"clock", "synthetic: 1 us per BSPlib call, barriers aligned"}}}};
 }
 
@@ -351,8 +357,7 @@ int list_machines() {
 int show_command(const std::vector<std::string>& args) {
   CLI::App app{"bsp-check show: a recorded run (a trace from --trace) superstep by superstep: the calls, bytes and\n"
                "messages of every process, the h-relation and BSP cost w + h*g + l, and the E-BSP\n"
-               "(M, k1, k2)-relation and locality L. docs/show.md explains every number.\n"
-               "\nUsage: bsp-check show [options] TRACE",
+               "(M, k1, k2)-relation and locality L. docs/show.md explains every number.",
                "bsp-check show"};
   std::string trace_path, chrome_path, machine_name, topology = "linear", work = "zero", g_kind = "global";
   std::optional<double> g, l, s;
@@ -423,6 +428,14 @@ int show_command(const std::vector<std::string>& args) {
   Analysis a;
   try {
     reader.emplace(trace::Reader::open(trace_path));
+    std::uint32_t max_pid = 0;
+    for (const trace::Event& e : reader->events())
+      if (e.type == trace::Event::call) max_pid = std::max(max_pid, e.rec.pid);
+    if (max_pid >= kMaxShownProcs) {
+      std::cerr << "bsp-check: error: " << trace_path << ": process " << max_pid << " in a call record: show handles up to "
+                << kMaxShownProcs << " processes\n";
+      return 2;
+    }
     a = show::analyse(*reader, set);
   } catch (const trace::TraceError& e) {
     std::cerr << "bsp-check: error: " << e.what() << "\n";
