@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "runtime/entry_points.hpp"
+#include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
 
 extern char** environ;
@@ -281,6 +282,10 @@ void misuse_outside_spmd(const char* call, const Site& site) {
 }
 
 void begin_program(int maxprocs, const Site& site) {
+  if (!g_report_written && !g_world) {
+    serve_forks_if_requested();  // returns here in each child of a fork server, with its run's options
+    g_opts_read = false;
+  }
   const ProgramOptions& o = options();
   if (g_report_written) {
     std::fprintf(stderr, "bsp-check: error[api-misuse]: a second bsp_begin after bsp_end%s\n",

@@ -29,6 +29,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->check(CLI::NonNegativeNumber);
   app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_flag("--no-fork-server{false}", c.fork_server,
+               "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");

@@ -1,6 +1,7 @@
 #include "tools/run_command.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -121,6 +122,38 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   return options;
 }
 
+// Reads the runtime's report of a finished run and decides whether the run passed.
+void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path) {
+  std::ifstream rep(report_path);
+  if (rep) {
+    std::stringstream ss;
+    ss << rep.rdbuf();
+    if (!ss.str().empty()) {
+      try {
+        r.report = nlohmann::json::parse(ss.str());
+      } catch (const std::exception&) {
+        r.report = nullptr;
+      }
+    }
+  }
+  unlink(report_path.c_str());
+  if (r.report.is_object() && !(r.report.contains("findings") && r.report["findings"].is_array()))
+    r.report["findings"] = nlohmann::json::array();
+
+  bool errors = false;  // findings that fail the run: errors, and with --werror warnings
+  if (r.report.is_object())
+    for (const auto& f : r.report["findings"]) errors = errors || finding_fails(f, c.werror);
+  if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
+  else if (!r.report.is_object())
+    r.reason = r.exit_status == 127 ? "could not be executed"
+                                    : "the program ended without a bsp-check report (it never called bsp_begin, or the "
+                                      "runtime could not write the report), exit status " +
+                                          std::to_string(r.exit_status);
+  else if (r.exit_status >= 128) r.reason = "killed by signal " + std::to_string(r.exit_status - 128);
+  else if (r.exit_status != 0 && !errors) r.reason = "the program exited with status " + std::to_string(r.exit_status);
+  r.passed = !errors && r.reason.empty() && r.exit_status == 0;
+}
+
 RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, int stdin_fd, bool stream) {
   RunOutcome r;
   r.p = p;
@@ -187,42 +220,163 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
 
-  std::ifstream rep(report_path);
-  if (rep) {
-    std::stringstream ss;
-    ss << rep.rdbuf();
-    if (!ss.str().empty()) {
-      try {
-        r.report = nlohmann::json::parse(ss.str());
-      } catch (const std::exception&) {
-        r.report = nullptr;
-      }
-    }
-  }
-  unlink(report_path);
+  finish_outcome(r, c, report_path);
   if (out_fd >= 0) {
     r.out = read_fd(out_fd);
     r.err = read_fd(err_fd);
     close(out_fd);
     close(err_fd);
   }
-  if (r.report.is_object() && !(r.report.contains("findings") && r.report["findings"].is_array()))
-    r.report["findings"] = nlohmann::json::array();
-
-  bool errors = false;  // findings that fail the run: errors, and with --werror warnings
-  if (r.report.is_object())
-    for (const auto& f : r.report["findings"]) errors = errors || finding_fails(f, c.werror);
-  if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
-  else if (!r.report.is_object())
-    r.reason = r.exit_status == 127 ? "could not be executed"
-                                    : "the program ended without a bsp-check report (it never called bsp_begin, or the "
-                                      "runtime could not write the report), exit status " +
-                                          std::to_string(r.exit_status);
-  else if (r.exit_status >= 128) r.reason = "killed by signal " + std::to_string(r.exit_status - 128);
-  else if (r.exit_status != 0 && !errors) r.reason = "the program exited with status " + std::to_string(r.exit_status);
-  r.passed = !errors && r.reason.empty() && r.exit_status == 0;
   return r;
 }
+
+// A fork server (runtime/fork_server.hpp): the program started once per p, forking a child per
+// seed at bsp_begin, so that a run costs a fork instead of an exec and the dynamic loading.
+class ForkServer {
+ public:
+  ForkServer() = default;
+  ForkServer(const ForkServer&) = delete;
+  ForkServer& operator=(const ForkServer&) = delete;
+  ~ForkServer() {
+    if (req_ >= 0) close(req_);
+    if (res_ >= 0) close(res_);
+    if (pid_ > 0) {
+      int status;
+      if (waitpid(pid_, &status, WNOHANG) == 0) {
+        // The server exits when its request pipe closes; give it a moment, then insist.
+        for (int i = 0; i < 100 && waitpid(pid_, &status, WNOHANG) == 0; ++i)
+          std::this_thread::sleep_for(std::chrono::milliseconds(2));
+        if (waitpid(pid_, &status, WNOHANG) == 0) {
+          kill(pid_, SIGKILL);
+          waitpid(pid_, &status, 0);
+        }
+      }
+    }
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  bool start(const RunConfig& c, const std::string& path, int p, int stdin_fd) {
+    char dir[] = "/tmp/bsp-check-server-XXXXXX";
+    if (!mkdtemp(dir)) return false;
+    dir_ = dir;
+    int req[2], res[2];
+    if (pipe(req) != 0) return false;
+    if (pipe(res) != 0) {
+      close(req[0]);
+      close(req[1]);
+      return false;
+    }
+    fcntl(req[1], F_SETFD, FD_CLOEXEC);
+    fcntl(res[0], F_SETFD, FD_CLOEXEC);
+    pid_ = fork();
+    if (pid_ < 0) return false;
+    if (pid_ == 0) {
+      const std::string spec = std::to_string(req[0]) + "," + std::to_string(res[1]);
+      setenv("BSPCHECK_FORKSERVER", spec.c_str(), 1);
+      setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
+      setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
+      if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
+      if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
+      else unsetenv("BSPCHECK_PREFIX");
+      if (stdin_fd >= 0) {
+        lseek(stdin_fd, 0, SEEK_SET);
+        dup2(stdin_fd, STDIN_FILENO);
+      }
+      int out = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      int err = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      if (out >= 0) dup2(out, STDOUT_FILENO);
+      if (err >= 0) dup2(err, STDERR_FILENO);
+      std::vector<char*> argv;
+      std::string prog = c.program;
+      argv.push_back(prog.data());
+      std::vector<std::string> args = c.args;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(path.c_str(), argv.data());
+      _exit(127);
+    }
+    close(req[0]);
+    close(res[1]);
+    req_ = req[1];
+    res_ = res[0];
+    return true;
+  }
+
+  // One run through the server; false when the server is gone (the caller runs it the usual way).
+  bool run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& r) {
+    r.p = p;
+    r.seed = seed;
+    const std::string report = dir_ + "/run.json", out = dir_ + "/run.out", err = dir_ + "/run.err";
+    std::string request = runtime_options(c, p, seed) + "\t" + report + "\t" + out + "\t" + err + "\t" +
+                          repro_command(c, p, seed) + "\n";
+    if (request.find('\n') != request.size() - 1) return false;  // a field with a newline cannot be sent
+    const auto start = std::chrono::steady_clock::now();
+    if (write(req_, request.data(), request.size()) != static_cast<ssize_t>(request.size())) return false;
+    std::string line;
+    if (!read_line(line, -1) || line.rfind("pid ", 0) != 0) return false;
+    const pid_t child = static_cast<pid_t>(std::stol(line.substr(4)));
+    const double limit = c.timeout > 0 ? c.timeout + 5 : -1;
+    if (!read_line(line, limit)) {
+      if (limit < 0) return false;
+      kill(child, SIGKILL);  // past its --timeout: the server reports the kill
+      r.timed_out = true;
+      if (!read_line(line, 10)) return false;
+    }
+    if (line.rfind("status ", 0) != 0) return false;
+    const int status = std::stoi(line.substr(7));
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
+    finish_outcome(r, c, report);
+    if (prelude_.empty() && !prelude_read_) {  // what main printed before bsp_begin, once
+      prelude_read_ = true;
+      prelude_ = slurp(dir_ + "/server.out");
+      prelude_err_ = slurp(dir_ + "/server.err");
+    }
+    r.out = prelude_ + slurp(out);
+    r.err = prelude_err_ + slurp(err);
+    return true;
+  }
+
+ private:
+  static std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  // Reads one line from the server; false on EOF or when `timeout` seconds (if >= 0) pass.
+  bool read_line(std::string& line, double timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout < 0 ? 0 : timeout);
+    for (;;) {
+      if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
+        line = buffer_.substr(0, nl);
+        buffer_.erase(0, nl + 1);
+        return true;
+      }
+      int wait_ms = -1;
+      if (timeout >= 0) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return false;
+        wait_ms = static_cast<int>(left.count());
+      }
+      pollfd pfd{res_, POLLIN, 0};
+      const int ready = poll(&pfd, 1, wait_ms);
+      if (ready < 0 && errno == EINTR) continue;
+      if (ready == 0) return false;
+      char buf[256];
+      const ssize_t n = read(res_, buf, sizeof buf);
+      if (n <= 0) return false;
+      buffer_.append(buf, static_cast<std::size_t>(n));
+    }
+  }
+
+  pid_t pid_ = -1;
+  int req_ = -1, res_ = -1;
+  std::string dir_, buffer_, prelude_, prelude_err_;
+  bool prelude_read_ = false;
+};
 
 nlohmann::json outcome_json(const RunOutcome& r) {
   nlohmann::json j = {{"procs", r.p}, {"seed", r.seed}, {"exit_status", r.exit_status}, {"passed", r.passed}};
@@ -362,6 +516,11 @@ int run_command(const RunConfig& c) {
   std::vector<std::string> repro_lines;          // failing runs shown in full
   std::uint64_t repro_more = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure;
+  // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run).
+  const bool use_servers = c.fork_server && !stream && c.trace_file.empty() && c.replay_file.empty() &&
+                           c.guide_file.empty();
+  std::map<int, std::unique_ptr<ForkServer>> servers;
+  std::set<int> no_server;
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
   // Per p: the first clean run's seed and per-process output digests, to compare later seeds with.
   std::map<int, std::pair<std::uint64_t, nlohmann::json>> reference_output;
@@ -372,7 +531,22 @@ int run_command(const RunConfig& c) {
       if (progress)
         std::fprintf(stderr, "\rbsp-check: run %llu/%llu (p=%d seed=%llu)...", static_cast<unsigned long long>(done + 1),
                      static_cast<unsigned long long>(total), p, static_cast<unsigned long long>(seed));
-      RunOutcome r = run_once(c, pc.path, p, seed, stdin_fd, stream);
+      RunOutcome r;
+      bool served = false;
+      if (use_servers && !no_server.count(p)) {
+        std::unique_ptr<ForkServer>& server = servers[p];
+        if (!server) {
+          server = std::make_unique<ForkServer>();
+          if (!server->start(c, pc.path, p, stdin_fd)) server.reset();
+        }
+        if (server) served = server->run(c, p, seed, r);
+        if (!served) {  // e.g. a program that never reaches bsp_begin: run it the usual way
+          servers.erase(p);
+          no_server.insert(p);
+          r = RunOutcome{};
+        }
+      }
+      if (!served) r = run_once(c, pc.path, p, seed, stdin_fd, stream);
       ++done;
       // Across seeds: each process's output must not depend on the schedule.
       const bool compare_outputs =

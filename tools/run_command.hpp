@@ -33,6 +33,7 @@ struct RunConfig {
   bool keep_trace = true;         // keep that trace (re-running the failing seed with --trace)
   std::string replay_file;        // replay this trace instead of scheduling by seed
   std::string guide_file;         // follow this choice script leniently (shrink)
+  bool fork_server = true;        // many runs fork from one start of the program at bsp_begin
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   std::string program;
   std::vector<std::string> args;
