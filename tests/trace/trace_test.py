@@ -158,5 +158,20 @@ run([bsp_check, "run", "-q", "-p", "4", "--seed", "2", "--disable", "hp-src-modi
 s = run([bsp_check, "shrink", "-q", t])
 check(s.returncode == 0 and b"no choice matters" in s.stdout, f"a default-schedule failure was not recognised: {s.stdout[-400:]}")
 
+# 9. The fork server changes nothing but speed: the same findings and per-process output as a
+# fresh start of the program for every run, standard input included.
+for prog, stdin in [(os.path.join(examples, "samplesort"), b""), (os.path.join(examples, "inprod"), b"0 500"),
+                    (os.path.join(examples, "buggy", "ring_hp_race"), b"")]:
+    results = []
+    for flag in ([], ["--no-fork-server"]):
+        out = os.path.join(work, "fs.json")
+        subprocess.run([bsp_check, "run", "-q", "-p", "1-4", "--seeds", "6", "--keep-going", "--json", out] + flag + [prog],
+                       input=stdin, capture_output=True, timeout=300)
+        runs = json.load(open(out))["runs"]
+        results.append([(r["procs"], r["seed"], r["passed"], r.get("output_hash"), [f["rule"] for f in r["findings"]])
+                        for r in runs])
+    check(results[0] == results[1], f"{os.path.basename(prog)}: the fork server changed the runs")
+print("ok: fork server")
+
 print("trace test: ok" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
