@@ -1004,16 +1004,18 @@ void World::on_output(int stream, const char* data, std::size_t n) {
   part.append(data, n);
   std::size_t start = 0, nl;
   while ((nl = part.find('\n', start)) != std::string::npos) {
-    if (!options_.output_prefix.empty()) {
-      std::string prefix = options_.output_prefix;
-      for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;)
-        prefix.replace(at, 2, std::to_string(me.pid));
-      std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
-    }
+    write_prefix(stream, me.pid);
     std::fwrite(part.data() + start, 1, nl + 1 - start, real_out[stream]);
     start = nl + 1;
   }
   part.erase(0, start);
+}
+
+void World::write_prefix(int stream, int pid) {
+  if (options_.output_prefix.empty()) return;
+  std::string prefix = options_.output_prefix;
+  for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;) prefix.replace(at, 2, std::to_string(pid));
+  std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
 }
 
 void World::flush_partial_lines(Process& pr) {
@@ -1021,10 +1023,7 @@ void World::flush_partial_lines(Process& pr) {
   if (!options_.echo_output) return;
   for (int stream = 0; stream < 2; ++stream) {
     if (pr.partial[stream].empty()) continue;
-    std::string prefix = options_.output_prefix;
-    for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;)
-      prefix.replace(at, 2, std::to_string(pr.pid));
-    std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
+    write_prefix(stream, pr.pid);
     std::fwrite(pr.partial[stream].data(), 1, pr.partial[stream].size(), real_out[stream]);
     std::fputc('\n', real_out[stream]);
     pr.partial[stream].clear();

@@ -108,6 +108,7 @@ class World {
   // Output written by the running process (the capture calls this).
   void on_output(int stream, const char* data, std::size_t n);
   void flush_partial_lines(Process& pr);
+  void write_prefix(int stream, int pid);  // the --prefix of process pid's output lines
 
   // Hooks for program mode: where output goes and what happens on a fatal stop.
   std::FILE* real_out[2] = {stdout, stderr};

@@ -122,6 +122,31 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   return options;
 }
 
+// In a forked child: the environment every run shares, standard input from its start, output to
+// out_fd/err_fd (when >= 0), and exec of the program. Does not return.
+[[noreturn]] void exec_program(const RunConfig& c, const std::string& path, int stdin_fd, int out_fd, int err_fd) {
+  // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
+  // error; aborting lets the runtime contain it as a `crash` finding naming the process.
+  if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
+  if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
+  else unsetenv("BSPCHECK_PREFIX");
+  if (stdin_fd >= 0) {
+    lseek(stdin_fd, 0, SEEK_SET);
+    dup2(stdin_fd, STDIN_FILENO);
+  }
+  if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
+  if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
+  std::vector<char*> argv;
+  std::string prog = c.program;
+  argv.push_back(prog.data());
+  std::vector<std::string> args = c.args;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv(path.c_str(), argv.data());
+  std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path.c_str(), std::strerror(errno));
+  _exit(127);
+}
+
 // Reads the runtime's report of a finished run and decides whether the run passed.
 void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path) {
   std::ifstream rep(report_path);
@@ -176,26 +201,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
     setenv("BSPCHECK_REPORT", report_path, 1);
     setenv("BSPCHECK_REPRO", repro.c_str(), 1);
-    // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
-    // error; aborting lets the runtime contain it as a `crash` finding naming the process.
-    if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
-    if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
-    else unsetenv("BSPCHECK_PREFIX");
-    if (stdin_fd >= 0) {
-      lseek(stdin_fd, 0, SEEK_SET);
-      dup2(stdin_fd, STDIN_FILENO);
-    }
-    if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
-    if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
-    std::vector<char*> argv;
-    std::string prog = c.program;
-    argv.push_back(prog.data());
-    std::vector<std::string> args = c.args;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(path.c_str(), argv.data());
-    std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path.c_str(), std::strerror(errno));
-    _exit(127);
+    exec_program(c, path, stdin_fd, out_fd, err_fd);
   }
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
@@ -275,25 +281,8 @@ class ForkServer {
       setenv("BSPCHECK_FORKSERVER", spec.c_str(), 1);
       setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
       setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
-      if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
-      if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
-      else unsetenv("BSPCHECK_PREFIX");
-      if (stdin_fd >= 0) {
-        lseek(stdin_fd, 0, SEEK_SET);
-        dup2(stdin_fd, STDIN_FILENO);
-      }
-      int out = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      int err = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-      if (out >= 0) dup2(out, STDOUT_FILENO);
-      if (err >= 0) dup2(err, STDERR_FILENO);
-      std::vector<char*> argv;
-      std::string prog = c.program;
-      argv.push_back(prog.data());
-      std::vector<std::string> args = c.args;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(path.c_str(), argv.data());
-      _exit(127);
+      exec_program(c, path, stdin_fd, open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600),
+                   open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600));
     }
     close(req[0]);
     close(res[1]);
