@@ -72,7 +72,11 @@ class GuidedScheduler final : public rt::Scheduler {
     bool given;
     std::uint64_t value;
   };
-  explicit GuidedScheduler(std::vector<Entry> script) : script_(std::move(script)) {}
+  // With a log file the scheduler explores: it writes every choice it is offered ("KIND N VALUE"
+  // per line, N the number of options) and the runtime offers only those that can matter.
+  explicit GuidedScheduler(std::vector<Entry> script, const std::string& log_path = "");
+  ~GuidedScheduler() override;
+  bool exploring() const override { return log_ != nullptr; }
   // Script file: one line per choice, "KIND VALUE" or "KIND -" (default); KIND as in traces.
   static std::vector<Entry> load(const std::string& path);  // throws TraceError
 
@@ -81,8 +85,10 @@ class GuidedScheduler final : public rt::Scheduler {
 
  private:
   const Entry* next(std::uint8_t kind);
+  std::uint32_t logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value);
   std::vector<Entry> script_;
   std::size_t pos_ = 0;
+  std::FILE* log_ = nullptr;
 };
 
 std::string describe_call(const CallRecord& r);

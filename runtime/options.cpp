@@ -52,6 +52,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "break_process") o.run.break_process = std::stoi(v);
     else if (key == "replay") o.run.replay_file = v;
     else if (key == "guide") o.run.guide_file = v;
+    else if (key == "guide_log") o.run.guide_log = v;
     else if (key == "suppressions") o.run.suppressions_file = v;
     else if (key == "disable") {
       std::size_t start = 0;

@@ -31,6 +31,12 @@ class Scheduler {
   // hp timing, time jitter).
   virtual std::uint32_t choose(ChoiceKind kind, std::uint32_t n) = 0;
 
+  // Exploring (bsp-check explore): the runtime offers only the choices that can change what the
+  // program sees: no shuffle of identical messages or of writes that do not overlap with
+  // different data, no process interleaving (it changes nothing but hp timing and output order),
+  // no time jitter.
+  virtual bool exploring() const { return false; }
+
   // Fisher-Yates shuffle drawing from choose(kind, ...).
   template <typename T>
   void shuffle(std::vector<T>& v, ChoiceKind kind) {

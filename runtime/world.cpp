@@ -37,6 +37,9 @@ std::string describe_pids(const std::vector<int>& pids) {
 
 std::chrono::steady_clock::time_point g_real_start;
 
+constexpr std::size_t kMessageAlign = 16;  // bsp_hpmove hands out pointers: keep them aligned
+std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageAlign - 1); }
+
 }  // namespace
 
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
@@ -105,7 +108,8 @@ void World::setup_trace() {
                    "the replay stops at the first different call\n", options_.replay_file.c_str());
   }
   if (!options_.guide_file.empty())
-    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file));
+    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file),
+                                                      options_.guide_log);
   if (!options_.trace_file.empty()) {
     trace::Header h;
     h.tool_version = "0.1.0";
@@ -393,10 +397,10 @@ void World::barrier(bool final) {
   hp_log_.clear();
   // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
   // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
-  sched_->shuffle(get_writes_, ChoiceKind::write_order);
+  if (!sched_->exploring() || writes_can_collide(get_writes_)) sched_->shuffle(get_writes_, ChoiceKind::write_order);
   for (const WriteOp& w : get_writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
   get_writes_.clear();
-  sched_->shuffle(writes_, ChoiceKind::write_order);
+  if (!sched_->exploring() || writes_can_collide(writes_)) sched_->shuffle(writes_, ChoiceKind::write_order);
   for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
   writes_.clear();
   apply_registrations();
@@ -435,6 +439,34 @@ void World::barrier(bool final) {
     pr.state = ProcState::runnable;
     make_runnable(pr.pid);
   }
+}
+
+bool World::writes_can_collide(const std::vector<WriteOp>& writes) const {
+  // Only overlapping writes of different bytes make their order visible.
+  std::vector<const WriteOp*> sorted;
+  for (const WriteOp& w : writes) sorted.push_back(&w);
+  std::sort(sorted.begin(), sorted.end(), [](const WriteOp* a, const WriteOp* b) { return a->dst < b->dst; });
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    for (std::size_t j = i + 1; j < sorted.size(); ++j) {
+      const auto* a = static_cast<const std::byte*>(sorted[i]->dst);
+      const auto* b = static_cast<const std::byte*>(sorted[j]->dst);
+      if (b >= a + sorted[i]->nbytes) break;
+      const std::size_t overlap = std::min<std::size_t>(a + sorted[i]->nbytes - b, sorted[j]->nbytes);
+      if (std::memcmp(data_.at(sorted[i]->data) + (b - a), data_.at(sorted[j]->data), overlap) != 0) return true;
+    }
+  return false;
+}
+
+bool World::messages_identical(const std::vector<Message>& queue) const {
+  // The receiver cannot tell messages with the same tag and payload apart (BSMP names no sender).
+  for (std::size_t i = 1; i < queue.size(); ++i) {
+    const Message& a = queue[0];
+    const Message& b = queue[i];
+    if (a.tag_len != b.tag_len || a.payload_len != b.payload_len ||
+        std::memcmp(msg_now_.at(a.offset), msg_now_.at(b.offset), padded(a.tag_len) + a.payload_len) != 0)
+      return false;
+  }
+  return true;
 }
 
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
@@ -799,11 +831,6 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
 // ---------------------------------------------------------------------------------------------
 // BSMP
 
-namespace {
-constexpr std::size_t kMessageAlign = 16;  // bsp_hpmove hands out pointers: keep them aligned
-std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageAlign - 1); }
-}  // namespace
-
 void World::set_tagsize(int* tag_nbytes) {
   traced_call(trace::Call::set_tagsize, -1, tag_nbytes ? *tag_nbytes : -1);
   Process& me = self();
@@ -914,7 +941,7 @@ void World::deliver_messages() {
     pr.queue_head = 0;
     pr.queue_bytes = 0;
     for (const Message& m : pr.queue) pr.queue_bytes += m.payload_len;
-    sched_->shuffle(pr.queue, ChoiceKind::queue_order);
+    if (!sched_->exploring() || !messages_identical(pr.queue)) sched_->shuffle(pr.queue, ChoiceKind::queue_order);
   }
 }
 

@@ -167,6 +167,9 @@ class World {
   void apply_tagsize();
   void deliver_messages();
   void fire_hp(std::size_t pending_index, bool during_superstep);
+  // Exploring: can the order of these writes, or of this queue, be seen by the program?
+  bool writes_can_collide(const std::vector<WriteOp>& writes) const;
+  bool messages_identical(const std::vector<Message>& queue) const;
   void report_poisoned_access(const PoisonedRegion* region, bool is_write);
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);

@@ -11,6 +11,7 @@
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/show_command.hpp"
+#include "tools/explore_command.hpp"
 #include "tools/shrink_command.hpp"
 
 namespace {
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
+  if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{

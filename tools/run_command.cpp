@@ -119,6 +119,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
   if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
   if (!c.guide_file.empty()) options += ":guide=" + c.guide_file;
+  if (!c.guide_log.empty()) options += ":guide_log=" + c.guide_log;
   return options;
 }
 

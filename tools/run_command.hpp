@@ -32,7 +32,8 @@ struct RunConfig {
   std::string trace_dir = ".";    // where the trace of the first failing run is kept
   bool keep_trace = true;         // keep that trace (re-running the failing seed with --trace)
   std::string replay_file;        // replay this trace instead of scheduling by seed
-  std::string guide_file;         // follow this choice script leniently (shrink)
+  std::string guide_file;         // follow this choice script leniently (shrink, explore)
+  std::string guide_log;          // explore: where the run logs the choices it was offered
   bool fork_server = true;        // many runs fork from one start of the program at bsp_begin
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   std::string program;

@@ -61,6 +61,7 @@ struct Options {
   std::string trace_file;               // record the run into this trace (docs/trace-format.md)
   std::string replay_file;              // replay the choices of this trace, checking every call
   std::string guide_file;               // follow this choice script leniently (bsp-check shrink)
+  std::string guide_log;                // explore: log the choices offered (bsp-check explore)
   // For debuggers: call bspcheck_breakpoint() when process break_process first runs in superstep
   // break_superstep (gdb: `break bspcheck_breakpoint`). -1: never.
   int break_superstep = -1;

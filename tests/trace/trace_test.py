@@ -173,5 +173,26 @@ for prog, stdin in [(os.path.join(examples, "samplesort"), b""), (os.path.join(e
     check(results[0] == results[1], f"{os.path.basename(prog)}: the fork server changed the runs")
 print("ok: fork server")
 
+# 10. Explore: the order_bug needs one non-default message order; explore finds it with bound 1,
+# keeps its trace, and the trace replays to the failure. A program with nothing to choose is
+# exhausted at once; bound 0 runs only the default schedule.
+edir = os.path.join(work, "explore")
+shutil.rmtree(edir, ignore_errors=True)
+os.makedirs(edir)
+e = run([bsp_check, "explore", "--bound", "1", "-p", "4", "--trace-dir", edir, order_bug])
+out = e.stdout.decode(errors="replace")
+check(e.returncode == 1 and "fails" in out and "1 non-default choice" in out, f"explore did not find order_bug: {out}")
+kept = [f for f in os.listdir(edir) if f.endswith(".trace")]
+check(len(kept) == 1, f"explore kept no trace: {kept}")
+if kept:
+    r = run([bsp_check, "replay", os.path.join(edir, kept[0])])
+    check(r.returncode == 1 and b"error[abort]" in r.stderr, f"explore's trace does not replay the failure: {r.stderr[-500:]}")
+e = run([bsp_check, "explore", "--bound", "0", "-p", "4", order_bug])
+check(e.returncode == 0 and b"1 distinct schedules" in e.stdout and b"not exhausted" in e.stdout,
+      f"bound 0: {e.stdout.decode(errors='replace')}")
+e = run([bsp_check, "explore", "--bound", "2", "-p", "4", os.path.join(examples, "reverse")])
+check(e.returncode == 0 and b"was exhausted" in e.stdout, f"reverse was not exhausted: {e.stdout.decode(errors='replace')}")
+print("ok: explore")
+
 print("trace test: ok" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)
