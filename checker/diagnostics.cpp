@@ -87,11 +87,11 @@ bool Diagnostics::enabled(const std::string& rule) const {
   return true;
 }
 
-void Diagnostics::report(Finding f) {
+bool Diagnostics::report(Finding f) {
   f.severity = rule_severity(f.rule);
   if (!enabled(f.rule) || suppressions_.matches(f)) {
     ++dropped_;
-    return;
+    return false;
   }
   if (f.severity == Severity::error || werror_) ++errors_;
   std::string key = f.rule;
@@ -102,6 +102,7 @@ void Diagnostics::report(Finding f) {
     std::fflush(out_);
   }
   findings_.push_back(std::move(f));
+  return true;
 }
 
 void Diagnostics::print_repeat_summary() {

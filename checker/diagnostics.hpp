@@ -41,7 +41,10 @@ class Diagnostics {
   bool enabled(const std::string& rule) const;
 
   Location location(const rt::Site& site, int process, const char* call) const;
-  void report(Finding f);
+  // Records the finding (printing it when a stream is set); false when it is disabled or
+  // suppressed, and so dropped.
+  bool report(Finding f);
+  bool printing() const { return out_ != nullptr; }
 
   const std::vector<Finding>& findings() const { return findings_; }
   // Findings that fail the run: errors, and with werror warnings too.

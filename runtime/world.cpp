@@ -484,42 +484,36 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // Called from AddressSanitizer's death callback: the program is being stopped.
   const Process& me = self();
-  if (!r) {  // some other memory error, or a signal ASan handled: still name the process
-    report("crash", "AddressSanitizer stopped process " + std::to_string(me.pid) +
-                        " (its report is above); the last BSPlib call of the process was " + me.call);
-    std::fputs(checker::Diagnostics::render(diag_.findings().back(), "").c_str(), real_out[1]);
-    std::fflush(real_out[1]);
-    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
-    return;
-  }
-  std::string verb = is_write ? "writes" : "reads";
-  std::string rule = r->rule;
-  std::string what;
-  if (rule == "hp-dst-read" && is_write) {  // writing an hp destination is the conflict rule
-    rule = "hp-dst-conflict";
-    what = "process " + std::to_string(me.pid) + " writes the destination of process " + std::to_string(r->caller) +
-           "'s " + r->call + " (on process " + std::to_string(r->owner) +
-           ") during the superstep; an unbuffered operation may land at any moment";
-  } else if (rule == "hp-dst-read")
-    what = "process " + std::to_string(me.pid) + " " + verb + " the destination of process " +
-           std::to_string(r->caller) + "'s " + r->call + " (on process " + std::to_string(r->owner) +
-           ") during the superstep; an unbuffered operation may land at any moment";
-  else if (std::string(r->rule) == "get-dst-early-read")
-    what = "process " + std::to_string(me.pid) + " " + verb + " the destination of its " + r->call +
-           " before the bsp_sync that writes it";
-  else
-    what = "process " + std::to_string(me.pid) + " " + verb + " message storage returned by bsp_hpmove in superstep " +
-           std::to_string(r->superstep) + ", which stayed valid only until the end of that superstep";
+  const std::string who = "process " + std::to_string(me.pid) + (is_write ? " writes" : " reads");
   Finding f;
-  f.rule = rule;
-  f.message = what;
   f.processes = {me.pid};
-  if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
   f.superstep = superstep_;
-  f.locations = {diag_.location(r->site, r->caller, r->call), diag_.location(me.site, me.pid, me.call)};
-  diag_.report(f);
-  std::fputs(checker::Diagnostics::render(f, "").c_str(), real_out[1]);
-  std::fflush(real_out[1]);
+  f.locations = {diag_.location(me.site, me.pid, me.call)};
+  if (!r) {  // some other memory error, or a signal ASan handled: still name the process
+    f.rule = "crash";
+    f.message = "AddressSanitizer stopped process " + std::to_string(me.pid) +
+                " (its report is above); the last BSPlib call of the process was " + me.call;
+  } else {
+    f.rule = r->rule;
+    if (f.rule == "hp-dst-read") {
+      if (is_write) f.rule = "hp-dst-conflict";  // writing an hp destination is the conflict rule
+      f.message = who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call +
+                  " (on process " + std::to_string(r->owner) +
+                  ") during the superstep; an unbuffered operation may land at any moment";
+    } else if (f.rule == "get-dst-early-read") {
+      f.message = who + " the destination of its " + r->call + " before the bsp_sync that writes it";
+    } else {
+      f.message = who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
+                  ", which stayed valid only until the end of that superstep";
+    }
+    if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
+    f.locations.insert(f.locations.begin(), diag_.location(r->site, r->caller, r->call));
+  }
+  // Program mode prints findings as they are reported; in-process runs have no one else to tell.
+  if (diag_.report(f) && !diag_.printing()) {
+    std::fputs(checker::Diagnostics::render(f, "").c_str(), real_out[1]);
+    std::fflush(real_out[1]);
+  }
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 

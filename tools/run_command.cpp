@@ -318,7 +318,7 @@ class ForkServer {
     if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
     finish_outcome(r, c, report);
-    if (prelude_.empty() && !prelude_read_) {  // what main printed before bsp_begin, once
+    if (!prelude_read_) {  // what main printed before bsp_begin, once
       prelude_read_ = true;
       prelude_ = slurp(dir_ + "/server.out");
       prelude_err_ = slurp(dir_ + "/server.err");
