@@ -1,12 +1,15 @@
 // bench_switch: the cost of a process switch.
 //
 //  * fcontext: a bare Boost.Context jump_fcontext ping-pong between two contexts, the floor.
-//  * switch_context: the runtime's own switch (runtime/context_switch.cpp: fcontext plus the
-//    weak sanitizer hooks), same ping-pong. Internal API, linked from libbspcheck.so.
+//  * fcontext, wrapped: the same through a noinline wrapper, entering jump_fcontext with a plain
+//    call and with the runtime's fcontext_jump (the return-stack-buffer effect, below).
+//  * switch_context: the runtime's own switch (runtime/context_switch.hpp), same ping-pong.
+//    Internal API, inline in the header.
 //  * bsp_qsize / bsp_put(0 bytes): p processes each make N calls that are switch points, with the
-//    default random strategy (and round robin for comparison); ns per switch = run time /
-//    RunResult.switches, ns per call = run time / (p * N). At p = 1 no switch happens: that
-//    row is the pure cost of a call.
+//    default random strategy (and round robin for comparison). At p = 1 no switch happens: that
+//    row is the pure cost of a call. For p > 1 the figure is what a switch adds to a call:
+//    (ns/call - ns/call at p = 1) / (switches per call); the notes give ns per call and the
+//    cruder run time / switches.
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstdint>
@@ -43,148 +46,48 @@ double fcontext_ns_per_jump(long iters) {
   return bench::median(v);
 }
 
-// --- return-stack-buffer experiment ----------------------------------------------------------
+// --- return-stack-buffer effect --------------------------------------------------------------
 //
-// jump_fcontext (Boost 1.74, x86-64) leaves through `jmp *%r8`, not `ret`: the `call` into it
-// pushes a return-stack-buffer entry that no `ret` consumes, so after every switch the CPU's
-// return predictions are off by one and each `ret` up the resumed call chain can mispredict.
-// Two variants of the same symmetric loop show the effect: both contexts call a noinline
-// wrapper from the same site, which switches with (a) jump_fcontext or (b) a minimal switch
-// that saves exactly what jump_fcontext saves (callee-saved registers, MXCSR, x87 control word)
-// but returns with `ret`. A measurement device, not a drop-in replacement (x86-64 only).
-
-#if defined(__x86_64__)
-extern "C" void bench_swap(void** save_sp, void* load_sp);
-asm(R"(
-  .text
-  .globl bench_swap
-  .type bench_swap,@function
-bench_swap:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  leaq -8(%rsp), %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  leaq 8(%rsp), %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .size bench_swap,.-bench_swap
-
-  .globl bench_swap_nofp
-  .type bench_swap_nofp,@function
-bench_swap_nofp:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  leaq -8(%rsp), %rsp
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  leaq 8(%rsp), %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-  .size bench_swap_nofp,.-bench_swap_nofp
-)");
-extern "C" void bench_swap_nofp(void** save_sp, void* load_sp);
-bool g_swap_nofp = false;
-
-void* g_sp_host = nullptr;
-void* g_sp[2] = {nullptr, nullptr};
-long g_swap_iters = 0;
-
-__attribute__((noinline)) void swap_wrapped(int self, int peer) {
-  if (g_swap_nofp) bench_swap_nofp(&g_sp[self], g_sp[peer]);
-  else bench_swap(&g_sp[self], g_sp[peer]);
-}
-
-template <int Self>
-[[noreturn]] void swap_loop() {
-  for (long i = 0; i < g_swap_iters; ++i) swap_wrapped(Self, 1 - Self);
-  void* dead;
-  if (g_swap_nofp) bench_swap_nofp(&dead, g_sp_host);  // A finishes first,
-  else bench_swap(&dead, g_sp_host);  // and B stays suspended, discarded
-  std::abort();
-}
-
-void* swap_prepare(char* top, void (*entry)()) {
-  auto* sp = reinterpret_cast<void**>(reinterpret_cast<std::uintptr_t>(top) & ~std::uintptr_t{15});
-  *--sp = nullptr;                           // fake return address of entry: entry sees rsp % 16 == 8
-  *--sp = reinterpret_cast<void*>(entry);    // where the first `ret` goes
-  for (int i = 0; i < 6; ++i) *--sp = nullptr;  // rbp rbx r12 r13 r14 r15
-  const std::uint64_t control = 0x1F80u | (std::uint64_t{0x037F} << 32);  // MXCSR, x87 control word
-  *--sp = reinterpret_cast<void*>(control);
-  return sp;
-}
-
-double ret_swap_ns(long iters, bool nofp) {
-  g_swap_nofp = nofp;
-  const std::size_t size = 64 * 1024;
-  char* stacks = static_cast<char*>(std::malloc(2 * size));
-  std::vector<double> v;
-  g_swap_iters = iters;
-  for (int r = 0; r < bench::reps(); ++r) {
-    g_sp[0] = swap_prepare(stacks + size, &swap_loop<0>);
-    g_sp[1] = swap_prepare(stacks + 2 * size, &swap_loop<1>);
-    double t0 = bench::now_s();
-    if (nofp) bench_swap_nofp(&g_sp_host, g_sp[0]);
-    else bench_swap(&g_sp_host, g_sp[0]);
-    double t1 = bench::now_s();
-    v.push_back((t1 - t0) * 1e9 / (2.0 * static_cast<double>(iters)));
-  }
-  std::free(stacks);
-  return bench::median(v);
-}
-#endif
+// jump_fcontext (Boost 1.74, x86-64) leaves through `jmp *%r8`, not `ret`: a plain `call` into it
+// pushes a return-stack-buffer entry that no `ret` consumes, so after every switch each `ret` up
+// the resumed call chain is predicted one frame off. Two contexts run the same loop, which
+// calls a noinline wrapper that switches (a) with a plain call of jump_fcontext, (b) with the
+// runtime's fcontext_jump, which enters jump_fcontext without a `call` (runtime/fcontext_jump.hpp).
+// With (b) the wrapper's `ret` is predicted; with (a) it is not.
 
 fc::fcontext_t g_fc_host = nullptr;
 fc::fcontext_t g_fc[2] = {nullptr, nullptr};
 long g_fc_iters = 0;
+bool g_fc_balanced = false;
 
 // Saves the context that resumed us (t.fctx) under the slot it names (t.data).
 __attribute__((noinline)) void fc_wrapped(int self, int peer) {
-  fc::transfer_t t = fc::jump_fcontext(g_fc[peer], reinterpret_cast<void*>(static_cast<std::intptr_t>(self)));
+  void* data = reinterpret_cast<void*>(static_cast<std::intptr_t>(self));
+  fc::transfer_t t = g_fc_balanced ? bspcheck::rt::fcontext_jump(g_fc[peer], data) : fc::jump_fcontext(g_fc[peer], data);
   g_fc[reinterpret_cast<std::intptr_t>(t.data)] = t.fctx;
 }
 
-template <int Self>
-void fc_loop(fc::transfer_t t) {
-  g_fc_host = t.fctx;
-  for (long i = 0; i < g_fc_iters; ++i) fc_wrapped(Self, 1 - Self);
-  fc::jump_fcontext(g_fc_host, nullptr);
-  std::abort();
+// The loop both contexts run, so that their call chains (and return addresses) are the same.
+__attribute__((noinline)) void fc_body(int self) {
+  for (long i = 0; i < g_fc_iters; ++i) fc_wrapped(self, 1 - self);
 }
 
-double fcontext_wrapped_ns(long iters) {
+double fcontext_wrapped_ns(long iters, bool balanced) {
   const std::size_t size = 64 * 1024;
   char* stacks = static_cast<char*>(std::malloc(2 * size));
   std::vector<double> v;
   g_fc_iters = iters;
+  g_fc_balanced = balanced;
   for (int r = 0; r < bench::reps(); ++r) {
-    g_fc[0] = fc::make_fcontext(stacks + size, size, &fc_loop<0>);
+    g_fc[0] = fc::make_fcontext(stacks + size, size, [](fc::transfer_t t) {
+      g_fc_host = t.fctx;
+      fc_body(0);
+      fc::jump_fcontext(g_fc_host, nullptr);  // A finishes first; B stays suspended, discarded
+      std::abort();
+    });
     g_fc[1] = fc::make_fcontext(stacks + 2 * size, size, [](fc::transfer_t t) {
-      // B's first entry: save A (who started us) before looping.
-      g_fc[reinterpret_cast<std::intptr_t>(t.data)] = t.fctx;
-      for (long i = 0; i < g_fc_iters; ++i) fc_wrapped(1, 0);
+      g_fc[reinterpret_cast<std::intptr_t>(t.data)] = t.fctx;  // save A, who started us
+      fc_body(1);
       std::abort();  // never reached: A finishes first
     });
     double t0 = bench::now_s();
@@ -234,7 +137,10 @@ double switch_context_ns(long iters) {
 
 // --- BSPlib calls ----------------------------------------------------------------------------
 
-enum class Call { qsize, put0 };
+// qsize and put0: every process makes the same call. mixed: even pids call bsp_qsize and odd
+// pids bsp_put, so a switch usually lands in a process at a different call site, whose return
+// addresses the CPU cannot predict from the process that switched away.
+enum class Call { qsize, put0, mixed };
 
 struct CallResult {
   double ns_per_switch, ns_per_call, switches_per_call;
@@ -253,7 +159,7 @@ CallResult bsp_calls(Call call, int p, long n, bspcheck::Strategy strategy) {
     bspcheck::RunResult res = bspcheck::run(o, [n, call] {
       bsp_begin(bsp_nprocs());
       int nm = 0, nb = 0;
-      if (call == Call::qsize) {
+      if (call == Call::qsize || (call == Call::mixed && bsp_pid() % 2 == 0)) {
         for (long i = 0; i < n; ++i) bsp_qsize(&nm, &nb);
       } else {
         static char dummy;
@@ -285,14 +191,9 @@ int one(int argc, char** argv) {
   const int p = argc > 3 ? std::atoi(argv[3]) : 2;
   const long n = argc > 4 ? std::atol(argv[4]) : 100000;
   setenv("BENCH_REPS", "1", 1);
-  if (what == "fcontext_wrapped") {
-    fcontext_wrapped_ns(n);
+  if (what == "fcontext_wrapped" || what == "fcontext_balanced") {
+    fcontext_wrapped_ns(n, what == "fcontext_balanced");
     std::printf("switches %ld\n", 2 * n);
-#if defined(__x86_64__)
-  } else if (what == "ret_swap") {
-    ret_swap_ns(n, argc > 5 && std::string(argv[5]) == "nofp");
-    std::printf("switches %ld\n", 2 * n);
-#endif
   } else if (what == "fcontext") {
     fcontext_ns_per_jump(n);
     std::printf("switches %ld\n", 2 * n);
@@ -313,34 +214,45 @@ int main(int argc, char** argv) {
   const long jumps = bench::scaled(20'000'000);
   bench::row("switch: bare fcontext", "jump_fcontext ping-pong", fcontext_ns_per_jump(jumps), "%.2f",
              "ns/switch", "floor");
-  bench::row("switch: fcontext, wrapped", "same-site ping-pong", fcontext_wrapped_ns(jumps), "%.2f", "ns/switch",
-             "noinline wrapper around jump_fcontext");
-#if defined(__x86_64__)
-  bench::row("switch: ret-based swap, wrapped", "same-site ping-pong", ret_swap_ns(jumps, false), "%.2f",
-             "ns/switch", "experiment: saves what jump_fcontext saves, ends in ret");
-  bench::row("switch: ret-based swap, no MXCSR/x87", "same-site ping-pong", ret_swap_ns(jumps, true), "%.2f",
-             "ns/switch", "experiment: callee-saved registers only");
-#endif
+  bench::row("switch: fcontext, wrapped, call", "same-site ping-pong", fcontext_wrapped_ns(jumps, false), "%.2f",
+             "ns/switch", "noinline wrapper, plain call of jump_fcontext: its ret mispredicts");
+  bench::row("switch: fcontext, wrapped, fcontext_jump", "same-site ping-pong", fcontext_wrapped_ns(jumps, true),
+             "%.2f", "ns/switch", "the same wrapper entering jump_fcontext without a call");
   bench::row("switch: runtime switch_context", "same-site ping-pong", switch_context_ns(jumps), "%.2f", "ns/switch",
-             "fcontext + sanitizer hooks");
+             "inline fast path: fcontext_jump, no sanitizer present");
 
   const long calls_total = bench::scaled(8'000'000);
-  for (Call call : {Call::qsize, Call::put0}) {
-    const std::string name = call == Call::qsize ? "switch: bsp_qsize" : "switch: bsp_put 0 bytes";
+  double base_ns_per_call[3] = {0, 0, 0};  // per Call: the call without a switch (p = 1)
+  for (Call call : {Call::qsize, Call::put0, Call::mixed}) {
+    const std::string name = call == Call::qsize  ? "switch: bsp_qsize"
+                             : call == Call::put0 ? "switch: bsp_put 0 bytes"
+                                                  : "switch: mixed qsize/put";
     for (int p : {1, 2, 4, 8, 64, 1000}) {
+      // mixed has no p = 1 row of its own: half its calls are each kind.
+      if (call == Call::mixed && p == 1) {
+        base_ns_per_call[2] = (base_ns_per_call[0] + base_ns_per_call[1]) / 2;
+        continue;
+      }
       const long n = calls_total / p;
       for (auto strategy : {bspcheck::Strategy::random, bspcheck::Strategy::round_robin}) {
         if (strategy == bspcheck::Strategy::round_robin && (p == 1 || p > 8)) continue;
         if (call == Call::put0 && strategy == bspcheck::Strategy::round_robin) continue;
-        if (call == Call::put0 && p > 8) continue;
+        if (call != Call::qsize && p > 8) continue;
         CallResult c = bsp_calls(call, p, n, strategy);
         const std::string params = "p=" + std::to_string(p) + ", " +
                                    (strategy == bspcheck::Strategy::random ? "random" : "round-robin") +
                                    ", " + std::to_string(n) + " calls/proc";
-        char note[96];
-        std::snprintf(note, sizeof note, "%.2f ns/call, %.3f switches/call", c.ns_per_call, c.switches_per_call);
-        if (p == 1) bench::row(name, params, c.ns_per_call, "%.2f", "ns/call", "no switches at p=1");
-        else bench::row(name, params, c.ns_per_switch, "%.2f", "ns/switch", note);
+        if (p == 1) {
+          base_ns_per_call[static_cast<int>(call)] = c.ns_per_call;
+          bench::row(name, params, c.ns_per_call, "%.2f", "ns/call", "no switches at p=1");
+          continue;
+        }
+        // What a switch adds to a call: (ns/call - ns/call at p=1) / switches per call.
+        const double marginal = (c.ns_per_call - base_ns_per_call[static_cast<int>(call)]) / c.switches_per_call;
+        char note[128];
+        std::snprintf(note, sizeof note, "%.2f ns/call, %.3f switches/call; run time/switches %.2f ns",
+                      c.ns_per_call, c.switches_per_call, c.ns_per_switch);
+        bench::row(name, params, marginal, "%.2f", "ns/switch", note);
       }
     }
   }

@@ -1,6 +1,10 @@
 // c_api.cpp: the 20 BSPlib primitives with their classic C signatures. Each one takes the call
 // site recorded by bsp.h's macro (or, for programs built against another bsp.h, its return
 // address), and hands the call to the World.
+//
+// The switch point that ends most primitives is made here, after the World method has returned:
+// a process is then suspended one frame below the program, and when it resumes only one return
+// (to the program) can be mispredicted, however different the call the previous process made.
 #define BSPCHECK_NO_SITE_MACROS
 #include "bsp.h"
 #include "bspcheck/hygiene.h"
@@ -113,62 +117,99 @@ void bsp_abort(const char* format, ...) {
 
 void bsp_push_reg(const void* ident, int size) {
   const Site site = SITE;
-  if (World* w = enter("bsp_push_reg", site)) w->push_reg(ident, size);
+  if (World* w = enter("bsp_push_reg", site)) {
+    w->push_reg(ident, size);
+    w->switch_point();
+  }
 }
 
 void bsp_pop_reg(const void* ident) {
   const Site site = SITE;
-  if (World* w = enter("bsp_pop_reg", site)) w->pop_reg(ident);
+  if (World* w = enter("bsp_pop_reg", site)) {
+    w->pop_reg(ident);
+    w->switch_point();
+  }
 }
 
 void bsp_put(int pid, const void* src, void* dst, int offset, int nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_put", site)) w->put(pid, src, dst, offset, nbytes, false);
+  if (World* w = enter("bsp_put", site)) {
+    w->put(pid, src, dst, offset, nbytes, false);
+    w->switch_point();
+  }
 }
 
 void bsp_hpput(int pid, const void* src, void* dst, int offset, int nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_hpput", site)) w->put(pid, src, dst, offset, nbytes, true);
+  if (World* w = enter("bsp_hpput", site)) {
+    w->put(pid, src, dst, offset, nbytes, true);
+    w->switch_point();
+  }
 }
 
 void bsp_get(int pid, const void* src, int offset, void* dst, int nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_get", site)) w->get(pid, src, offset, dst, nbytes, false);
+  if (World* w = enter("bsp_get", site)) {
+    w->get(pid, src, offset, dst, nbytes, false);
+    w->switch_point();
+  }
 }
 
 void bsp_hpget(int pid, const void* src, int offset, void* dst, int nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_hpget", site)) w->get(pid, src, offset, dst, nbytes, true);
+  if (World* w = enter("bsp_hpget", site)) {
+    w->get(pid, src, offset, dst, nbytes, true);
+    w->switch_point();
+  }
 }
 
 void bsp_set_tagsize(int* tag_nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_set_tagsize", site)) w->set_tagsize(tag_nbytes);
+  if (World* w = enter("bsp_set_tagsize", site)) {
+    w->set_tagsize(tag_nbytes);
+    w->switch_point();
+  }
 }
 
 void bsp_send(int pid, const void* tag, const void* payload, int payload_nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_send", site)) w->send(pid, tag, payload, payload_nbytes);
+  if (World* w = enter("bsp_send", site)) {
+    w->send(pid, tag, payload, payload_nbytes);
+    w->switch_point();
+  }
 }
 
 void bsp_qsize(int* nmessages, int* accum_nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_qsize", site)) w->qsize(nmessages, accum_nbytes);
+  if (World* w = enter("bsp_qsize", site)) {
+    w->qsize(nmessages, accum_nbytes);
+    w->switch_point();
+  }
 }
 
 void bsp_get_tag(int* status, void* tag) {
   const Site site = SITE;
-  if (World* w = enter("bsp_get_tag", site)) w->get_tag(status, tag);
+  if (World* w = enter("bsp_get_tag", site)) {
+    w->get_tag(status, tag);
+    w->switch_point();
+  }
 }
 
 void bsp_move(void* payload, int reception_nbytes) {
   const Site site = SITE;
-  if (World* w = enter("bsp_move", site)) w->move(payload, reception_nbytes);
+  if (World* w = enter("bsp_move", site)) {
+    w->move(payload, reception_nbytes);
+    w->switch_point();
+  }
 }
 
 int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
   const Site site = SITE;
-  if (World* w = enter("bsp_hpmove", site)) return w->hpmove(tag_ptr, payload_ptr);
+  if (World* w = enter("bsp_hpmove", site)) {
+    const int payload_nbytes = w->hpmove(tag_ptr, payload_ptr);
+    w->switch_point();
+    return payload_nbytes;
+  }
   return -1;
 }
 

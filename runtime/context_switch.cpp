@@ -16,11 +16,15 @@ void __tsan_switch_to_fiber(void* fiber, unsigned flags) __attribute__((weak));
 
 namespace bspcheck::rt {
 
+namespace detail {
+ContextSlot* g_entering = nullptr;
+const bool g_fiber_hooks = __sanitizer_start_switch_fiber != nullptr || __tsan_switch_to_fiber != nullptr;
+}  // namespace detail
+
 namespace {
 
-// All contexts run on one OS thread, so plain globals describe the switch in flight.
-ContextSlot* g_leaving = nullptr;   // the slot being left (its bounds are learned by ASan)
-ContextSlot* g_entering = nullptr;  // the slot being entered (a new context reads its entry)
+using detail::g_entering;
+ContextSlot* g_leaving = nullptr;  // the slot being left (its bounds are learned by ASan)
 
 inline void before_switch(ContextSlot* from, ContextSlot& to) {
   if (__sanitizer_start_switch_fiber)
@@ -57,9 +61,9 @@ void trampoline(fctx::transfer_t t) {
 
 }  // namespace
 
-void switch_context(ContextSlot& from, ContextSlot& to) {
+void detail::switch_context_with_hooks(ContextSlot& from, ContextSlot& to) {
   before_switch(&from, to);
-  fctx::transfer_t t = fctx::jump_fcontext(to.ctx, &from);
+  fctx::transfer_t t = fcontext_jump(to.ctx, &from);
   if (auto* prev = static_cast<ContextSlot*>(t.data)) prev->ctx = t.fctx;
   after_switch(&from);
 }
@@ -68,7 +72,7 @@ void exit_context(ContextSlot& dying, ContextSlot& to) {
   (void)dying;
   before_switch(nullptr, to);
   g_leaving = nullptr;
-  fctx::jump_fcontext(to.ctx, nullptr);
+  fcontext_jump(to.ctx, nullptr);
   std::abort();  // nobody resumes a context that has exited
 }
 

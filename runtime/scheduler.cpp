@@ -28,7 +28,9 @@ class SeededChoices {
 class RandomScheduler final : public Scheduler {
  public:
   explicit RandomScheduler(std::uint64_t seed)
-      : procs_(stream_for(seed, ChoiceKind::next_process)), choices_(seed) {}
+      : procs_(stream_for(seed, ChoiceKind::next_process)), choices_(seed) {
+    uniform_process_stream_ = &procs_;
+  }
   int next_process(const RunnableSet& runnable, int) override {
     return runnable.list[procs_.below(static_cast<std::uint32_t>(runnable.list.size()))];
   }

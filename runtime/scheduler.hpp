@@ -27,6 +27,14 @@ class Scheduler {
   // Which of the runnable processes runs next; `current` is the one asking (it may be chosen
   // again if it is runnable).
   virtual int next_process(const RunnableSet& runnable, int current) = 0;
+
+  // next_process without a virtual call for the default strategy, whose choice is one uniform
+  // draw: it is made at every BSPlib call, so it is worth inlining.
+  int pick_next(const RunnableSet& runnable, int current) {
+    if (uniform_process_stream_)
+      return runnable.list[uniform_process_stream_->below(static_cast<std::uint32_t>(runnable.list.size()))];
+    return next_process(runnable, current);
+  }
   // A uniformly chosen index below n for the given kind of choice (queue order, write order,
   // hp timing, time jitter).
   virtual std::uint32_t choose(ChoiceKind kind, std::uint32_t n) = 0;
@@ -45,6 +53,10 @@ class Scheduler {
       if (j != i - 1) std::swap(v[i - 1], v[j]);
     }
   }
+
+ protected:
+  // Set by a strategy whose next_process is runnable.list[stream.below(size)], and only then.
+  Rng* uniform_process_stream_ = nullptr;
 };
 
 std::unique_ptr<Scheduler> make_scheduler(Strategy strategy, std::uint64_t seed);

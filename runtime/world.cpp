@@ -73,7 +73,9 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
       pr.stack = stacks_->stack(static_cast<std::size_t>(pid - 1));
       make_context(pr.slot, pr.stack.top(), pr.stack.size, &World::process_entry, &pr);
     }
+    unguarded_stacks_ = !stacks_->guarded();
   }
+  break_pending_ = options.break_superstep >= 0;
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
 }
@@ -167,28 +169,21 @@ void World::make_unrunnable(int pid) {
   runnable_pos_[pid] = -1;
 }
 
-void World::switch_to(int next) {
-  Process& me = self();
+void World::check_stack_canary(Process& me) {
   if (me.stack.base && !me.stack.guard && !me.stack.canary_intact())
     fatal("crash", "process " + std::to_string(me.pid) +
                        " overflowed its stack (detected after the fact: stacks are unguarded at this "
                        "many processes); raise the stack size with --stack-size");
-  Process& to = procs_[static_cast<std::size_t>(next)];
-  to.started = true;
-  running_ = next;
-  ++switches_;
-  switch_context(me.slot, to.slot);
-  // Resumed: whoever switched here has set running_ to our pid.
+}
+
+void World::on_resume_slow() {
   if (stopping_ && std::uncaught_exceptions() == 0) throw ProcessExit{};
   maybe_break();
 }
 
-void World::switch_point() {
-  if (!hp_pending_.empty() && sched_->choose(ChoiceKind::hp_timing, 2) == 0)
+void World::maybe_fire_hp() {
+  if (sched_->choose(ChoiceKind::hp_timing, 2) == 0)
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
-  if (runnable_.size() <= 1) return;
-  int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, running_);
-  if (next != running_) switch_to(next);
 }
 
 void World::process_entry(void* arg) {
@@ -244,7 +239,7 @@ void World::leave(Process& me, bool unwound) {
         break;
       }
     } else if (!runnable_.empty()) {
-      next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, me.pid);
+      next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, me.pid);
     } else {
       deadlock_report();
     }
@@ -273,13 +268,13 @@ void World::block(ProcState state) {
     else deadlock();
   }
   if (runnable_.empty()) deadlock();
-  int next = sched_->next_process(RunnableSet{runnable_, runnable_pos_}, me.pid);
+  int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, me.pid);
   if (next != me.pid) switch_to(next);
   else maybe_break();
 }
 
 void World::hit_breakpoint() {
-  break_done_ = true;
+  break_pending_ = false;
   bspcheck_breakpoint(superstep_, running_);
 }
 
@@ -599,14 +594,12 @@ void World::push_reg(const void* ident, int size) {
     size = 0;
   }
   me.pushes.push_back({ident, size, me.site});
-  switch_point();
 }
 
 void World::pop_reg(const void* ident) {
   traced_call(trace::Call::pop_reg, -1, 0);
   Process& me = self();
   me.pops.push_back({ident, me.site});
-  switch_point();
 }
 
 void World::apply_registrations() {
@@ -800,7 +793,6 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
       }
     }
   }
-  switch_point();
 }
 
 void World::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
@@ -819,7 +811,6 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
       }
     }
   }
-  switch_point();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -836,7 +827,6 @@ void World::set_tagsize(int* tag_nbytes) {
     me.tagsize_site = me.site;
     *tag_nbytes = tagsize_;  // the size valid in this superstep
   }
-  switch_point();
 }
 
 void World::apply_tagsize() {
@@ -898,7 +888,6 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
     outbox_[pid].push_back({me.pid, static_cast<std::uint32_t>(tag_len), static_cast<std::uint32_t>(payload_nbytes), off});
     count_transfer(me.pid, pid, tag_len + static_cast<std::size_t>(payload_nbytes));
   }
-  switch_point();
 }
 
 void World::deliver_messages() {
@@ -944,7 +933,6 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
   Process& me = self();
   if (nmessages) *nmessages = static_cast<int>(me.queue.size() - me.queue_head);
   if (accum_nbytes) *accum_nbytes = static_cast<int>(me.queue_bytes);
-  switch_point();
 }
 
 void World::get_tag(int* status, void* tag) {
@@ -960,7 +948,6 @@ void World::get_tag(int* status, void* tag) {
       else report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
     }
   }
-  switch_point();
 }
 
 void World::move(void* payload, int reception_nbytes) {
@@ -983,7 +970,6 @@ void World::move(void* payload, int reception_nbytes) {
       ++me.queue_head;
     }
   }
-  switch_point();
 }
 
 int World::hpmove(void** tag_ptr, void** payload_ptr) {
@@ -1005,7 +991,6 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
     ++me.queue_head;
     result = static_cast<int>(m.payload_len);
   }
-  switch_point();
   return result;
 }
 

@@ -81,10 +81,18 @@ class World {
     return me;
   }
 
-  // A switch point: fires due hp operations, then lets the scheduler pick who runs next.
-  void switch_point();
+  // A switch point: fires due hp operations, then lets the scheduler pick who runs next. Every
+  // BSPlib call ends in one, so the common case (no hp operation pending, the default strategy)
+  // is inline down to the jump into the next process.
+  void switch_point() {
+    if (__builtin_expect(!hp_pending_.empty(), false)) maybe_fire_hp();
+    if (runnable_.size() <= 1) return;
+    const int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, running_);
+    if (next != running_) switch_to(next);
+  }
 
-  // The primitives (argument checking is done here too; see c_api.cpp for the C entry points).
+  // The primitives (argument checking is done here too; see c_api.cpp for the C entry points,
+  // which follow each of these but sync, end, abort_run and time with switch_point()).
   void sync();
   void end();
   [[noreturn]] void abort_run(const std::string& message);
@@ -151,17 +159,30 @@ class World {
   void block(ProcState state);
   void make_runnable(int pid);
   void make_unrunnable(int pid);
-  void switch_to(int pid);
+  // Hands the processor to process `next` and returns when this process is resumed.
+  void switch_to(int next) {
+    Process& me = self();
+    if (__builtin_expect(unguarded_stacks_, false)) check_stack_canary(me);
+    Process& to = procs_[static_cast<std::size_t>(next)];
+    to.started = true;
+    running_ = next;
+    ++switches_;
+    switch_context(me.slot, to.slot);
+    // Resumed: whoever switched here has set running_ to our pid.
+    if (__builtin_expect(stopping_ || break_pending_, false)) on_resume_slow();
+  }
+  void on_resume_slow();  // unwinds a stopped run; the debugger hook
+  void check_stack_canary(Process& me);
+  void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
   // Debugger hook: calls bspcheck_breakpoint() once, when the chosen process first runs in the
   // chosen superstep (Options::break_superstep).
   void maybe_break() {
-    if (options_.break_superstep >= 0 && !break_done_ && superstep_ == options_.break_superstep &&
-        running_ == options_.break_process)
+    if (break_pending_ && superstep_ == options_.break_superstep && running_ == options_.break_process)
       hit_breakpoint();
   }
   void hit_breakpoint();
-  bool break_done_ = false;
-  void after_resume();
+  bool break_pending_ = false;    // a breakpoint superstep is set and has not been hit yet
+  bool unguarded_stacks_ = false;  // stacks have canaries instead of guard pages
   void barrier(bool final);
   void apply_registrations();
   void apply_tagsize();
