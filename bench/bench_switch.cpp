@@ -185,7 +185,7 @@ CallResult bsp_calls(Call call, int p, long n, bspcheck::Strategy strategy) {
 }  // namespace
 
 // One configuration, once, for instruction counting under valgrind --tool=callgrind (see
-// bench/run_all.sh --callgrind): bench_switch one qsize|put0|fcontext|switch_context P N [rr]
+// bench/run_all.sh --callgrind): bench_switch one qsize|put0|mixed|fcontext|fcontext_wrapped|fcontext_balanced|switch_context P N [rr]
 int one(int argc, char** argv) {
   const std::string what = argv[2];
   const int p = argc > 3 ? std::atoi(argv[3]) : 2;
@@ -203,7 +203,8 @@ int one(int argc, char** argv) {
   } else {
     const auto strategy = argc > 5 && std::string(argv[5]) == "rr" ? bspcheck::Strategy::round_robin
                                                                   : bspcheck::Strategy::random;
-    CallResult c = bsp_calls(what == "qsize" ? Call::qsize : Call::put0, p, n, strategy);
+    const Call call = what == "qsize" ? Call::qsize : what == "mixed" ? Call::mixed : Call::put0;
+    CallResult c = bsp_calls(call, p, n, strategy);
     std::printf("switches %.0f calls %ld\n", c.switches_per_call * p * static_cast<double>(n), p * n);
   }
   return 0;

@@ -48,7 +48,7 @@ if [ "${1:-}" = "--callgrind" ]; then
   echo "| callgrind | configuration | instructions | per |"
   echo "|---|---|---|---|"
   n=100000
-  for cfg in "fcontext 0 -" "switch_context 0 -" "qsize 1 random" "qsize 2 rr" "qsize 8 rr" "qsize 2 random" "qsize 8 random" "put0 2 rr"; do
+  for cfg in "fcontext 0 -" "switch_context 0 -" "qsize 1 random" "qsize 2 rr" "qsize 8 rr" "qsize 2 random" "qsize 8 random" "put0 2 rr" "mixed 2 rr"; do
     set -- $cfg
     strat=$3
     [ "$strat" = rr ] || strat=""
@@ -58,6 +58,7 @@ if [ "${1:-}" = "--callgrind" ]; then
       fcontext|switch_context) echo "| $1 | ping-pong | $(( (c - a) / (2 * n) )) | switch |" ;;
       qsize) echo "| bsp_qsize | p=$2, $3 | $(( (c - a) / ($2 * n) )) | call |" ;;
       put0) echo "| bsp_put 0 bytes | p=$2, $3 | $(( (c - a) / ($2 * n) )) | call |" ;;
+      mixed) echo "| mixed qsize/put | p=$2, $3 | $(( (c - a) / ($2 * n) )) | call |" ;;
     esac
   done
 fi

@@ -1,6 +1,7 @@
 #include "runtime/options.hpp"
 
 #include "checker/suppressions.hpp"
+#include "runtime/option_list.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -55,16 +56,9 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "guide_log") o.run.guide_log = v;
     else if (key == "suppressions") o.run.suppressions_file = v;
     else if (key == "disable") {
-      std::size_t start = 0;
-      while (start <= v.size()) {
-        std::size_t comma = v.find(',', start);
-        if (comma == std::string::npos) comma = v.size();
-        std::string rule = v.substr(start, comma - start);
-        if (!rule.empty()) {
-          if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
-          o.run.disabled_rules.push_back(rule);
-        }
-        start = comma + 1;
+      for (const std::string& rule : split_list(v, ',')) {
+        if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
+        o.run.disabled_rules.push_back(rule);
       }
     }
     else throw std::invalid_argument("unknown option '" + key + "'");
@@ -81,18 +75,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
 
 ProgramOptions parse_program_options(const std::string& text) {
   ProgramOptions o;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find(':', start);
-    if (end == std::string::npos) end = text.size();
-    std::string item = text.substr(start, end - start);
-    if (!item.empty()) {
-      std::size_t eq = item.find('=');
-      if (eq == std::string::npos) throw std::invalid_argument("expected key=value, got '" + item + "'");
-      set_option(o, item.substr(0, eq), item.substr(eq + 1));
-    }
-    start = end + 1;
-  }
+  for (const auto& [key, value] : parse_key_values(text)) set_option(o, key, value);
   return o;
 }
 

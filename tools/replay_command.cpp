@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "replay/trace_format.hpp"
+#include "runtime/option_list.hpp"
 #include "tools/run_command.hpp"
 
 namespace bspcheck::cli {
@@ -28,24 +29,18 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.strategy = h.strategy;
   c.keep_trace = false;
   // The recorded run's checker options, so that the replay reports what it reported.
-  for (std::size_t start = 0; start < h.checks.size();) {
-    std::size_t end = h.checks.find(':', start);
-    if (end == std::string::npos) end = h.checks.size();
-    const std::string item = h.checks.substr(start, end - start);
-    start = end + 1;
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos) continue;
-    const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
+  std::vector<std::pair<std::string, std::string>> checks;
+  try {
+    checks = rt::parse_key_values(h.checks);
+  } catch (const std::invalid_argument& e) {
+    error = trace_path + ": its checker options are malformed: " + e.what();
+    return false;
+  }
+  for (const auto& [key, value] : checks) {
     if (key == "werror") c.werror = value == "1";
     else if (key == "check") c.no_check = value == "0";
     else if (key == "suppressions") c.suppressions_file = value;
-    else if (key == "disable")
-      for (std::size_t s = 0; s <= value.size();) {
-        std::size_t comma = value.find(',', s);
-        if (comma == std::string::npos) comma = value.size();
-        if (comma > s) c.disabled_rules.push_back(value.substr(s, comma - s));
-        s = comma + 1;
-      }
+    else if (key == "disable") c.disabled_rules = rt::split_list(value, ',');
   }
   return true;
 }

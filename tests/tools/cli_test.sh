@@ -23,6 +23,9 @@ expect 0 "Usage"                           -- "$bspcheck" --help
 expect 2 "BSPCHECK_OPTIONS: unknown option" -- env BSPCHECK_OPTIONS=bogus=1 "$good"
 expect 2 "procs: must be at least 1"       -- env BSPCHECK_OPTIONS=procs=0 "$good"
 expect 2 "more than the"                   -- env BSPCHECK_OPTIONS=procs=100000000 "$good"
+expect 2 "expected key=value, got 'seed'"  -- env BSPCHECK_OPTIONS=procs=2:seed "$good"
+expect 2 "disable: unknown rule 'bogus'"   -- env BSPCHECK_OPTIONS=disable=put-collision,,bogus "$good"
+expect 0 "Hello"                           -- env BSPCHECK_OPTIONS=::procs=2::disable=put-collision,reg-leak: "$good"
 
 # A failing run prints its reproduce line, and that line reproduces the failure with identical output.
 out="$("$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1)"; status=$?
