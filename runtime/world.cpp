@@ -398,6 +398,7 @@ void World::barrier(bool final) {
   if (!sched_->exploring() || writes_can_collide(writes_)) sched_->shuffle(writes_, ChoiceKind::write_order);
   for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
   writes_.clear();
+  data_.clear();  // every payload has landed: the next superstep reuses the space
   apply_registrations();
   apply_tagsize();
   deliver_messages();

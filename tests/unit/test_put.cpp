@@ -1,8 +1,12 @@
 // bsp_put (paper section 3.2, notes 3.2.4): buffered on source, buffered on destination.
 #include "unit_helpers.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <numeric>
+
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes() __attribute__((weak));
 
 namespace {
 
@@ -266,6 +270,41 @@ TEST(Put, LargePutOfManyBytes) {
     EXPECT_EQ(buf[0][i], i * 0.5 + 1);
     EXPECT_EQ(buf[1][i], i * 0.5 + 0);
   }
+}
+
+// Heap bytes in use now: glibc's accounting, or the sanitizer allocator's in an ASan build.
+std::size_t heap_in_use() {
+  if (__sanitizer_get_current_allocated_bytes) return __sanitizer_get_current_allocated_bytes();
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+}
+
+// The runtime keeps put payloads from the call to the barrier, and not longer: 200 supersteps
+// each putting 1 MiB need about 1 MiB of buffer, not 200.
+TEST(Put, PayloadBufferIsReusedAcrossSupersteps) {
+  const int nbytes = 1 << 20;
+  std::vector<std::vector<char>> dst(2, std::vector<char>(nbytes));
+  std::vector<char> src(nbytes, 'x');
+  std::size_t in_use_early = 0, in_use_late = 0;
+  auto r = run(2, 5, [&] {
+    bsp_begin(2);
+    bsp_push_reg(dst[bsp_pid()].data(), nbytes);
+    bsp_sync();
+    for (int s = 0; s < 200; ++s) {
+      src[0] = static_cast<char>(s);
+      if (bsp_pid() == 0) bsp_put(1, src.data(), dst[0].data(), 0, nbytes);
+      bsp_sync();
+      if (bsp_pid() == 1 && dst[1][0] != static_cast<char>(s)) bsp_abort("superstep %d: wrong data", s);
+      if (bsp_pid() == 0 && s == 10) in_use_early = heap_in_use();
+      if (bsp_pid() == 0 && s == 199) in_use_late = heap_in_use();
+    }
+    bsp_pop_reg(dst[bsp_pid()].data());
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  ASSERT_GT(in_use_early, 0u);
+  EXPECT_LT(in_use_late, in_use_early + 16 * static_cast<std::size_t>(nbytes))
+      << "the heap grew by " << (in_use_late - in_use_early) / nbytes << " MiB over 189 supersteps";
 }
 
 TEST(Put, CollisionWinnerIsOneOfTheWritersAndDependsOnTheSeed) {
