@@ -57,67 +57,79 @@ std::string site_key(const rt::Site& s) {
 // where thousands of writes hit the same bytes linear, and one colliding pair is enough to report.
 constexpr std::size_t kMaxOverlapCompares = 64;
 
+// memcmp without the library call for the small writes that dominate large supersteps.
+bool equal_bytes(const std::byte* a, const std::byte* b, std::size_t n) {
+  if (n > 16) return std::memcmp(a, b, n) == 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
 }  // namespace
 
 void Checker::check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep) {
+  // 16 bytes per write, so that sorting a superstep's million writes moves little memory. Write
+  // counts and sizes fit in 32 bits: every write is a BSPlib call with an int size.
+  constexpr std::uint32_t kHpBit = 0x80000000u;
   struct Interval {
-    std::uintptr_t lo, hi;
-    std::size_t index;
-    bool is_hp;
+    std::uintptr_t lo;
+    std::uint32_t nbytes;
+    std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
+    std::uintptr_t hi() const { return lo + nbytes; }
+    bool is_hp() const { return (tagged & kHpBit) != 0; }
+    std::size_t index() const { return tagged & ~kHpBit; }
   };
   std::vector<Interval> iv;
   iv.reserve(writes.size() + hp.size());
-  for (std::size_t i = 0; i < writes.size(); ++i) {
-    auto lo = reinterpret_cast<std::uintptr_t>(writes[i].dst);
-    if (writes[i].nbytes) iv.push_back({lo, lo + writes[i].nbytes, i, false});
-  }
-  for (std::size_t i = 0; i < hp.size(); ++i) {
-    auto lo = reinterpret_cast<std::uintptr_t>(hp[i].dst);
-    if (hp[i].nbytes) iv.push_back({lo, lo + hp[i].nbytes, i, true});
-  }
+  for (std::size_t i = 0; i < writes.size(); ++i)
+    if (writes[i].nbytes)
+      iv.push_back({reinterpret_cast<std::uintptr_t>(writes[i].dst), writes[i].nbytes, static_cast<std::uint32_t>(i)});
+  for (std::size_t i = 0; i < hp.size(); ++i)
+    if (hp[i].nbytes)
+      iv.push_back({reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes, static_cast<std::uint32_t>(i) | kHpBit});
   if (iv.size() < 2) return;
   std::sort(iv.begin(), iv.end(), [](const Interval& a, const Interval& b) {
-    return a.lo != b.lo ? a.lo < b.lo : a.hi < b.hi;
+    return a.lo != b.lo ? a.lo < b.lo : a.nbytes < b.nbytes;
   });
 
   std::set<std::pair<std::string, std::string>> reported;
   // Intervals that may still overlap later ones, as a min-heap on their end.
   std::vector<Interval> active;
-  auto ends_later = [](const Interval& a, const Interval& b) { return a.hi > b.hi; };
+  auto ends_later = [](const Interval& a, const Interval& b) { return a.hi() > b.hi(); };
   const Interval* last_kept = nullptr;
   for (const Interval& cur : iv) {
-    while (!active.empty() && active.front().hi <= cur.lo) {
+    while (!active.empty() && active.front().hi() <= cur.lo) {
       std::pop_heap(active.begin(), active.end(), ends_later);
       active.pop_back();
     }
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
-    if (last_kept && !cur.is_hp && !last_kept->is_hp && cur.lo == last_kept->lo && cur.hi == last_kept->hi &&
-        std::memcmp(writes[cur.index].data, writes[last_kept->index].data, cur.hi - cur.lo) == 0)
+    if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
+        cur.nbytes == last_kept->nbytes && equal_bytes(writes[cur.index()].data, writes[last_kept->index()].data, cur.nbytes))
       continue;
     std::size_t compared = 0;
     for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
       const Interval& prev = *it;
-      const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi, cur.hi);
+      const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
-      const bool hazard = prev.is_hp || cur.is_hp;
+      const bool hazard = prev.is_hp() || cur.is_hp();
       if (!hazard) {
-        const WriteView& a = writes[prev.index];
-        const WriteView& b = writes[cur.index];
-        if (std::memcmp(a.data + (lo - prev.lo), b.data + (lo - cur.lo), hi - lo) == 0) continue;  // same bytes
+        const WriteView& a = writes[prev.index()];
+        const WriteView& b = writes[cur.index()];
+        if (equal_bytes(a.data + (lo - prev.lo), b.data + (lo - cur.lo), hi - lo)) continue;  // same bytes
       }
-      auto site_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].site : writes[x.index].site; };
-      auto pid_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].caller : writes[x.index].writer; };
-      auto call_of = [&](const Interval& x) { return x.is_hp ? hp[x.index].call : writes[x.index].call; };
-      const int owner = cur.is_hp ? hp[cur.index].dst_owner : writes[cur.index].owner;
+      auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
+      auto pid_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].caller : writes[x.index()].writer; };
+      auto call_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].call : writes[x.index()].call; };
+      const int owner = cur.is_hp() ? hp[cur.index()].dst_owner : writes[cur.index()].owner;
       auto key = std::make_pair(site_key(site_of(prev)), site_key(site_of(cur)));
       if (key.first > key.second) std::swap(key.first, key.second);
       if (!reported.insert(key).second) continue;
       Finding f;
       std::ostringstream m;
       if (hazard) {
-        const Interval& h = prev.is_hp ? prev : cur;
-        const Interval& other = prev.is_hp ? cur : prev;
+        const Interval& h = prev.is_hp() ? prev : cur;
+        const Interval& other = prev.is_hp() ? cur : prev;
         f.rule = "hp-dst-conflict";
         m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
           << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other)
