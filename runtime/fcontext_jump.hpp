@@ -14,16 +14,17 @@
 //
 // The asm is an ordinary SysV call of jump_fcontext(to, data) apart from the missing `call`: it
 // clobbers everything the ABI lets a callee clobber. It first steps over the 128-byte red zone,
-// which the compiler may use in a function it thinks makes no calls. Elsewhere (other
-// architectures, or with x86 shadow stacks, which forbid a `ret` without its `call`) it is a
-// plain call of jump_fcontext.
+// which the compiler may use in a function it thinks makes no calls. Elsewhere it is a plain call
+// of jump_fcontext: on other architectures, and in builds with Intel CET (-fcf-protection),
+// whose shadow stacks forbid a `ret` without its `call` and whose indirect-branch tracking wants
+// an `endbr64` where the jump resumes (Boost 1.74's fcontext supports neither anyway).
 #pragma once
 
 #include <boost/context/detail/fcontext.hpp>
 
 namespace bspcheck::rt {
 
-#if defined(__x86_64__) && defined(__ELF__) && !(defined(__CET__) && (__CET__ & 2))
+#if defined(__x86_64__) && defined(__ELF__) && !defined(__CET__)
 #define BSPCHECK_BALANCED_JUMP 1
 #else
 #define BSPCHECK_BALANCED_JUMP 0
