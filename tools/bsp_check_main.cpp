@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/suppressions.hpp"
+#include "tools/cli_parse.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
@@ -87,13 +88,7 @@ int main(int argc, char** argv) {
   std::string procs = "1-4,8";
   add_run_options(app, config, procs);
 
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
-  }
+  if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
   std::vector<std::string> rest = app.remaining();
   if (rest.empty()) {
     std::cerr << "bsp-check: error: no PROGRAM given\n" << app.help();

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "tools/cli_parse.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/program_check.hpp"
 #include "tools/run_command.hpp"
@@ -58,13 +59,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.prefix_command();
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
   const std::vector<std::string> program = app.remaining();
   if (program.empty()) {

@@ -6,6 +6,7 @@
 
 #include "replay/trace_format.hpp"
 #include "runtime/option_list.hpp"
+#include "tools/cli_parse.hpp"
 #include "tools/run_command.hpp"
 
 namespace bspcheck::cli {
@@ -58,13 +59,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("--timeout", timeout, "seconds the replay may take (0: none)")->check(CLI::NonNegativeNumber);
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Header h;
   try {
     h = trace::Reader::open(trace_path).header();  // refuses bad traces with a reason

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "replay/trace_format.hpp"
+#include "tools/cli_parse.hpp"
 #include "tools/show_model.hpp"
 
 namespace bspcheck::cli {
@@ -387,13 +388,7 @@ int show_command(const std::vector<std::string>& args) {
       ->check(CLI::IsMember({"linear", "ring"}));
   app.add_flag("--no-tag-bytes", no_tag, "do not count the inferred tag bytes of bsp_send");
   app.add_flag("--brief", brief, "one line per superstep");
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   if (list) return list_machines();
   if (trace_path.empty()) {
     std::cerr << "bsp-check: error: show: no TRACE given (usage: bsp-check show [options] TRACE)\n";

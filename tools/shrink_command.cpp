@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "replay/trace_format.hpp"
+#include "tools/cli_parse.hpp"
 #include "tools/program_check.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
@@ -75,13 +76,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("-o,--output", output, "the minimal trace (default: TRACE with .min.trace)");
   app.add_option("--max-runs", max_runs, "give up reducing after this many runs (default 2000)");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
-  std::vector<std::string> rest(args.begin() + 1, args.end());
-  std::vector<std::string> reversed(rest.rbegin(), rest.rend());
-  try {
-    app.parse(reversed);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
-  }
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Reader trace;
   try {
     trace = trace::Reader::open(trace_path);
