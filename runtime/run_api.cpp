@@ -37,19 +37,7 @@ Launch* g_launch = nullptr;
 
 void launch_entry(void* arg) {
   Launch& l = *static_cast<Launch*>(arg);
-  bool unwound = false;
-  std::string crash;
-  try {
-    l.body();
-  } catch (const ProcessExit&) {
-    unwound = true;
-  } catch (const std::exception& e) {
-    unwound = true;
-    crash = std::string("process 0 threw an uncaught exception: ") + e.what();
-  } catch (...) {
-    unwound = true;
-    crash = "process 0 threw an uncaught exception";
-  }
+  const auto [unwound, crash] = run_spmd(l.body, 0);
   if (World* w = World::current()) {
     if (!crash.empty()) {
       w->report("crash", crash);

@@ -186,24 +186,31 @@ void World::maybe_fire_hp() {
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
 }
 
+SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
+  SpmdEnd end;
+  try {
+    body();
+  } catch (const ProcessExit&) {
+    end.unwound = true;
+  } catch (const std::exception& e) {
+    end.unwound = true;
+    end.crash = "process " + std::to_string(pid) + " threw an uncaught exception: " + e.what();
+  } catch (...) {
+    end.unwound = true;
+    end.crash = "process " + std::to_string(pid) + " threw an uncaught exception";
+  }
+  return end;
+}
+
 void World::process_entry(void* arg) {
   Process& me = *static_cast<Process*>(arg);
   World& w = *current_world_;
-  bool unwound = false;
-  try {
-    w.body_();
-  } catch (const ProcessExit&) {
-    unwound = true;
-  } catch (const std::exception& e) {
-    unwound = true;
-    w.report("crash", "process " + std::to_string(me.pid) + " threw an uncaught exception: " + e.what());
-    w.stopping_ = true;
-  } catch (...) {
-    unwound = true;
-    w.report("crash", "process " + std::to_string(me.pid) + " threw an uncaught exception");
+  const SpmdEnd end = run_spmd(w.body_, me.pid);
+  if (!end.crash.empty()) {
+    w.report("crash", end.crash);
     w.stopping_ = true;
   }
-  w.leave(me, unwound);
+  w.leave(me, end.unwound);
 }
 
 void World::leave(Process& me, bool unwound) {

@@ -38,6 +38,14 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
 // so that user code catching std::exception does not swallow it.
 struct ProcessExit {};
 
+// How a process's SPMD function ended: returned, unwound by a ProcessExit, or stopped by an
+// uncaught exception (`crash` then says which, for the crash finding).
+struct SpmdEnd {
+  bool unwound = false;
+  std::string crash;
+};
+SpmdEnd run_spmd(const std::function<void()>& body, int pid);
+
 class World {
  public:
   enum class Mode {

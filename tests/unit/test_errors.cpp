@@ -2,6 +2,8 @@
 // faulty operation is skipped and the run continues; deadlocks and misuse are reported.
 #include "unit_helpers.hpp"
 
+#include <stdexcept>
+
 namespace {
 
 using unit::run;
@@ -239,6 +241,33 @@ TEST(Errors, ProcessThatSkipsBspEndIsReported) {
   });
   EXPECT_FALSE(r.ok()) << "a process returning without bsp_end must be an error";
   EXPECT_GE(unit::errors(r), 1u) << r.summary();
+}
+
+// An uncaught exception stops the run with a crash finding naming the process and the
+// exception, whether it leaves a fiber process or process 0 (which runs on the caller's side).
+TEST(Errors, UncaughtExceptionIsACrashNamingTheProcess) {
+  for (int thrower : {1, 0}) {
+    auto r = run(3, 6, [thrower] {
+      bsp_begin(3);
+      bsp_sync();
+      if (bsp_pid() == thrower) throw std::runtime_error("boom");
+      bsp_sync();
+      bsp_end();
+    });
+    EXPECT_FALSE(r.ok());
+    const bspcheck::Finding* f = unit::find(r, "crash");
+    ASSERT_NE(f, nullptr) << r.summary();
+    EXPECT_EQ(f->message, "process " + std::to_string(thrower) + " threw an uncaught exception: boom");
+  }
+  auto r = run(2, 6, [] {
+    bsp_begin(2);
+    if (bsp_pid() == 1) throw 42;  // not a std::exception
+    bsp_sync();
+    bsp_end();
+  });
+  const bspcheck::Finding* f = unit::find(r, "crash");
+  ASSERT_NE(f, nullptr) << r.summary();
+  EXPECT_EQ(f->message, "process 1 threw an uncaught exception");
 }
 
 }  // namespace
