@@ -39,6 +39,7 @@
 
 #include <bsp.h>
 #include <bspcheck/bspcheck.hpp>
+#include <bspcheck/testing.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -210,27 +211,6 @@ bool expectedWarning(const bspcheck::Finding& f) {
          (f.rule == "queue-unconsumed" || f.rule == "move-truncated" || f.rule == "reg-leak");
 }
 
-// Runs rapidcheck on a property with kCases cases unless RC_PARAMS says otherwise.
-template <typename Testable>
-void checkProperty(Testable&& testable, int cases) {
-  using namespace rc::detail;
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  TestParams params = configuration().testParams;
-  const char* env = std::getenv("RC_PARAMS");
-  if (env == nullptr || std::strstr(env, "max_success") == nullptr) params.maxSuccess = cases;
-  // This overload reports to rapidcheck's global listener (which prints the reproduce string
-  // at exit) and honours RC_PARAMS="reproduce=...".
-  const TestResult result =
-      rc::detail::checkProperty(toProperty(std::forward<Testable>(testable)), metadata, params);
-  std::ostringstream ss;
-  printResultMessage(result, ss);
-  if (!result.template is<SuccessResult>()) FAIL() << ss.str();
-  std::cout << ss.str() << std::endl;
-}
-
 // ---- The properties ---------------------------------------------------------------------------
 
 void runtimeAgreesWithModel() {
@@ -286,9 +266,9 @@ void sameSeedSameRun() {
 
 }  // namespace
 
-TEST(BspModel, RuntimeAgreesWithModel) { checkProperty(&runtimeAgreesWithModel, kCases); }
+TEST(BspModel, RuntimeAgreesWithModel) { bspcheck::testing::checkProperty(&runtimeAgreesWithModel, kCases); }
 
-TEST(BspModel, SameSeedSameRun) { checkProperty(&sameSeedSameRun, kCases / 4); }
+TEST(BspModel, SameSeedSameRun) { bspcheck::testing::checkProperty(&sameSeedSameRun, kCases / 4); }
 
 // A fixed hand-written program through the same machinery: a smoke test that reads well when
 // the runtime is broken in some basic way (the properties then fail on everything).
