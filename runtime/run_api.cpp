@@ -37,18 +37,25 @@ Launch* g_launch = nullptr;
 
 void launch_entry(void* arg) {
   Launch& l = *static_cast<Launch*>(arg);
-  const auto [unwound, crash] = run_spmd(l.body, 0);
-  if (World* w = World::current()) {
-    if (!crash.empty()) {
-      w->report("crash", crash);
-      w->request_stop();
+  bool unwound = false;
+  World* w = nullptr;
+  {  // leave() and exit_context never return: nothing that owns memory may outlive this block
+    const SpmdEnd end = run_spmd(l.body, 0);
+    unwound = end.unwound;
+    w = World::current();  // made by bsp_begin inside the body; none if it never called it
+    if (w) {
+      if (!end.crash.empty()) {
+        w->report("crash", end.crash);
+        w->request_stop();
+      }
+    } else if (!end.crash.empty()) {
+      l.findings.push_back(Finding{"crash", Severity::error, end.crash, {0}, 0, {}});
+    } else if (!unwound) {
+      l.findings.push_back(Finding{"api-misuse", Severity::error,
+                                   "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
     }
-    w->leave(w->processes()[0], unwound);
   }
-  if (!crash.empty()) l.findings.push_back(Finding{"crash", Severity::error, crash, {0}, 0, {}});
-  else if (!unwound)
-    l.findings.push_back(Finding{"api-misuse", Severity::error,
-                                 "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
+  if (w) w->leave(w->processes()[0], unwound);
   exit_context(l.process0, l.host);
 }
 

@@ -205,12 +205,16 @@ SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
 void World::process_entry(void* arg) {
   Process& me = *static_cast<Process*>(arg);
   World& w = *current_world_;
-  const SpmdEnd end = run_spmd(w.body_, me.pid);
-  if (!end.crash.empty()) {
-    w.report("crash", end.crash);
-    w.stopping_ = true;
+  bool unwound = false;
+  {  // leave() never returns, so nothing that owns memory may still be alive when it is called
+    const SpmdEnd end = run_spmd(w.body_, me.pid);
+    unwound = end.unwound;
+    if (!end.crash.empty()) {
+      w.report("crash", end.crash);
+      w.stopping_ = true;
+    }
   }
-  w.leave(me, end.unwound);
+  w.leave(me, unwound);
 }
 
 void World::leave(Process& me, bool unwound) {
