@@ -12,7 +12,9 @@
 
 #include "bsp.h"
 
-/* Written by process 0 before bsp_begin and only read afterwards, so sharing it is harmless. */
+/* Set by process 0 after bsp_init. Each process has its own globals, and the environment of
+ * process 0 is not inherited by the others (BSPlib 2.1 (4)): processes 1..p-1 see the value the
+ * variable had when bsp_init was called, 0, as under any BSPlib whose processes are OS processes. */
 static int nprocs;
 
 static void spmd_part(void) {

@@ -55,6 +55,10 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "guide") o.run.guide_file = v;
     else if (key == "guide_log") o.run.guide_log = v;
     else if (key == "suppressions") o.run.suppressions_file = v;
+    else if (key == "globals") {
+      if (v != "private" && v != "shared") throw std::invalid_argument("globals: expected private or shared, got '" + v + "'");
+      o.private_globals = v == "private";
+    }
     else if (key == "disable") {
       for (const std::string& rule : split_list(v, ',')) {
         if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");

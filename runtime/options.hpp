@@ -15,6 +15,7 @@ struct ProgramOptions {
   std::string report_file;      // JSON report for the bsp-check driver
   std::string repro_command;    // how to reproduce this run, printed with findings
   int exitcode = 1;             // exit status when error findings were reported
+  bool private_globals = true;  // each process its own copy of the executable's globals
 };
 
 // Parses "key=value:key=value". Unknown keys or bad values throw std::invalid_argument with a

@@ -55,15 +55,22 @@ OutputCapture::OutputCapture(World& world) {
     cookies_[s] = fopencookie(reinterpret_cast<void*>(static_cast<std::intptr_t>(s)), "w", io);
     if (cookies_[s]) setvbuf(cookies_[s], nullptr, _IONBF, 0);
   }
-  if (cookies_[0]) stdout = cookies_[0];
-  if (cookies_[1]) stderr = cookies_[1];
   std::cout.flush();
   std::cerr.flush();
-  saved_bufs_[0] = std::cout.rdbuf(&g_out_buf);
-  saved_bufs_[1] = std::cerr.rdbuf(&g_err_buf);
-  saved_bufs_[2] = std::clog.rdbuf(&g_err_buf);
+  saved_bufs_[0] = std::cout.rdbuf();
+  saved_bufs_[1] = std::cerr.rdbuf();
+  saved_bufs_[2] = std::clog.rdbuf();
+  install_in_running_process();
   world.real_out[0] = saved_[0];
   world.real_out[1] = saved_[1];
+}
+
+void OutputCapture::install_in_running_process() {
+  if (cookies_[0]) stdout = cookies_[0];
+  if (cookies_[1]) stderr = cookies_[1];
+  std::cout.rdbuf(&g_out_buf);
+  std::cerr.rdbuf(&g_err_buf);
+  std::clog.rdbuf(&g_err_buf);
 }
 
 OutputCapture::~OutputCapture() {

@@ -17,6 +17,10 @@ class OutputCapture {
  public:
   explicit OutputCapture(World& world);  // installs, and points world.real_out at the originals
   ~OutputCapture();                       // restores the original streams
+  // Points stdout, stderr and the std::cout family at the capture again: a process whose
+  // private copy of these variables (copy relocations put them in the executable's data)
+  // started from the program's initial image still has the originals.
+  void install_in_running_process();
   OutputCapture(const OutputCapture&) = delete;
   OutputCapture& operator=(const OutputCapture&) = delete;
 

@@ -24,6 +24,8 @@
 #include "runtime/entry_points.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
+#include "runtime/private_globals.hpp"
+#include "runtime/program_image.hpp"
 
 extern char** environ;
 
@@ -35,6 +37,7 @@ int g_argc = 0;
 char** g_argv = nullptr;
 std::vector<std::string> g_arg_copy;
 void (*g_spmd)(void) = nullptr;
+std::vector<std::byte> g_globals_at_init;  // bsp_init programs: the globals when bsp_init was called
 
 ProgramOptions g_opts;
 bool g_opts_read = false;
@@ -49,6 +52,7 @@ bool g_report_written = false;
 __attribute__((constructor)) void capture_arguments(int argc, char** argv, char**) {
   g_argc = argc;
   g_argv = argv;
+  PrivateGlobals::set_main_arguments(argc, argv);
   for (int i = 0; i < argc; ++i) g_arg_copy.emplace_back(argv[i] ? argv[i] : "");
 }
 
@@ -340,6 +344,9 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
+  if (o.private_globals && p > 1 && program_image().total > 0)
+    w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init),
+                          [] { g_capture->install_in_running_process(); });
   w.diagnostics().set_stream(w.real_out[1], repro_command());
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;
@@ -373,4 +380,13 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   (void)argc;
   (void)argv;
   bspcheck::rt::g_spmd = spmd_part;
+  // Processes 1..p-1 see the globals as they are now, as under a BSPlib whose processes all ran
+  // main up to bsp_init (docs/semantics.md).
+  const bspcheck::rt::ProgramImage& image = bspcheck::rt::program_image();
+  bspcheck::rt::g_globals_at_init.resize(image.total);
+  std::size_t at = 0;
+  for (const bspcheck::rt::PrivateRange& r : image.ranges) {
+    bspcheck::rt::copy_raw(bspcheck::rt::g_globals_at_init.data() + at, r.lo, r.size);
+    at += r.size;
+  }
 }

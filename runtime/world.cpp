@@ -182,8 +182,11 @@ void World::on_resume_slow() {
 }
 
 void World::maybe_fire_hp() {
-  if (sched_->choose(ChoiceKind::hp_timing, 2) == 0)
+  if (sched_->choose(ChoiceKind::hp_timing, 2) == 0) {
+    if (globals_) globals_->flush();
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
+    if (globals_) globals_->reload();
+  }
 }
 
 SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
@@ -207,7 +210,14 @@ void World::process_entry(void* arg) {
   World& w = *current_world_;
   bool unwound = false;
   {  // leave() never returns, so nothing that owns memory may still be alive when it is called
-    const SpmdEnd end = run_spmd(w.body_, me.pid);
+    const SpmdEnd end = run_spmd(
+        [&w, &me] {
+          if (w.globals_) w.globals_->start_process(me.pid, w.globals_prepare_);
+          w.body_();
+        },
+        me.pid);
+    // Its static objects' destructors, as at the exit of a separate process (not when stopped).
+    if (w.globals_ && !w.stopping_) w.globals_->finish_process(me.pid);
     unwound = end.unwound;
     if (!end.crash.empty()) {
       w.report("crash", end.crash);
@@ -259,6 +269,7 @@ void World::leave(Process& me, bool unwound) {
   running_ = next;
   procs_[next].started = true;
   ++switches_;
+  if (globals_) globals_->switch_to(me.pid, next);
   exit_context(me.slot, procs_[next].slot);
 }
 
@@ -274,9 +285,14 @@ void World::block(ProcState state) {
       all_sync = all_sync && pr.state == ProcState::in_sync;
       all_end = all_end && pr.state == ProcState::in_end;
     }
-    if (finished_ == 0 && all_sync) barrier(false);
-    else if (finished_ == 0 && all_end) barrier(true);
-    else deadlock();
+    if (finished_ == 0 && (all_sync || all_end)) {
+      // The barrier reads and writes every process's memory through canonical addresses.
+      if (globals_) globals_->flush();
+      barrier(!all_sync);
+      if (globals_) globals_->reload();
+    } else {
+      deadlock();
+    }
   }
   if (runnable_.empty()) deadlock();
   int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, me.pid);
@@ -480,12 +496,13 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
   hp_pending_[pending_index] = hp_pending_.back();
   hp_pending_.pop_back();
-  if (poisoning_ && during_superstep) Poisoning::unpoison(op.dst, op.nbytes);
+  const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
+  if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
   std::memmove(op.dst, op.src, op.nbytes);
   op.fired = true;
   if (checker_) op.dst_hash_after_fire = checker::hash_bytes(op.dst, op.nbytes);
-  if (poisoning_ && during_superstep) Poisoning::repoison(op.dst, op.nbytes);
+  if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
@@ -526,15 +543,19 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
 
 void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner) {
   const Process& me = self();
-  checker::HpRecord r{src, dst, static_cast<std::uint32_t>(nbytes), me.pid, src_owner, dst_owner, me.site, me.call,
-                      0, 0};
+  // The operation may fire while another process runs: it keeps the canonical addresses.
+  checker::HpRecord r{canonical(src_owner, src), canonical(dst_owner, dst), static_cast<std::uint32_t>(nbytes),
+                      me.pid, src_owner, dst_owner, me.site, me.call, 0, 0};
   if (checker_) {
-    r.src_hash_at_call = checker::hash_bytes(src, r.nbytes);
-    r.dst_hash_at_call = checker::hash_bytes(dst, r.nbytes);
+    if (globals_) globals_->flush();  // src and dst may be the running process's own globals
+    r.src_hash_at_call = checker::hash_bytes(r.src, r.nbytes);
+    r.dst_hash_at_call = checker::hash_bytes(r.dst, r.nbytes);
   }
   hp_pending_.push_back(hp_log_.size());
   hp_log_.push_back(r);
-  if (poisoning_)
+  // A private global's live address belongs to whichever process runs: it cannot be poisoned
+  // for one process alone.
+  if (poisoning_ && r.dst == dst)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
                     "hp-dst-read", me.pid, dst_owner, superstep_, me.site, me.call});
 }
@@ -801,7 +822,7 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
         // Buffered on source: the bytes are copied now; they land at the barrier.
         std::size_t off = data_.append(src, static_cast<std::size_t>(nbytes));
         const Process& me = self();
-        writes_.push_back({target, off, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call});
+        writes_.push_back({canonical(pid, target), off, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call});
       }
     }
   }
@@ -816,8 +837,9 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
       count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
       if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
       else {
-        gets_.push_back({source, dst, static_cast<std::uint32_t>(nbytes), running_, pid, self().site});
-        if (poisoning_)
+        gets_.push_back({canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_,
+                         pid, self().site});
+        if (poisoning_ && !(globals_ && globals_->is_private(dst)))
           poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
                           "get-dst-early-read", running_, running_, superstep_, self().site, "bsp_get"});
       }

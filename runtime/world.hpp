@@ -15,6 +15,7 @@
 #include "runtime/asan_poisoning.hpp"
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
+#include "runtime/private_globals.hpp"
 #include "runtime/process.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
@@ -126,6 +127,13 @@ class World {
   void flush_partial_lines(Process& pr);
   void write_prefix(int stream, int pid);  // the --prefix of process pid's output lines
 
+  // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
+  // `prepare` runs on each process 1..p-1 before its constructors (the output capture's streams).
+  void set_private_globals(std::unique_ptr<PrivateGlobals> globals, std::function<void()> prepare) {
+    globals_ = std::move(globals);
+    globals_prepare_ = std::move(prepare);
+  }
+
   // Hooks for program mode: where output goes and what happens on a fatal stop.
   std::FILE* real_out[2] = {stdout, stderr};
   std::function<void()> on_fatal_stop;  // program mode: write the report and _exit
@@ -164,6 +172,10 @@ class World {
   };
 
   static void process_entry(void* arg);
+  // Where the engine reaches process owner's copy of p (p itself unless p is a private global).
+  void* canonical(int owner, const void* p) const {
+    return globals_ ? globals_->canonical(owner, p) : const_cast<void*>(p);
+  }
   void block(ProcState state);
   void make_runnable(int pid);
   void make_unrunnable(int pid);
@@ -175,6 +187,7 @@ class World {
     to.started = true;
     running_ = next;
     ++switches_;
+    if (globals_) globals_->switch_to(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
     if (__builtin_expect(stopping_ || break_pending_, false)) on_resume_slow();
@@ -247,6 +260,8 @@ class World {
   std::vector<checker::HpRecord> hp_log_;  // this superstep's hpput/hpget, fired or not
   std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
+  std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
+  std::function<void()> globals_prepare_;
   std::vector<SuperstepStats> stats_;
   // Traces: the writer when recording, the replaying scheduler (owned by sched_) when replaying.
   std::unique_ptr<trace::Writer> trace_;

@@ -50,7 +50,8 @@ def exp_hello_init(p, args, stdin):
     requested = int(args[0]) if args else p
     granted = min(requested, p)
     return [
-        (s, f"Hello BSP Worldwide from process {s} of {granted} (requested {requested})")
+        # Only process 0 ran main past bsp_init; the others see the global as it was then (0).
+        (s, f"Hello BSP Worldwide from process {s} of {granted} (requested {requested if s == 0 else 0})")
         for s in range(granted)
     ]
 

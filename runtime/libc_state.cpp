@@ -1,0 +1,235 @@
+// libc_state.cpp: the C library's hidden state that separate processes would each have: the
+// rand/random generator, the drand48 family and strtok's position. While a world with private
+// globals runs, these functions (interposed here: the executable binds to the runtime library
+// before the C library) use the running process's own state through glibc's reentrant variants,
+// which compute exactly what the plain functions compute. Every process starts from the state
+// the C library had when the world began, as each OS process would have inherited it. Outside
+// a world, or with shared globals, the C library's own functions run.
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "runtime/private_globals.hpp"
+
+namespace {
+
+struct ProcessLibcState {
+  random_data random{};
+  alignas(8) char random_buffer[128];  // TYPE_3 state, as glibc's own default table
+  alignas(8) char scratch[128];        // where setstate_r leaves the state it replaces
+  bool random_ready = false;
+  drand48_data rand48{};
+  char* strtok_next = nullptr;
+};
+
+template <class F>
+F next_fn(const char* name) {
+  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+// The state of the running process, or nullptr when the C library's own state applies.
+struct States {
+  const bspcheck::rt::PrivateGlobals* owner = nullptr;
+  std::vector<ProcessLibcState> per_process;
+  char inherited_random[128];  // glibc's state when the world began (setstate's format)
+  unsigned short inherited_x[3];   // drand48's state then
+};
+States g_states;
+
+void inherit_from_c_library() {
+  // setstate returns the previous state in the format setstate takes, including where the
+  // generator stands; put it straight back so the C library's own sequence is untouched.
+  alignas(8) static char probe[128];
+  static bool probe_ready = false;
+  if (!probe_ready) {
+    random_data rd{};
+    initstate_r(1, probe, 128, &rd);
+    probe_ready = true;
+  }
+  using SetState = char* (*)(char*);
+  static const auto set = next_fn<SetState>("setstate");
+  char* now = set(probe);
+  std::memcpy(g_states.inherited_random, now, 128);
+  set(now);
+  using Seed48 = unsigned short* (*)(unsigned short*);
+  static const auto seed = next_fn<Seed48>("seed48");
+  unsigned short zero[3] = {0, 0, 0};
+  unsigned short* old = seed(zero);
+  std::memcpy(g_states.inherited_x, old, sizeof g_states.inherited_x);
+  unsigned short back[3];
+  std::memcpy(back, g_states.inherited_x, sizeof back);
+  seed(back);
+}
+
+ProcessLibcState* mine() {
+  const auto* g = bspcheck::rt::PrivateGlobals::active();
+  if (!g) return nullptr;
+  if (g_states.owner != g) {  // a new world: every process inherits the current state
+    g_states.owner = g;
+    g_states.per_process.assign(static_cast<std::size_t>(g->nprocs()), ProcessLibcState{});
+    inherit_from_c_library();
+    for (ProcessLibcState& s : g_states.per_process) {
+      seed48_r(g_states.inherited_x, &s.rand48);
+    }
+  }
+  ProcessLibcState& s = g_states.per_process[static_cast<std::size_t>(g->resident())];
+  if (!s.random_ready) {
+    initstate_r(1, s.scratch, sizeof s.scratch, &s.random);
+    std::memcpy(s.random_buffer, g_states.inherited_random, sizeof s.random_buffer);
+    setstate_r(s.random_buffer, &s.random);
+    s.random_ready = true;
+  }
+  return &s;
+}
+
+}  // namespace
+
+extern "C" {
+
+int rand(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)()>("rand");
+    return real();
+  }
+  int32_t r = 0;
+  random_r(&s->random, &r);
+  return r;
+}
+
+long random(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<long (*)()>("random");
+    return real();
+  }
+  int32_t r = 0;
+  random_r(&s->random, &r);
+  return r;
+}
+
+void srand(unsigned seed) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<void (*)(unsigned)>("srand");
+    return real(seed);
+  }
+  srandom_r(seed, &s->random);
+}
+
+void srandom(unsigned seed) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<void (*)(unsigned)>("srandom");
+    return real(seed);
+  }
+  srandom_r(seed, &s->random);
+}
+
+double drand48(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<double (*)()>("drand48");
+    return real();
+  }
+  double r = 0;
+  drand48_r(&s->rand48, &r);
+  return r;
+}
+
+double erand48(unsigned short xsubi[3]) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<double (*)(unsigned short*)>("erand48");
+    return real(xsubi);
+  }
+  double r = 0;
+  erand48_r(xsubi, &s->rand48, &r);
+  return r;
+}
+
+long lrand48(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<long (*)()>("lrand48");
+    return real();
+  }
+  long r = 0;
+  lrand48_r(&s->rand48, &r);
+  return r;
+}
+
+long nrand48(unsigned short xsubi[3]) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<long (*)(unsigned short*)>("nrand48");
+    return real(xsubi);
+  }
+  long r = 0;
+  nrand48_r(xsubi, &s->rand48, &r);
+  return r;
+}
+
+long mrand48(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<long (*)()>("mrand48");
+    return real();
+  }
+  long r = 0;
+  mrand48_r(&s->rand48, &r);
+  return r;
+}
+
+long jrand48(unsigned short xsubi[3]) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<long (*)(unsigned short*)>("jrand48");
+    return real(xsubi);
+  }
+  long r = 0;
+  jrand48_r(xsubi, &s->rand48, &r);
+  return r;
+}
+
+void srand48(long seed) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<void (*)(long)>("srand48");
+    return real(seed);
+  }
+  srand48_r(seed, &s->rand48);
+}
+
+unsigned short* seed48(unsigned short seed16v[3]) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<unsigned short* (*)(unsigned short*)>("seed48");
+    return real(seed16v);
+  }
+  seed48_r(seed16v, &s->rand48);
+  return s->rand48.__old_x;
+}
+
+void lcong48(unsigned short param[7]) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<void (*)(unsigned short*)>("lcong48");
+    return real(param);
+  }
+  lcong48_r(param, &s->rand48);
+}
+
+char* strtok(char* str, const char* delim) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<char* (*)(char*, const char*)>("strtok");
+    return real(str, delim);
+  }
+  return strtok_r(str, delim, &s->strtok_next);
+}
+
+}  // extern "C"

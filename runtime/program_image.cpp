@@ -1,0 +1,117 @@
+#include "runtime/program_image.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+
+#include <algorithm>
+#include <iostream>
+
+namespace bspcheck::rt {
+
+namespace {
+
+ProgramImage g_image;
+
+struct Scan {
+  ProgramImage* image;
+  bool done = false;
+};
+
+std::uintptr_t dynamic_address(const ElfW(Dyn) * dyn, ElfW(Sxword) tag, std::uintptr_t base, bool* found) {
+  for (const ElfW(Dyn)* d = dyn; d->d_tag != DT_NULL; ++d)
+    if (d->d_tag == tag) {
+      *found = true;
+      // The dynamic linker relocates some entries in place and not others (the init arrays are
+      // not): an address below the load base is still a link-time one.
+      return d->d_un.d_ptr >= base ? d->d_un.d_ptr : d->d_un.d_ptr + base;
+    }
+  *found = false;
+  return 0;
+}
+
+std::size_t dynamic_value(const ElfW(Dyn) * dyn, ElfW(Sxword) tag) {
+  for (const ElfW(Dyn)* d = dyn; d->d_tag != DT_NULL; ++d)
+    if (d->d_tag == tag) return d->d_un.d_val;
+  return 0;
+}
+
+int scan_main_program(dl_phdr_info* info, std::size_t, void* arg) {
+  auto& scan = *static_cast<Scan*>(arg);
+  if (scan.done) return 1;
+  scan.done = true;  // the first object listed is the main program
+  ProgramImage& im = *scan.image;
+  const std::uintptr_t base = info->dlpi_addr;
+  std::uintptr_t relro_end = 0;
+  const ElfW(Dyn)* dynamic = nullptr;
+  im.exe_lo = UINTPTR_MAX;
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_GNU_RELRO) relro_end = base + ph.p_vaddr + ph.p_memsz;
+    if (ph.p_type == PT_DYNAMIC) dynamic = reinterpret_cast<const ElfW(Dyn)*>(base + ph.p_vaddr);
+    if (ph.p_type == PT_LOAD) {
+      im.exe_lo = std::min<std::uintptr_t>(im.exe_lo, base + ph.p_vaddr);
+      im.exe_hi = std::max<std::uintptr_t>(im.exe_hi, base + ph.p_vaddr + ph.p_memsz);
+    }
+  }
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    // The part made read-only after relocation (RELRO) holds no program variables.
+    std::uintptr_t lo = base + ph.p_vaddr, hi = lo + ph.p_memsz;
+    if (relro_end > lo && relro_end <= hi) lo = relro_end;
+    if (hi > lo) im.ranges.push_back({reinterpret_cast<std::byte*>(lo), hi - lo, false});
+  }
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_TLS && ph.p_memsz > 0 && info->dlpi_tls_data)
+      im.ranges.push_back({static_cast<std::byte*>(info->dlpi_tls_data), ph.p_memsz, true});
+  }
+  if (dynamic) {
+    for (auto [array, size] : {std::pair{DT_PREINIT_ARRAY, DT_PREINIT_ARRAYSZ}, std::pair{DT_INIT_ARRAY, DT_INIT_ARRAYSZ}}) {
+      bool found = false;
+      const std::uintptr_t at = dynamic_address(dynamic, array, base, &found);
+      const std::size_t n = dynamic_value(dynamic, size) / sizeof(void*);
+      if (!found) continue;
+      auto* fns = reinterpret_cast<void (**)(int, char**, char**)>(at);
+      for (std::size_t k = 0; k < n; ++k)
+        if (fns[k] && reinterpret_cast<std::uintptr_t>(fns[k]) != std::uintptr_t(-1)) im.constructors.push_back(fns[k]);
+    }
+  }
+  return 1;
+}
+
+// Runs when the runtime library is loaded: after the executable is relocated, before its
+// constructors. std::cout and friends, which copy relocations may place in the executable's
+// .bss, are constructed first so that every process's copy starts with working streams.
+__attribute__((constructor)) void read_program_image() {
+  static std::ios_base::Init streams_constructed;
+  Scan scan{&g_image};
+  dl_iterate_phdr(&scan_main_program, &scan);
+  for (const PrivateRange& r : g_image.ranges) g_image.total += r.size;
+  g_image.initial.resize(g_image.total);
+  std::size_t at = 0;
+  for (const PrivateRange& r : g_image.ranges) {
+    copy_raw(g_image.initial.data() + at, r.lo, r.size);
+    at += r.size;
+  }
+  // A sanitizer's module constructor registers the executable's globals with its runtime; run
+  // twice it would register them twice. Such programs keep the constructors' effects of process 0.
+  g_image.sanitized = dlsym(RTLD_DEFAULT, "__asan_init") || dlsym(RTLD_DEFAULT, "__tsan_init");
+}
+
+}  // namespace
+
+const ProgramImage& program_image() { return g_image; }
+
+void copy_raw(void* dst, const void* src, std::size_t n) {
+#if defined(__x86_64__)
+  asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
+#else
+  auto* d = static_cast<volatile unsigned char*>(dst);
+  auto* s = static_cast<const volatile unsigned char*>(src);
+  for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+#endif
+}
+
+}  // namespace bspcheck::rt
