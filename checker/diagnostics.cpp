@@ -23,6 +23,7 @@ const char* rule_statement(const std::string& rule) {
       {"abort", "bsp_abort prints its message and halts the entire BSPlib program (BSPlib 2.3)"},
       {"crash", "a process of the program crashed: a signal or an uncaught exception stopped it"},
       {"timeout", "the program made no progress within the time limit"},
+      {"global-shared", "each BSP process has its own variables: two processes writing one variable in a superstep see each other's writes only because bsp-check could not give them separate copies (a shared library's data, or --globals=shared)"},
       {"put-collision", "when several communications write the same bytes in one superstep, which one lands is implementation dependent (BSPlib 3, buffering)"},
       {"queue-unconsumed", "messages not moved from the queue during the superstep after they were sent are removed at the next sync (BSPlib 4)"},
       {"move-truncated", "bsp_move copies at most reception_nbytes bytes; a larger payload is truncated (BSPlib 4.5.3 (3))"},

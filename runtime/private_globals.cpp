@@ -1,9 +1,13 @@
 #include "runtime/private_globals.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <new>
+#include <system_error>
 
 extern char** environ;
 
@@ -14,6 +18,8 @@ PrivateGlobals* PrivateGlobals::active_ = nullptr;
 namespace {
 int g_main_argc = 0;
 char** g_main_argv = nullptr;
+
+std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 }  // namespace
 
 void PrivateGlobals::set_main_arguments(int argc, char** argv) {
@@ -22,17 +28,40 @@ void PrivateGlobals::set_main_arguments(int argc, char** argv) {
 }
 
 PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors,
-                               std::vector<std::byte> start)
+                               std::vector<std::byte> start, std::size_t remap_at)
     : image_(image),
       p_(nprocs),
       rerun_constructors_(rerun_constructors && !image.sanitized),
       start_(std::move(start)),
-      stride_((image.total + 63) & ~std::size_t{63}),
-      loaded_once_(static_cast<std::size_t>(nprocs), 0),
+      ran_(static_cast<std::size_t>(nprocs), 0),
       errno_of_(static_cast<std::size_t>(nprocs), 0),
       errno_slot_(&errno),
       exit_handlers_(static_cast<std::size_t>(nprocs)) {
-  if (!rerun_constructors_ && start_.size() != image_.total) start_ = image_.initial;
+  // Without constructors to run again (a sanitized executable) and no bsp_init image, processes
+  // start from process 0's values now, at bsp_begin: its static objects already constructed.
+  if (!rerun_constructors_ && start_.size() != image_.total) {
+    start_.resize(image_.total);
+    std::size_t at = 0;
+    for (const PrivateRange& r : image_.ranges) {
+      copy_raw(start_.data() + at, r.lo, r.size);
+      at += r.size;
+    }
+  }
+  std::size_t at = 0;
+  for (const PrivateRange& r : image_.ranges) {
+    const bool page_aligned = reinterpret_cast<std::uintptr_t>(r.lo) % page_size() == 0;
+    if (!r.thread_local_block && !remapped() && r.size >= remap_at && page_aligned) {
+      remap_.image_at = at;
+      remap_.image_bytes = r.size;
+      set_up_remap(r);
+    } else {
+      copied_.push_back(r);
+      copied_at_.push_back(at);
+      stride_ += r.size;
+    }
+    at += r.size;
+  }
+  stride_ = (stride_ + 63) & ~std::size_t{63};
   slots_bytes_ = stride_ * static_cast<std::size_t>(nprocs);
   if (slots_bytes_) {
     // Reserved, not committed: a slot's pages are touched only once its process has run.
@@ -43,28 +72,85 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   active_ = this;
 }
 
+void PrivateGlobals::set_up_remap(const PrivateRange& data) {
+  const std::size_t page = page_size();
+  remap_.lo = reinterpret_cast<std::uintptr_t>(data.lo);
+  remap_.size = (data.size + page - 1) / page * page;
+  const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
+  const int fd = memfd_create("bsp-check-globals", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(total)) != 0) {
+    if (fd >= 0) close(fd);
+    throw std::system_error(errno, std::generic_category(), "per-process globals: memfd");
+  }
+  void* view = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (view == MAP_FAILED) {
+    close(fd);
+    throw std::system_error(errno, std::generic_category(), "per-process globals: mmap");
+  }
+  remap_.fd = fd;
+  remap_.view = static_cast<std::byte*>(view);
+  // Process 0's part holds the live values, then replaces the segment's own pages.
+  copy_raw(remap_.view, data.lo, remap_.size);
+  map_part(0);
+}
+
+void PrivateGlobals::map_part(int pid) {
+  void* at = mmap(reinterpret_cast<void*>(remap_.lo), remap_.size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                  remap_.fd, static_cast<off_t>(static_cast<std::size_t>(pid) * remap_.size));
+  if (at == MAP_FAILED) {  // the segment is gone: no way to go on, and nothing sensible to print into
+    static const char msg[] = "bsp-check: fatal: cannot map a process's globals\n";
+    (void)!write(2, msg, sizeof msg - 1);
+    _exit(70);
+  }
+}
+
 PrivateGlobals::~PrivateGlobals() {
+  if (remapped()) {
+    // Process 0 goes on after the world with its own values; the other parts are given back.
+    if (resident_ != 0) map_part(0);
+    const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
+    fallocate(remap_.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(remap_.size),
+              static_cast<off_t>(total - remap_.size));
+    munmap(remap_.view, total);
+    close(remap_.fd);  // the segment's mapping keeps the file
+  }
   if (slots_) munmap(slots_, slots_bytes_);
   if (active_ == this) active_ = nullptr;
 }
 
-void PrivateGlobals::save(int pid) {
+const std::byte* PrivateGlobals::start_bytes() const {
+  return rerun_constructors_ ? image_.initial.data() : start_.data();
+}
+
+void PrivateGlobals::save_copied(int pid) {
   std::byte* to = slot(pid);
-  for (const PrivateRange& r : image_.ranges) {
+  for (const PrivateRange& r : copied_) {
     copy_raw(to, r.lo, r.size);
     to += r.size;
   }
-  loaded_once_[static_cast<std::size_t>(pid)] = 1;
+  ran_[static_cast<std::size_t>(pid)] = 1;
+}
+
+void PrivateGlobals::load_copied(int pid) {
+  if (ran_[static_cast<std::size_t>(pid)]) {
+    const std::byte* from = slot(pid);
+    for (const PrivateRange& r : copied_) {
+      copy_raw(r.lo, from, r.size);
+      from += r.size;
+    }
+    return;
+  }
+  for (std::size_t i = 0; i < copied_.size(); ++i) copy_raw(copied_[i].lo, start_bytes() + copied_at_[i], copied_[i].size);
 }
 
 void PrivateGlobals::load(int pid) {
-  const std::byte* from = loaded_once_[static_cast<std::size_t>(pid)] ? slot(pid)
-                          : rerun_constructors_                       ? image_.initial.data()
-                                                                      : start_.data();
-  for (const PrivateRange& r : image_.ranges) {
-    copy_raw(r.lo, from, r.size);
-    from += r.size;
+  if (remapped()) {
+    if (!ran_[static_cast<std::size_t>(pid)] && pid != 0)  // its part is still empty
+      copy_raw(remap_.view + static_cast<std::size_t>(pid) * remap_.size, start_bytes() + remap_.image_at,
+               remap_.image_bytes);
+    map_part(pid);
   }
+  load_copied(pid);
 }
 
 void PrivateGlobals::start_process(int pid, const std::function<void()>& prepare) {
@@ -84,8 +170,8 @@ void PrivateGlobals::finish_process(int pid) {
 }
 
 bool PrivateGlobals::take_exit_handler(void (*fn)(void*), void* arg, void* dso) {
-  // Process 0's destructors run at the real exit, where its values are live again.
-  // A non-PIE executable's handle is null (so is atexit's there); shared libraries pass their own.
+  // Process 0's destructors run at the real exit, where its values are live again. A non-PIE
+  // executable's handle is null (so is atexit's there); shared libraries pass their own.
   if (resident_ == 0 || (dso && !image_.contains(dso))) return false;
   exit_handlers_[static_cast<std::size_t>(resident_)].push_back({fn, arg});
   return true;

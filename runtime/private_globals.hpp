@@ -2,19 +2,22 @@
 // statics and thread-locals (program_image.hpp says which memory that is), as in every real
 // BSPlib, where a process is an OS process.
 //
-// How (measured against remapping and PIE copies in docs/performance.md): the executable's
-// private ranges are swapped by copying at every process switch. The live ranges hold the
-// running process's values; every other process's values wait in its slot. For the small data
-// segments of BSPlib programs (a few hundred bytes to a few KiB) two short copies cost less than
-// one system call, and nothing else in the runtime changes: programs, pointers and debuggers see
-// globals at their usual addresses.
+// Two ways to switch the live values at a process switch, chosen by size (measured in
+// docs/performance.md, "Per-process globals"):
+//  - copied: the live bytes go to the outgoing process's slot and the incoming process's slot
+//    comes back. Two short copies cost less than a system call for the few hundred bytes to few
+//    KiB of data that BSPlib programs usually have; the TLS block is always copied.
+//  - remapped (data of `remap_at` bytes or more, as SimGrid's SMPI does): every process's copy
+//    lives in one memfd, and a switch maps the incoming process's part over the data segment
+//    with one mmap, whatever the size.
+// Programs, pointers and debuggers see globals at their usual addresses either way.
 //
 // The engine reaches another process's memory (puts, gets, unbuffered operations, the checker's
 // hashes) through canonical addresses: an address in a private range, seen as process k's,
-// becomes the matching address in k's slot. Canonical addresses of different processes differ,
-// so the checker's overlap and hazard rules work on them unchanged. Before the engine touches
-// canonical memory it flushes the running process's live values to its slot (flush) and, after
-// writing, loads them back (reload).
+// becomes the matching address in k's slot (or k's part of the memfd). Canonical addresses of
+// different processes differ, so the checker's overlap and hazard rules work on them unchanged.
+// Before the engine touches canonical memory it flushes the running process's copied bytes to
+// its slot (flush) and, after writing, loads them back (reload); remapped parts need neither.
 #pragma once
 
 #include <cstddef>
@@ -31,8 +34,9 @@ class PrivateGlobals {
   // How processes 1..p-1 start. `rerun_constructors`: from the program's initial image, running
   // the executable's constructors on their own (bsp_begin-first programs, as an MPI-based BSPlib
   // starts every process from main). Otherwise from `start` (bsp_init programs: the data as it
-  // was when bsp_init was called), without constructors.
-  PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors, std::vector<std::byte> start);
+  // was when bsp_init was called; empty: as it is now), without constructors.
+  PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors, std::vector<std::byte> start,
+                 std::size_t remap_at);
   ~PrivateGlobals();
   PrivateGlobals(const PrivateGlobals&) = delete;
   PrivateGlobals& operator=(const PrivateGlobals&) = delete;
@@ -41,9 +45,7 @@ class PrivateGlobals {
   static void set_main_arguments(int argc, char** argv);
 
   int nprocs() const { return p_; }
-
-  // Nothing to privatise: an executable without writable data of its own.
-  bool empty() const { return image_.total == 0; }
+  bool remapped() const { return remap_.fd >= 0; }
 
   // Process `from` stops running and `to` starts or resumes.
   void switch_to(int from, int to) {
@@ -57,8 +59,9 @@ class PrivateGlobals {
   // The address where process `owner`'s copy of `p` can be reached while any process runs.
   void* canonical(int owner, const void* p) const {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
+    if (remapped() && a - remap_.lo < remap_.size) return remap_.view + static_cast<std::size_t>(owner) * remap_.size + (a - remap_.lo);
     std::size_t at = 0;
-    for (const PrivateRange& r : image_.ranges) {
+    for (const PrivateRange& r : copied_) {
       const auto lo = reinterpret_cast<std::uintptr_t>(r.lo);
       if (a - lo < r.size) return slot(owner) + at + (a - lo);
       at += r.size;
@@ -66,15 +69,17 @@ class PrivateGlobals {
     return const_cast<void*>(p);
   }
   bool is_private(const void* p) const { return canonical(0, p) != p; }
-  // p is a canonical address in some process's slot (never poisoned: no program code reads it).
+  // p is a canonical address of some process (never poisoned: no program code reads it there).
   bool in_slot(const void* p) const {
-    return reinterpret_cast<std::uintptr_t>(p) - reinterpret_cast<std::uintptr_t>(slots_) < slots_bytes_;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    return a - reinterpret_cast<std::uintptr_t>(slots_) < slots_bytes_ ||
+           (remapped() && a - reinterpret_cast<std::uintptr_t>(remap_.view) < remap_.size * static_cast<std::size_t>(p_));
   }
 
-  // The running process's live values to its slot, before the engine reads canonical memory;
-  // and back, after the engine has written it.
-  void flush() { save(resident_); }
-  void reload() { load(resident_); }
+  // The running process's live copied bytes to its slot, before the engine reads canonical
+  // memory; and back, after the engine has written it.
+  void flush() { save_copied(resident_); }
+  void reload() { load_copied(resident_); }
 
   // On process `pid`'s own context, before its SPMD function: runs the executable's
   // constructors for it when it starts from the initial image. `prepare` runs first (the
@@ -94,17 +99,31 @@ class PrivateGlobals {
 
  private:
   std::byte* slot(int pid) const { return slots_ + static_cast<std::size_t>(pid) * stride_; }
-  void save(int pid);
+  void save(int pid) { save_copied(pid); }
   void load(int pid);
+  void save_copied(int pid);
+  void load_copied(int pid);
+  const std::byte* start_bytes() const;  // what a process that never ran starts from
+  void set_up_remap(const PrivateRange& data);
+  void map_part(int pid);
 
   const ProgramImage& image_;
   int p_;
   bool rerun_constructors_;
-  std::vector<std::byte> start_;  // what processes 1..p-1 start from
-  std::size_t stride_;
-  std::byte* slots_ = nullptr;     // p slots of stride_ bytes (mmap'd; untouched until used)
+  std::vector<std::byte> start_;
+  std::vector<PrivateRange> copied_;  // ranges switched by copying, in image order
+  std::vector<std::size_t> copied_at_;  // where each copied range starts in the image's bytes
+  std::size_t stride_ = 0;            // bytes of one slot (the copied ranges, rounded up)
+  std::byte* slots_ = nullptr;        // p slots (mmap'd; a slot's pages are touched when used)
   std::size_t slots_bytes_ = 0;
-  std::vector<std::uint8_t> loaded_once_;  // a process's slot holds its values
+  struct Remap {
+    int fd = -1;
+    std::uintptr_t lo = 0;
+    std::size_t size = 0;              // the data range rounded up to whole pages
+    std::size_t image_at = 0, image_bytes = 0;  // the range's bytes in the image
+    std::byte* view = nullptr;         // every process's part, side by side
+  } remap_;
+  std::vector<std::uint8_t> ran_;     // a process has been switched out at least once
   std::vector<int> errno_of_;
   int* errno_slot_;
   int resident_ = 0;

@@ -68,6 +68,7 @@ std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
   std::string cmd = "BSPCHECK_OPTIONS=seed=" + std::to_string(o.run.seed) + ":procs=" + std::to_string(o.run.procs);
+  if (!o.private_globals) cmd += ":globals=shared";
   for (const std::string& a : g_arg_copy) cmd += " " + a;
   return cmd;
 }
@@ -345,8 +346,11 @@ void begin_program(int maxprocs, const Site& site) {
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
   if (o.private_globals && p > 1 && program_image().total > 0)
-    w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init),
+    w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,
+                                                            o.globals_remap_at),
                           [] { g_capture->install_in_running_process(); });
+  if (p > 1 && o.run.checks)
+    w.set_shared_write_watch(SharedWriteWatch::create(!o.private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;

@@ -269,6 +269,7 @@ void World::leave(Process& me, bool unwound) {
   running_ = next;
   procs_[next].started = true;
   ++switches_;
+  if (watch_) watch_->collect(me.pid, me.site, me.call);
   if (globals_) globals_->switch_to(me.pid, next);
   exit_context(me.slot, procs_[next].slot);
 }
@@ -287,9 +288,11 @@ void World::block(ProcState state) {
     }
     if (finished_ == 0 && (all_sync || all_end)) {
       // The barrier reads and writes every process's memory through canonical addresses.
+      if (watch_) report_shared_writes();
       if (globals_) globals_->flush();
       barrier(!all_sync);
       if (globals_) globals_->reload();
+      if (watch_) watch_->resnapshot();  // what the barrier wrote is no process's write
     } else {
       deadlock();
     }
@@ -298,6 +301,28 @@ void World::block(ProcState state) {
   int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, me.pid);
   if (next != me.pid) switch_to(next);
   else maybe_break();
+}
+
+void World::report_shared_writes() {
+  const Process& me = self();
+  watch_->collect(me.pid, me.site, me.call);
+  for (const SharedWriteWatch::Conflict& c : watch_->take_conflicts()) {
+    const bool executable = c.object == "the executable";
+    Finding f;
+    f.rule = "global-shared";
+    f.message = "processes " + std::to_string(c.first) + " and " + std::to_string(c.second) + " both wrote `" +
+                c.variable + "` in superstep " + std::to_string(superstep_) +
+                " (each before the BSPlib call named below); " +
+                (executable ? "the executable's globals are shared in this run (--globals=shared): with separate "
+                              "processes each would have its own copy, and with threads (MulticoreBSP) this is a data race"
+                            : "it belongs to " + c.object + ", a shared library whose data bsp-check cannot make private "
+                              "per process: with separate processes each would have its own copy");
+    f.processes = {c.first, c.second};
+    f.superstep = superstep_;
+    f.locations = {diag_.location(c.first_site, c.first, c.first_call),
+                   diag_.location(c.second_site, c.second, c.second_call)};
+    diag_.report(std::move(f));
+  }
 }
 
 void World::hit_breakpoint() {

@@ -19,6 +19,7 @@
 #include "runtime/process.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
+#include "runtime/shared_write_watch.hpp"
 
 extern "C" void bspcheck_breakpoint(int superstep, int process);
 
@@ -134,6 +135,9 @@ class World {
     globals_prepare_ = std::move(prepare);
   }
 
+  // Program mode: report variables that processes share although separate processes would not.
+  void set_shared_write_watch(std::unique_ptr<SharedWriteWatch> watch) { watch_ = std::move(watch); }
+
   // Hooks for program mode: where output goes and what happens on a fatal stop.
   std::FILE* real_out[2] = {stdout, stderr};
   std::function<void()> on_fatal_stop;  // program mode: write the report and _exit
@@ -187,6 +191,7 @@ class World {
     to.started = true;
     running_ = next;
     ++switches_;
+    if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
     if (globals_) globals_->switch_to(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
@@ -262,6 +267,8 @@ class World {
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;
+  std::unique_ptr<SharedWriteWatch> watch_;     // null: no shared variables to watch
+  void report_shared_writes();                  // at the barrier: global-shared findings
   std::vector<SuperstepStats> stats_;
   // Traces: the writer when recording, the replaying scheduler (owned by sched_) when replaying.
   std::unique_ptr<trace::Writer> trace_;

@@ -27,6 +27,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"timeout", "error", "the program made no progress within the time limit"},
       {"expect-mismatch", "error", "the program's output differs from the expected output"},
       // warnings
+      {"global-shared", "error", "each BSP process has its own variables: two processes writing one variable in a superstep see each other's writes only because bsp-check could not give them separate copies (a shared library's data, or --globals=shared)"},
       {"put-collision", "warning", "when several communications write the same bytes in one superstep, which one lands is implementation dependent (BSPlib 3, buffering)"},
       {"queue-unconsumed", "warning", "messages not moved from the queue during the superstep after they were sent are removed at the next sync (BSPlib 4)"},
       {"move-truncated", "warning", "bsp_move copies at most reception_nbytes bytes; a larger payload is truncated (BSPlib 4.5.3 (3))"},

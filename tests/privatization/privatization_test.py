@@ -5,6 +5,7 @@ globals:        C globals, statics, static locals, thread-locals, errno, strtok 
                 process, and puts into a registered global reaching the target's own copy; each
                 process's rand values are compared with a separate OS process (rand_reference).
 static_objects: C++ static objects constructed and destroyed once per process.
+shared_library: a global of a shared library the program loads cannot be private: global-shared.
 buffered_crash: text a process wrote without a newline survives its crash.
 With BSPCHECK_OPTIONS=globals=shared the same programs must show the sharing (so the checks
 above can fail), and `bsp-check run` over many seeds and p must pass (identical output).
@@ -66,6 +67,22 @@ def main():
     # Shared globals (the old behaviour, still selectable): the same program sees the sharing.
     r = direct(globals_prog, 4, 1, ":globals=shared")
     check("SHARED" in r.stdout, "globals=shared: the processes did not see each other's globals")
+    # ... and rule global-shared names a variable two processes wrote in one superstep.
+    check(r.returncode == 1 and re.search(r"error\[global-shared\]: .*both wrote `(counter|initialised|file_static)`",
+                                          r.stderr) is not None,
+          f"globals=shared: no global-shared finding naming a global:\n{r.stderr}")
+    check("globals=shared" in r.stderr, "globals=shared: the reproduce line lacks the option")
+    r = direct(globals_prog, 4, 1)
+    check("global-shared" not in r.stderr, f"private globals: a global-shared finding:\n{r.stderr}")
+
+    # A shared library's global cannot be private: global-shared names it and its library.
+    lib_prog = os.path.join(a.bin, "shared_library")
+    r = direct(lib_prog, 3, 1)
+    check(r.returncode == 1 and re.search(r"error\[global-shared\]: .*both wrote `lib_counter`.*libcounter\.so",
+                                          r.stderr) is not None,
+          f"shared library: no global-shared finding naming lib_counter:\n{r.stderr}")
+    r = direct(lib_prog, 1, 1)
+    check(r.returncode == 0 and "global-shared" not in r.stderr, f"shared library at p=1: {r.stderr}")
     r = direct(globals_prog, 4, 1, ":globals=bogus")
     check(r.returncode == 2 and "globals" in r.stderr, f"globals=bogus: exit {r.returncode}, {r.stderr!r}")
 
