@@ -49,8 +49,7 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   }
   std::size_t at = 0;
   for (const PrivateRange& r : image_.ranges) {
-    const bool page_aligned = reinterpret_cast<std::uintptr_t>(r.lo) % page_size() == 0;
-    if (!r.thread_local_block && !remapped() && r.size >= remap_at && page_aligned) {
+    if (!r.thread_local_block && !remapped() && r.size >= remap_at && r.page_lo) {
       remap_.image_at = at;
       remap_.image_bytes = r.size;
       set_up_remap(r);
@@ -74,8 +73,9 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
 
 void PrivateGlobals::set_up_remap(const PrivateRange& data) {
   const std::size_t page = page_size();
-  remap_.lo = reinterpret_cast<std::uintptr_t>(data.lo);
-  remap_.size = (data.size + page - 1) / page * page;
+  remap_.lo = reinterpret_cast<std::uintptr_t>(data.page_lo);
+  remap_.range_at = static_cast<std::size_t>(data.lo - data.page_lo);
+  remap_.size = (remap_.range_at + data.size + page - 1) / page * page;
   const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
   const int fd = memfd_create("bsp-check-globals", MFD_CLOEXEC);
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(total)) != 0) {
@@ -90,7 +90,7 @@ void PrivateGlobals::set_up_remap(const PrivateRange& data) {
   remap_.fd = fd;
   remap_.view = static_cast<std::byte*>(view);
   // Process 0's part holds the live values, then replaces the segment's own pages.
-  copy_raw(remap_.view, data.lo, remap_.size);
+  copy_raw(remap_.view, data.page_lo, remap_.size);
   map_part(0);
 }
 
@@ -145,9 +145,11 @@ void PrivateGlobals::load_copied(int pid) {
 
 void PrivateGlobals::load(int pid) {
   if (remapped()) {
-    if (!ran_[static_cast<std::size_t>(pid)] && pid != 0)  // its part is still empty
-      copy_raw(remap_.view + static_cast<std::size_t>(pid) * remap_.size, start_bytes() + remap_.image_at,
-               remap_.image_bytes);
+    if (!ran_[static_cast<std::size_t>(pid)] && pid != 0) {  // its part is still empty
+      std::byte* part = remap_.view + static_cast<std::size_t>(pid) * remap_.size;
+      copy_raw(part, remap_.view, remap_.range_at);  // the GOT as bound so far (process 0's part)
+      copy_raw(part + remap_.range_at, start_bytes() + remap_.image_at, remap_.image_bytes);
+    }
     map_part(pid);
   }
   load_copied(pid);

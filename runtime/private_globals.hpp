@@ -121,6 +121,7 @@ class PrivateGlobals {
     std::uintptr_t lo = 0;
     std::size_t size = 0;              // the data range rounded up to whole pages
     std::size_t image_at = 0, image_bytes = 0;  // the range's bytes in the image
+    std::size_t range_at = 0;          // where the range starts in the region (after the GOT)
     std::byte* view = nullptr;         // every process's part, side by side
   } remap_;
   std::vector<std::uint8_t> ran_;     // a process has been switched out at least once

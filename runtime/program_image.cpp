@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <iostream>
@@ -42,6 +43,7 @@ int scan_main_program(dl_phdr_info* info, std::size_t, void* arg) {
   scan.done = true;  // the first object listed is the main program
   ProgramImage& im = *scan.image;
   const std::uintptr_t base = info->dlpi_addr;
+  im.load_base = base;
   std::uintptr_t relro_end = 0;
   const ElfW(Dyn)* dynamic = nullptr;
   im.exe_lo = UINTPTR_MAX;
@@ -54,13 +56,28 @@ int scan_main_program(dl_phdr_info* info, std::size_t, void* arg) {
       im.exe_hi = std::max<std::uintptr_t>(im.exe_hi, base + ph.p_vaddr + ph.p_memsz);
     }
   }
+  // The PLT's part of the GOT, which lazy binding fills in at a function's first call: shared by
+  // all processes, so that a function is bound once, not once per process.
+  std::uintptr_t got_plt_end = 0;
+  if (dynamic) {
+    bool found = false;
+    const std::uintptr_t got = dynamic_address(dynamic, DT_PLTGOT, base, &found);
+    const std::size_t entries = 3 + dynamic_value(dynamic, DT_PLTRELSZ) / sizeof(ElfW(Rela));
+    if (found) got_plt_end = got + entries * sizeof(void*);
+  }
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
-    // The part made read-only after relocation (RELRO) holds no program variables.
+    // The part made read-only after relocation (RELRO) holds no program variables, nor does the GOT.
     std::uintptr_t lo = base + ph.p_vaddr, hi = lo + ph.p_memsz;
     if (relro_end > lo && relro_end <= hi) lo = relro_end;
-    if (hi > lo) im.ranges.push_back({reinterpret_cast<std::byte*>(lo), hi - lo, false});
+    const std::uintptr_t writable_lo = lo;
+    if (got_plt_end > lo && got_plt_end <= hi) lo = got_plt_end;
+    const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    const std::uintptr_t page_lo = lo / page * page;
+    if (hi > lo)
+      im.ranges.push_back({reinterpret_cast<std::byte*>(lo), hi - lo, false,
+                           page_lo >= writable_lo ? reinterpret_cast<std::byte*>(page_lo) : nullptr});
   }
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];

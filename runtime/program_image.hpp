@@ -17,6 +17,9 @@ struct PrivateRange {
   std::byte* lo;
   std::size_t size;
   bool thread_local_block;  // the executable's TLS block of the main thread
+  // The page-aligned start a remapping of this range may use (the range's first page may begin
+  // with the PLT's GOT, which is writable too), or nullptr when its first page is read-only.
+  std::byte* page_lo = nullptr;
 };
 
 struct ProgramImage {
@@ -27,6 +30,7 @@ struct ProgramImage {
   // library runs them at start-up.
   std::vector<void (*)(int, char**, char**)> constructors;
   std::uintptr_t exe_lo = 0, exe_hi = 0;  // the executable's mapped address range
+  std::uintptr_t load_base = 0;           // where it was loaded (0 for a non-PIE executable)
   bool sanitized = false;  // built with a sanitizer, whose constructors must run only once
 
   bool contains(const void* p) const {

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/elf_symbols.hpp"
 #include "runtime/entry_points.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
@@ -121,6 +122,39 @@ void write_report(bool completed) {
   std::ofstream out(o.report_file);
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
   out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+// bsp_init programs: the globals process 0 changed between bsp_init and bsp_begin, which
+// processes 1..p-1 do not see (BSPlib 2.1 (4)) although under MulticoreBSP, whose processes are
+// threads, they would. A note, not a finding: the program is correct if only process 0 uses them.
+void note_globals_changed_after_init(std::FILE* out) {
+  const ProgramImage& image = program_image();
+  if (g_globals_at_init.size() != image.total) return;
+  std::vector<std::string> names;
+  std::unique_ptr<ElfSymbols> symbols;
+  std::size_t at = 0;
+  for (const PrivateRange& r : image.ranges) {
+    for (std::size_t i = 0; !r.thread_local_block && i < r.size; ++i) {
+      if (r.lo[i] == g_globals_at_init[at + i]) continue;
+      if (!symbols) symbols = std::make_unique<ElfSymbols>("/proc/self/exe", image.load_base);
+      std::string name = symbols->name(reinterpret_cast<std::uintptr_t>(r.lo + i));
+      if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);
+      // The C library's own copies (stdout, optind...) and unnamed bytes are not the program's.
+      if (!name.empty() && name.find('@') == std::string::npos &&
+          (names.empty() || names.back() != name))
+        names.push_back(name);
+    }
+    at += r.size;
+  }
+  if (names.empty()) return;
+  std::string list;
+  for (std::size_t k = 0; k < names.size() && k < 5; ++k) list += (k ? ", `" : "`") + names[k] + "`";
+  if (names.size() > 5) list += " and " + std::to_string(names.size() - 5) + " more";
+  std::fprintf(out,
+               "bsp-check: note: process 0 changed %s after bsp_init; processes 1..p-1 see the values of "
+               "the bsp_init call, as with BSPonMPI or the Oxford toolset (under MulticoreBSP they would "
+               "see the new ones): send such values if the other processes need them\n",
+               list.c_str());
 }
 
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
@@ -345,6 +379,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
+  if (g_spmd && o.private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
   if (o.private_globals && p > 1 && program_image().total > 0)
     w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,
                                                             o.globals_remap_at),

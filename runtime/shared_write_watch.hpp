@@ -24,7 +24,7 @@ class SharedWriteWatch {
   // too. Watching is skipped (with a note on `note`) above kMaxWatchedBytes: comparing more at
   // every switch would cost more than the check is worth.
   static std::unique_ptr<SharedWriteWatch> create(bool executable_shared, std::FILE* note);
-  static constexpr std::size_t kMaxWatchedBytes = 1 << 20;
+  static constexpr std::size_t kMaxWatchedBytes = 256 << 10;
 
   // Process pid has run until its call `call` at `site`: what it changed is its write.
   void collect(int pid, const Site& site, const char* call);

@@ -5,6 +5,7 @@ globals:        C globals, statics, static locals, thread-locals, errno, strtok 
                 process, and puts into a registered global reaching the target's own copy; each
                 process's rand values are compared with a separate OS process (rand_reference).
 static_objects: C++ static objects constructed and destroyed once per process.
+init_style:     a bsp_init program: what processes 1..p-1 see of main's globals.
 shared_library: a global of a shared library the program loads cannot be private: global-shared.
 buffered_crash: text a process wrote without a newline survives its crash.
 With BSPCHECK_OPTIONS=globals=shared the same programs must show the sharing (so the checks
@@ -98,6 +99,13 @@ def main():
     check(r.returncode != 0, "buffered_crash: the crash was not reported")
     check("partial output of process 1" in r.stdout + r.stderr, f"buffered_crash: output lost:\n{r.stdout}\n{r.stderr}")
     check("crash" in r.stderr, f"buffered_crash: no crash finding:\n{r.stderr}")
+
+    # bsp_init style: processes 1..p-1 start from the globals of the bsp_init call.
+    r = direct(os.path.join(a.bin, "init_style"), 4, 2)
+    sizes = dict(re.findall(r"process (\d+): problem_size (\d+)", r.stdout))
+    check(r.returncode == 0 and sizes == {"0": "99", "1": "10", "2": "10", "3": "10"},
+          f"init_style: {sizes} (exit {r.returncode})")
+    check("changed `problem_size` after bsp_init" in r.stderr, f"init_style: no note naming problem_size:\n{r.stderr}")
 
     for prog in (globals_prog, objects_prog):
         r = subprocess.run([a.bsp_check, "run", "-p", "1-8", "--seeds", "15", prog], capture_output=True, text=True,
