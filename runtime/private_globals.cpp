@@ -31,14 +31,14 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
                                std::vector<std::byte> start, std::size_t remap_at)
     : image_(image),
       p_(nprocs),
-      rerun_constructors_(rerun_constructors && !image.sanitized),
+      rerun_constructors_(rerun_constructors),
       start_(std::move(start)),
       ran_(static_cast<std::size_t>(nprocs), 0),
       errno_of_(static_cast<std::size_t>(nprocs), 0),
       errno_slot_(&errno),
       exit_handlers_(static_cast<std::size_t>(nprocs)) {
-  // Without constructors to run again (a sanitized executable) and no bsp_init image, processes
-  // start from process 0's values now, at bsp_begin: its static objects already constructed.
+  // Without constructors to run again and no bsp_init image (in-process callers), processes
+  // start from process 0's values now: its static objects already constructed.
   if (!rerun_constructors_ && start_.size() != image_.total) {
     start_.resize(image_.total);
     std::size_t at = 0;

@@ -1,6 +1,5 @@
 #include "runtime/program_image.hpp"
 
-#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <unistd.h>
@@ -112,9 +111,6 @@ __attribute__((constructor)) void read_program_image() {
     copy_raw(g_image.initial.data() + at, r.lo, r.size);
     at += r.size;
   }
-  // A sanitizer's module constructor registers the executable's globals with its runtime; run
-  // twice it would register them twice. Such programs keep the constructors' effects of process 0.
-  g_image.sanitized = dlsym(RTLD_DEFAULT, "__asan_init") || dlsym(RTLD_DEFAULT, "__tsan_init");
 }
 
 }  // namespace
@@ -129,6 +125,21 @@ void copy_raw(void* dst, const void* src, std::size_t n) {
   auto* s = static_cast<const volatile unsigned char*>(src);
   for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
 #endif
+}
+
+__attribute__((no_sanitize("address", "thread", "undefined"))) std::size_t equal_prefix_raw(const void* a, const void* b,
+                                                                                       std::size_t n) {
+  const auto* x = static_cast<const volatile unsigned char*>(a);
+  const auto* y = static_cast<const volatile unsigned char*>(b);
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {  // word at a time: the common case is "all equal"
+    std::uint64_t u, v;
+    __builtin_memcpy(&u, const_cast<const unsigned char*>(x) + i, 8);
+    __builtin_memcpy(&v, const_cast<const unsigned char*>(y) + i, 8);
+    if (u != v) break;
+  }
+  while (i < n && x[i] == y[i]) ++i;
+  return i;
 }
 
 }  // namespace bspcheck::rt

@@ -31,7 +31,6 @@ struct ProgramImage {
   std::vector<void (*)(int, char**, char**)> constructors;
   std::uintptr_t exe_lo = 0, exe_hi = 0;  // the executable's mapped address range
   std::uintptr_t load_base = 0;           // where it was loaded (0 for a non-PIE executable)
-  bool sanitized = false;  // built with a sanitizer, whose constructors must run only once
 
   bool contains(const void* p) const {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -46,5 +45,7 @@ const ProgramImage& program_image();
 // Copies n bytes without going through an intercepted memcpy: the ranges hold sanitizer
 // redzones between globals, which an instrumented memcpy would report.
 void copy_raw(void* dst, const void* src, std::size_t n);
+// The length of the run of bytes from a and b that are equal (up to n), read the same way.
+std::size_t equal_prefix_raw(const void* a, const void* b, std::size_t n);
 
 }  // namespace bspcheck::rt

@@ -135,7 +135,8 @@ void note_globals_changed_after_init(std::FILE* out) {
   std::size_t at = 0;
   for (const PrivateRange& r : image.ranges) {
     for (std::size_t i = 0; !r.thread_local_block && i < r.size; ++i) {
-      if (r.lo[i] == g_globals_at_init[at + i]) continue;
+      i += equal_prefix_raw(r.lo + i, g_globals_at_init.data() + at + i, r.size - i);  // (redzones: uninstrumented)
+      if (i >= r.size) break;
       if (!symbols) symbols = std::make_unique<ElfSymbols>("/proc/self/exe", image.load_base);
       std::string name = symbols->name(reinterpret_cast<std::uintptr_t>(r.lo + i));
       if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <tuple>
 
@@ -84,22 +83,18 @@ void SharedWriteWatch::resnapshot() {
 }
 
 void SharedWriteWatch::collect(int pid, const Site& site, const char* call) {
+  // The watched ranges hold sanitizer redzones between globals: read them uninstrumented.
   for (const Watched& r : ranges_) {
     std::byte* snap = snapshot_.data() + r.at;
-    if (std::memcmp(snap, r.lo, r.size) == 0) continue;  // the common case: nothing written
-    for (std::size_t i = 0; i < r.size;) {
-      if (snap[i] == r.lo[i]) {
-        ++i;
-        continue;
-      }
-      std::size_t j = i;
-      while (j < r.size && snap[j] != r.lo[j]) ++j;
+    for (std::size_t i = equal_prefix_raw(snap, r.lo, r.size); i < r.size;) {
+      std::size_t j = i + 1;
+      while (j < r.size && equal_prefix_raw(snap + j, r.lo + j, 1) == 0) ++j;
       const auto lo = reinterpret_cast<std::uintptr_t>(r.lo + i);
       const bool again = !writes_.empty() && writes_.back().pid == pid && writes_.back().lo == lo &&
                          writes_.back().hi == lo + (j - i);  // a loop rewriting one variable
       if (!again) writes_.push_back({lo, lo + (j - i), pid, site, call, &r});
-      std::memcpy(snap + i, r.lo + i, j - i);
-      i = j;
+      copy_raw(snap + i, r.lo + i, j - i);
+      i = j + equal_prefix_raw(snap + j, r.lo + j, r.size - j);
     }
   }
 }
