@@ -7,7 +7,6 @@
 #include "bsp.h"
 
 #include <dlfcn.h>
-#include <execinfo.h>
 #include <signal.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
@@ -21,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/backtrace.hpp"
 #include "runtime/elf_symbols.hpp"
 #include "runtime/entry_points.hpp"
 #include "runtime/fork_server.hpp"
@@ -228,11 +228,7 @@ void on_crash(int sig, siginfo_t* info, void*) {
   msg += "; its last BSPlib call was " + std::string(w->self().call);
   w->report("crash", msg);
   if (!overflow) {  // a backtrace needs stack, and an overflowed one has none left
-    void* frames[64];
-    int n = backtrace(frames, 64);
-    std::fputs("  backtrace:\n", err);
-    std::fflush(err);
-    backtrace_symbols_fd(frames, n, fileno(err));
+    print_backtrace(err, 2);  // not this handler
   }
   stop_program(1);
 }

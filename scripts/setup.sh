@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what bsp-check needs to build and test, from Debian's packages; quick when present.
 set -euo pipefail
-packages=(build-essential cmake python3 libboost-context-dev librapidcheck-dev libgtest-dev
+packages=(build-essential cmake python3 libboost-context-dev libboost-stacktrace1.74-dev librapidcheck-dev libgtest-dev
           libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do

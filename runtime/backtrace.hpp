@@ -1,0 +1,13 @@
+// backtrace.hpp: the call stack of a crashed process, symbolised (function, file:line where the
+// program has debug information) with Boost.Stacktrace over libbacktrace.
+#pragma once
+
+#include <cstdio>
+
+namespace bspcheck::rt {
+
+// Prints the current call stack to `out`, one frame per line, the innermost `skip` frames (the
+// signal handler's own) left out. Meant for a crash: it allocates, so the caller is about to exit.
+void print_backtrace(std::FILE* out, int skip);
+
+}  // namespace bspcheck::rt
