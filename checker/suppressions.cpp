@@ -45,7 +45,12 @@ Suppressions Suppressions::parse(const std::string& text, const std::string& ori
       auto colon = where.rfind(':');
       if (colon != std::string::npos && colon + 1 < where.size() &&
           where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-        e.line = std::stoi(where.substr(colon + 1));
+        // A line number beyond any source file is a mistake worth naming, not a stoi exception.
+        const std::string number = where.substr(colon + 1);
+        if (number.size() > 9)
+          throw std::runtime_error(origin + ":" + std::to_string(n) + ": line number " + number +
+                                   " is out of range (at most 999999999)");
+        e.line = std::stoi(number);
         where.erase(colon);
       }
       e.file = where;

@@ -1,6 +1,7 @@
 #include "replay/trace_format.hpp"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -158,9 +159,25 @@ class Cursor {
 }  // namespace
 
 Reader Reader::open(const std::string& path) {
+  // Bounded and fast on anything that is not a trace: a folder is refused by name, the signature
+  // is read before the rest, and a file without a size (a pipe, /dev/zero) is read up to a limit.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TraceError(path + ": cannot read the trace: " + std::strerror(errno));
-  std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::uint8_t> bytes(sizeof kMagic);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (static_cast<std::size_t>(in.gcount()) != sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    throw TraceError(path + ": not a bsp-check trace (no BSPTRACE signature)");
+  constexpr std::size_t kMaxUnsizedTrace = std::size_t{1} << 30;
+  const bool sized = std::filesystem::is_regular_file(path, ec);
+  char buf[1 << 16];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    bytes.insert(bytes.end(), buf, buf + in.gcount());
+    if (!sized && bytes.size() > kMaxUnsizedTrace)
+      throw TraceError(path + ": more than " + std::to_string(kMaxUnsizedTrace >> 20) +
+                       " MiB from a file that is not a regular file: not a trace");
+  }
   return parse(bytes.data(), bytes.size(), path);
 }
 

@@ -3,24 +3,78 @@
 #include "checker/suppressions.hpp"
 #include "runtime/option_list.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 
 namespace bspcheck::rt {
 
+namespace {
+
+// The value of a whole decimal number with nothing else around it (std::stoull would take
+// "-1" as 2^64-1 and "3x" as 3), in [min, max]; else a message naming key, value and range.
+unsigned long long whole_number(const std::string& key, const std::string& v, unsigned long long min,
+                                unsigned long long max) {
+  unsigned long long n = 0;
+  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || ec != std::errc() ||
+      end != v.data() + v.size() || n < min || n > max)
+    throw std::invalid_argument(key + ": expected a whole number from " + std::to_string(min) + " to " +
+                                std::to_string(max) + ", got '" + v + "'");
+  return n;
+}
+
+}  // namespace
+
 std::size_t parse_size(const std::string& text) {
-  std::size_t pos = 0;
-  unsigned long long v = std::stoull(text, &pos);
-  std::string unit = text.substr(pos);
-  if (unit == "k" || unit == "K") v <<= 10;
-  else if (unit == "m" || unit == "M") v <<= 20;
-  else if (unit == "g" || unit == "G") v <<= 30;
-  else if (!unit.empty()) throw std::invalid_argument("bad size '" + text + "'");
-  return static_cast<std::size_t>(v);
+  const std::size_t digits = text.find_first_not_of("0123456789");
+  const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
+  int shift = 0;
+  if (unit == "k" || unit == "K") shift = 10;
+  else if (unit == "m" || unit == "M") shift = 20;
+  else if (unit == "g" || unit == "G") shift = 30;
+  else if (!unit.empty())
+    throw std::invalid_argument("stack: bad size '" + text + "' (a number of bytes with an optional k, m or g)");
+  constexpr unsigned long long kMaxStack = 1ull << 30;  // as the driver's --stack-size
+  try {
+    return static_cast<std::size_t>(whole_number("stack", number, 1, kMaxStack >> shift) << shift);
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("stack: expected a size from 1 byte to 1g (a number with an optional k, m or g), got '" +
+                                text + "'");
+  }
 }
 
 namespace {
+
+double seconds(const std::string& key, const std::string& v) {
+  errno = 0;
+  char* end = nullptr;
+  const double d = v.empty() ? NAN : std::strtod(v.c_str(), &end);
+  if (v.empty() || end != v.c_str() + v.size() || errno != 0 || !std::isfinite(d) || d < 0 || d > 1e7)
+    throw std::invalid_argument(key + ": expected seconds from 0 to 10000000 (0: none), got '" + v + "'");
+  return d;
+}
+
+// An unwritable report would be found only at the end, after the whole run: refuse it now.
+void check_writable(const std::string& key, const std::string& path) {
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    close(fd);
+    unlink(path.c_str());  // the check leaves nothing behind
+    return;
+  }
+  if (errno == EEXIST) fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw std::invalid_argument(key + ": cannot write '" + path + "': " + std::strerror(errno));
+  close(fd);
+}
 
 bool parse_bool(const std::string& key, const std::string& v) {
   if (v == "1" || v == "true" || v == "yes") return true;
@@ -30,27 +84,29 @@ bool parse_bool(const std::string& key, const std::string& v) {
 
 void set_option(ProgramOptions& o, const std::string& key, const std::string& v) {
   try {
-    if (key == "seed") o.run.seed = std::stoull(v, nullptr, 0);
+    if (key == "seed") o.run.seed = whole_number(key, v, 0, UINT64_MAX);
     else if (key == "procs") {
-      long n = std::stol(v);
-      if (n < 1) throw std::invalid_argument("procs: must be at least 1, got " + v);
-      o.run.procs = static_cast<int>(n);
+      if (v == "0") throw std::invalid_argument("procs: must be at least 1, got " + v);
+      o.run.procs = static_cast<int>(whole_number(key, v, 1, INT32_MAX));
     } else if (key == "strategy") {
       if (v == "random") o.run.strategy = Strategy::random;
       else if (v == "round_robin" || v == "round-robin") o.run.strategy = Strategy::round_robin;
       else throw std::invalid_argument("strategy: expected random or round_robin, got '" + v + "'");
     } else if (key == "stack") o.run.stack_size = parse_size(v);
     else if (key == "prefix") o.run.output_prefix = v;
-    else if (key == "timeout") o.timeout_seconds = std::stod(v);
-    else if (key == "report") o.report_file = v;
+    else if (key == "timeout") o.timeout_seconds = seconds(key, v);
+    else if (key == "report") {
+      check_writable(key, v);
+      o.report_file = v;
+    }
     else if (key == "realtime") o.run.real_time = parse_bool(key, v);
     else if (key == "check") o.run.checks = parse_bool(key, v);
-    else if (key == "exitcode") o.exitcode = std::stoi(v);
+    else if (key == "exitcode") o.exitcode = static_cast<int>(whole_number(key, v, 0, 255));
     else if (key == "werror") o.run.werror = parse_bool(key, v);
     else if (key == "poison") o.run.asan_poisoning = parse_bool(key, v);
     else if (key == "trace") o.run.trace_file = v;
-    else if (key == "break_superstep") o.run.break_superstep = std::stoi(v);
-    else if (key == "break_process") o.run.break_process = std::stoi(v);
+    else if (key == "break_superstep") o.run.break_superstep = v == "-1" ? -1 : static_cast<int>(whole_number(key, v, 0, INT32_MAX));
+    else if (key == "break_process") o.run.break_process = static_cast<int>(whole_number(key, v, 0, INT32_MAX));
     else if (key == "replay") o.run.replay_file = v;
     else if (key == "guide") o.run.guide_file = v;
     else if (key == "guide_log") o.run.guide_log = v;

@@ -2,12 +2,15 @@
 //   bsp-check [run] [options] PROGRAM [ARGS...]
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "checker/suppressions.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/interrupt.hpp"
+#include "tools/option_checks.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
@@ -22,14 +25,18 @@ constexpr const char* kVersion = "0.1.0";
 void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs) {
   app.add_option("-p,--procs", procs, "processors available: a number, range or list (1-4,8); each is run")
       ->default_str("1-4,8");
-  app.add_option("--seed", c.seed, "first schedule seed")->default_str("1");
-  app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)");
+  app.add_option("--seed", c.seed, "first schedule seed")
+      ->default_str("1")
+      ->check(bspcheck::cli::whole_number(0, bspcheck::cli::kMaxSeed));
+  app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
+      ->check(bspcheck::cli::whole_number(1, bspcheck::cli::kMaxSeeds));
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
   app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
   app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
   app.add_option("--timeout", c.timeout, "seconds a run may take before it is stopped and reported (0: none)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
+      ->check(bspcheck::cli::real_number(0, bspcheck::cli::kMaxTimeoutSeconds, "seconds"));
+  app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m")
+      ->check(bspcheck::cli::byte_size(bspcheck::cli::kMinStackBytes, bspcheck::cli::kMaxStackBytes));
   app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
   app.add_flag("--no-fork-server{false}", c.fork_server,
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
@@ -65,6 +72,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A program that ends before bsp_begin closes the fork server's pipe: a write to it must be an
+  // EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports unwritten.
+  bspcheck::cli::ignore_broken_pipes();
   // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
@@ -79,7 +89,14 @@ int main(int argc, char** argv) {
       "Runs PROGRAM (built with bspcc, bspcxx or CMake's BSPCheck::bsp) with all its BSP processes as\n"
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
-      "\nUsage: bsp-check [run] [options] PROGRAM [ARGS...]\n"
+      "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
+      "       bsp-check replay|shrink|show|explore ... (each has its own --help)\n"
+      "\nCommands:\n"
+      "  run      (the default) run PROGRAM under many seeds and process counts\n"
+      "  replay   run a program again with the choices recorded in a trace\n"
+      "  shrink   reduce a failing trace to the scheduling choices that matter\n"
+      "  show     a recorded run superstep by superstep, with its BSP cost\n"
+      "  explore  run PROGRAM under every schedule within a bound of the default one\n"
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog",
       "bsp-check"};
   app.set_version_flag("--version", kVersion);
@@ -90,10 +107,7 @@ int main(int argc, char** argv) {
 
   if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
   std::vector<std::string> rest = app.remaining();
-  if (rest.empty()) {
-    std::cerr << "bsp-check: error: no PROGRAM given\n" << app.help();
-    return 2;
-  }
+  if (auto status = bspcheck::cli::program_and_args(app, rest)) return *status;
   config.program = rest.front();
   config.args.assign(rest.begin() + 1, rest.end());
   try {
@@ -142,5 +156,20 @@ int main(int argc, char** argv) {
       std::cerr << "bsp-check: error: " << *path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
       return 2;
     }
+  // Checked before the first run: a typo should not cost a session, nor exit 1 as if a run failed.
+  if (!config.trace_file.empty())
+    if (std::string why = bspcheck::cli::why_not_writable(config.trace_file); !why.empty()) {
+      std::cerr << "bsp-check: error: --trace " << config.trace_file << ": cannot write the trace: " << why << "\n";
+      return 2;
+    }
+  if (config.keep_trace && config.trace_file.empty() && !std::filesystem::is_directory(config.trace_dir)) {
+    std::cerr << "bsp-check: error: --trace-dir " << config.trace_dir << ": not a directory\n";
+    return 2;
+  }
+  if (config.seed > bspcheck::cli::kMaxSeed - config.seeds) {
+    std::cerr << "bsp-check: error: --seed " << config.seed << " with --seeds " << config.seeds
+              << " runs past the largest seed " << bspcheck::cli::kMaxSeed << "\n";
+    return 2;
+  }
   return bspcheck::cli::run_command(config);
 }

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,10 +15,32 @@ namespace bspcheck::cli {
 // when it goes on.
 inline std::optional<int> parse_arguments(CLI::App& app, const std::vector<std::string>& args) {
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+  // Bad usage is one line that names the command, the option and what it allows.
+  app.failure_message([](const CLI::App* a, const CLI::Error& e) {
+    return "bsp-check: error: " + std::string(e.what()) + " (" + a->get_name() + " --help lists the options)\n";
+  });
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  return std::nullopt;
+}
+
+// The PROGRAM and ARGS of a prefix command (run, explore) from CLI11's remaining words: an
+// optional "--" in front is dropped, and an unknown option is not taken for a program's name.
+// Returns the exit status when the words are bad usage (having said why).
+inline std::optional<int> program_and_args(const CLI::App& app, std::vector<std::string>& words) {
+  if (!words.empty() && words.front() == "--") words.erase(words.begin());
+  else if (!words.empty() && words.front().size() > 1 && words.front()[0] == '-') {
+    std::cerr << "bsp-check: error: unknown option '" << words.front() << "' (" << app.get_name()
+              << " --help lists the options; a program whose name starts with '-' is given as ./" << words.front()
+              << ")\n";
+    return 2;
+  }
+  if (words.empty()) {
+    std::cerr << "bsp-check: error: no PROGRAM given (usage: " << app.get_name() << " [options] PROGRAM [ARGS...])\n";
+    return 2;
   }
   return std::nullopt;
 }

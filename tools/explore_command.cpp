@@ -13,6 +13,8 @@
 #include "tools/proc_list.hpp"
 #include "tools/program_check.hpp"
 #include "tools/run_command.hpp"
+#include "tools/temp_files.hpp"
+#include "tools/option_checks.hpp"
 
 namespace bspcheck::cli {
 
@@ -53,19 +55,18 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t bound = 2, max_runs = 2000;
   std::string procs = "4", trace_dir = ".";
   bool quiet = false;
-  app.add_option("--bound", bound, "at most this many non-default choices per schedule (default 2)");
+  app.add_option("--bound", bound, "at most this many non-default choices per schedule (default 2)")
+      ->check(whole_number(0, 1000));
   app.add_option("-p,--procs", procs, "processors available: a number, range or list; each is explored (default 4)");
-  app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)");
+  app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)")
+      ->check(whole_number(1, 100000000));
   app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
-  const std::vector<std::string> program = app.remaining();
-  if (program.empty()) {
-    std::cerr << "bsp-check: error: no PROGRAM given\n" << app.help();
-    return 2;
-  }
+  std::vector<std::string> program = app.remaining();
+  if (auto status = program_and_args(app, program)) return *status;
   RunConfig c;
   c.program = program.front();
   c.args.assign(program.begin() + 1, program.end());
@@ -82,8 +83,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     std::cerr << "bsp-check: error: " << pc.error << "\n";
     return 2;
   }
-  char dir_template[] = "/tmp/bsp-check-explore-XXXXXX";
-  if (!mkdtemp(dir_template)) {
+  std::string dir_template = temp_template("explore");
+  if (!mkdtemp(dir_template.data())) {
     std::perror("bsp-check: mkdtemp");
     return 2;
   }

@@ -9,7 +9,8 @@ namespace {
 long parse_count(const std::string& s, const std::string& whole) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     throw std::invalid_argument("-p " + whole + ": expected a number, a range like 1-4, or a list like 1-4,8");
-  long v = std::stol(s);
+  if (s.size() > 9) throw std::invalid_argument("-p " + whole + ": " + s + " processes is too many (at most 100000000)");
+  long v = std::stol(s);  // at most 9 digits: cannot overflow
   if (v < 1) throw std::invalid_argument("-p " + whole + ": p must be at least 1");
   if (v > 100000000) throw std::invalid_argument("-p " + whole + ": " + s + " processes is too many");
   return v;

@@ -7,6 +7,7 @@
 #include "replay/trace_format.hpp"
 #include "runtime/option_list.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/option_checks.hpp"
 #include "tools/run_command.hpp"
 
 namespace bspcheck::cli {
@@ -56,7 +57,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   double timeout = 0;
   app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
   app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
-  app.add_option("--timeout", timeout, "seconds the replay may take (0: none)")->check(CLI::NonNegativeNumber);
+  app.add_option("--timeout", timeout, "seconds the replay may take (0: none)")->check(real_number(0, kMaxTimeoutSeconds, "seconds"));
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;

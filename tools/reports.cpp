@@ -234,7 +234,11 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     results.push_back(std::move(result));
   }
 
-  nlohmann::json invocation = {{"executionSuccessful", true},
+  if (!s.interrupted_by.empty())  // the results are those of the runs that finished
+    notifications.push_back({{"level", "error"},
+                             {"message", {{"text", "interrupted by " + s.interrupted_by + " after " +
+                                                       std::to_string(runs.size()) + " runs"}}}});
+  nlohmann::json invocation = {{"executionSuccessful", s.interrupted_by.empty()},
                                {"commandLine", valid_utf8(s.command_line)},
                                {"toolExecutionNotifications", notifications}};
   nlohmann::json run = {
@@ -272,6 +276,8 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
   x << "      <property name=\"program\" value=\"" << xml_escape(s.program) << "\"/>\n";
   x << "      <property name=\"command\" value=\"" << xml_escape(s.command_line) << "\"/>\n";
   x << "      <property name=\"werror\" value=\"" << (s.werror ? "1" : "0") << "\"/>\n";
+  if (!s.interrupted_by.empty())
+    x << "      <property name=\"interrupted\" value=\"" << xml_escape(s.interrupted_by) << "\"/>\n";
   x << "    </properties>\n";
   for (const RunRecord& r : runs) {
     x << "    <testcase name=\"p=" << r.p << " seed=" << r.seed << "\" classname=\"" << xml_escape(classname)

@@ -30,6 +30,7 @@ struct SessionInfo {
   std::string version;       // bsp-check's
   bool werror = false;
   double seconds = 0;
+  std::string interrupted_by;  // the signal that stopped the session early ("Interrupt"), or empty
 };
 
 // Findings of different runs with this key are the same finding: rule, every location

@@ -22,8 +22,11 @@
 #include <sstream>
 #include <thread>
 
+#include "tools/atomic_file.hpp"
+#include "tools/interrupt.hpp"
 #include "tools/program_check.hpp"
 #include "tools/reports.hpp"
+#include "tools/temp_files.hpp"
 
 extern char** environ;
 
@@ -123,9 +126,15 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   return options;
 }
 
+// Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
+bool own_group_for(int stdin_fd) { return child_gets_own_group(stdin_fd < 0 && isatty(STDIN_FILENO)); }
+
 // In a forked child: the environment every run shares, standard input from its start, output to
 // out_fd/err_fd (when >= 0), and exec of the program. Does not return.
-[[noreturn]] void exec_program(const RunConfig& c, const std::string& path, int stdin_fd, int out_fd, int err_fd) {
+[[noreturn]] void exec_program(const RunConfig& c, const std::string& path, int stdin_fd, int out_fd, int err_fd,
+                               bool own_group) {
+  restore_default_signals();
+  if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
   // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
   // error; aborting lets the runtime contain it as a `crash` finding naming the process.
   if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
@@ -184,8 +193,9 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   RunOutcome r;
   r.p = p;
   r.seed = seed;
-  char report_path[] = "/tmp/bsp-check-report-XXXXXX";
-  int report_fd = mkstemp(report_path);
+  std::string report_template = temp_template("report");
+  char* report_path = report_template.data();
+  int report_fd = mkostemp(report_path, O_CLOEXEC);
   if (report_fd >= 0) close(report_fd);
   int out_fd = stream ? -1 : make_memfd("bsp-check-stdout");
   int err_fd = stream ? -1 : make_memfd("bsp-check-stderr");
@@ -193,6 +203,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   const std::string repro = repro_command(c, p, seed);
 
   const auto start = std::chrono::steady_clock::now();
+  const bool own_group = own_group_for(stdin_fd);
   pid_t child = fork();
   if (child < 0) {
     std::perror("bsp-check: fork");
@@ -202,8 +213,10 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
     setenv("BSPCHECK_REPORT", report_path, 1);
     setenv("BSPCHECK_REPRO", repro.c_str(), 1);
-    exec_program(c, path, stdin_fd, out_fd, err_fd);
+    exec_program(c, path, stdin_fd, out_fd, err_fd, own_group);
   }
+  if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
+  const WatchedChild watched(child, own_group);
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
   int status = 0;
@@ -263,28 +276,36 @@ class ForkServer {
   }
 
   bool start(const RunConfig& c, const std::string& path, int p, int stdin_fd) {
-    char dir[] = "/tmp/bsp-check-server-XXXXXX";
-    if (!mkdtemp(dir)) return false;
+    std::string dir = temp_template("server");
+    if (!mkdtemp(dir.data())) return false;
     dir_ = dir;
+    // Close-on-exec everywhere: no other child (a plain run, another server) inherits the channel.
     int req[2], res[2];
-    if (pipe(req) != 0) return false;
-    if (pipe(res) != 0) {
+    if (pipe2(req, O_CLOEXEC) != 0) return false;
+    if (pipe2(res, O_CLOEXEC) != 0) {
       close(req[0]);
       close(req[1]);
       return false;
     }
-    fcntl(req[1], F_SETFD, FD_CLOEXEC);
-    fcntl(res[0], F_SETFD, FD_CLOEXEC);
+    const bool own_group = own_group_for(stdin_fd);
     pid_ = fork();
     if (pid_ < 0) return false;
     if (pid_ == 0) {
-      const std::string spec = std::to_string(req[0]) + "," + std::to_string(res[1]);
+      // The server's ends, moved out of the program's way (the lowest numbers are the ones a
+      // program gets from open) and made inheritable (F_DUPFD clears close-on-exec).
+      const int request_fd = fcntl(req[0], F_DUPFD, kChannelFdFloor);
+      const int result_fd = fcntl(res[1], F_DUPFD, kChannelFdFloor);
+      if (request_fd < 0 || result_fd < 0) _exit(127);
+      const std::string spec = std::to_string(request_fd) + "," + std::to_string(result_fd);
       setenv("BSPCHECK_FORKSERVER", spec.c_str(), 1);
       setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
       setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
-      exec_program(c, path, stdin_fd, open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600),
-                   open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600));
+      exec_program(c, path, stdin_fd,
+                   open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600),
+                   open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), own_group);
     }
+    if (own_group) setpgid(pid_, pid_);
+    watched_.emplace(pid_, own_group);
     close(req[0]);
     close(res[1]);
     req_ = req[1];
@@ -304,7 +325,8 @@ class ForkServer {
     if (write(req_, request.data(), request.size()) != static_cast<ssize_t>(request.size())) return false;
     std::string line;
     if (!read_line(line, -1) || line.rfind("pid ", 0) != 0) return false;
-    const pid_t child = static_cast<pid_t>(std::stol(line.substr(4)));
+    const pid_t child = static_cast<pid_t>(std::atol(line.c_str() + 4));
+    if (child <= 0) return false;
     const double limit = c.timeout > 0 ? c.timeout + 5 : -1;
     if (!read_line(line, limit)) {
       if (limit < 0) return false;
@@ -313,7 +335,7 @@ class ForkServer {
       if (!read_line(line, 10)) return false;
     }
     if (line.rfind("status ", 0) != 0) return false;
-    const int status = std::stoi(line.substr(7));
+    const int status = std::atoi(line.c_str() + 7);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
     else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
@@ -362,7 +384,10 @@ class ForkServer {
     }
   }
 
+  // The lowest descriptor number of the server's channel in the program (runtime/fork_server.cpp).
+  static constexpr int kChannelFdFloor = 100;
   pid_t pid_ = -1;
+  std::optional<WatchedChild> watched_;  // destroyed after the destructor has reaped pid_
   int req_ = -1, res_ = -1;
   std::string dir_, buffer_, prelude_, prelude_err_;
   bool prelude_read_ = false;
@@ -474,23 +499,34 @@ QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::ui
   return q;
 }
 
+namespace {
+
+int report_write_failed(const AtomicFile& f) {
+  std::cerr << "bsp-check: error: writing " << f.path() << " failed: " << f.error() << "\n";
+  return 2;
+}
+
+}  // namespace
+
 int run_command(const RunConfig& c) {
   ProgramCheck pc = check_program(c.program);
   if (!pc.error.empty()) {
     std::cerr << "bsp-check: error: " << pc.error << "\n";
     return 2;
   }
-  // Output files are opened before the first run: a typo should not cost a long session.
-  std::ofstream json_out, sarif_out, junit_out;
-  for (auto [file, stream] : {std::pair{&c.json_file, &json_out}, std::pair{&c.sarif_file, &sarif_out},
-                              std::pair{&c.junit_file, &junit_out}}) {
+  // Output files are opened before the first run: a typo should not cost a long session. They
+  // are written whole at the end, and renamed into place (tools/atomic_file.hpp).
+  std::optional<AtomicFile> json_out, sarif_out, junit_out;
+  for (auto [file, out] : {std::pair{&c.json_file, &json_out}, std::pair{&c.sarif_file, &sarif_out},
+                           std::pair{&c.junit_file, &junit_out}}) {
     if (file->empty()) continue;
-    stream->open(*file);
-    if (!*stream) {
-      std::cerr << "bsp-check: error: cannot write " << *file << ": " << std::strerror(errno) << "\n";
+    out->emplace(*file);
+    if (!(*out)->ok()) {
+      std::cerr << "bsp-check: error: cannot write " << *file << ": " << (*out)->error() << "\n";
       return 2;
     }
   }
+  install_interrupt_handlers();
 
   const std::uint64_t total = c.procs.size() * c.seeds;
   const bool stream = total == 1;  // a single run shows its output live
@@ -516,7 +552,7 @@ int run_command(const RunConfig& c) {
   std::map<int, std::pair<std::uint64_t, nlohmann::json>> reference_output;
   const auto start = std::chrono::steady_clock::now();
   for (int p : c.procs) {
-    for (std::uint64_t i = 0; i < c.seeds; ++i) {
+    for (std::uint64_t i = 0; i < c.seeds && !interrupted(); ++i) {
       const std::uint64_t seed = c.seed + i;
       if (progress)
         std::fprintf(stderr, "\rbsp-check: run %llu/%llu (p=%d seed=%llu)...", static_cast<unsigned long long>(done + 1),
@@ -536,7 +572,8 @@ int run_command(const RunConfig& c) {
           r = RunOutcome{};
         }
       }
-      if (!served) r = run_once(c, pc.path, p, seed, stdin_fd, stream);
+      if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_fd, stream);
+      if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
       // Across seeds: each process's output must not depend on the schedule.
       const bool compare_outputs =
@@ -628,9 +665,11 @@ int run_command(const RunConfig& c) {
         if (!c.keep_going) break;
       }
     }
-    if (failed && !c.keep_going) break;
+    if ((failed && !c.keep_going) || interrupted()) break;
   }
+  servers.clear();  // the fork servers and their folders are gone before the reports are written
   if (progress) std::fputs("\r\033[K", stderr);
+  const int stop_signal = interrupt_signal();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   SessionInfo session;
@@ -640,8 +679,9 @@ int run_command(const RunConfig& c) {
   session.version = c.version;
   session.werror = c.werror;
   session.seconds = secs;
+  if (stop_signal) session.interrupted_by = strsignal(stop_signal);
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
-  if (json_out.is_open()) {
+  if (json_out) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
                         {"program", c.program},
@@ -653,20 +693,26 @@ int run_command(const RunConfig& c) {
                           {"check", !c.no_check}}},
                         {"runs", runs},
                         {"total", done},
-                        {"failed", failed}};
-    json_out << dump(j) << "\n";
+                        {"failed", failed},
+                        {"planned", total},
+                        {"interrupted", stop_signal != 0}};
+    if (stop_signal) j["interrupted_by"] = session.interrupted_by;
+    if (!json_out->commit(dump(j) + "\n")) return report_write_failed(*json_out);
   }
-  if (sarif_out.is_open()) sarif_out << dump(sarif_log(session, records)) << "\n";
-  if (junit_out.is_open()) junit_out << junit_xml(session, records);
-  for (auto* out : {&json_out, &sarif_out, &junit_out})
-    if (out->is_open() && !out->flush()) {
-      std::cerr << "bsp-check: error: writing a report file failed\n";
-      return 2;
-    }
+  if (sarif_out && !sarif_out->commit(dump(sarif_log(session, records)) + "\n"))
+    return report_write_failed(*sarif_out);
+  if (junit_out && !junit_out->commit(junit_xml(session, records))) return report_write_failed(*junit_out);
 
   // Identical findings of many runs: one table instead of a thousand repeats.
   if (!c.quiet && done > 1 && !rows.empty()) print_table(rows, with_findings, done);
 
+  if (stop_signal) {
+    std::fprintf(stderr, "bsp-check: interrupted by %s after %llu of %llu runs (%llu failed) in %.1f s\n",
+                 session.interrupted_by.c_str(), static_cast<unsigned long long>(done),
+                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(failed), secs);
+    for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
+    return 128 + stop_signal;  // as a shell reports a command ended by the signal
+  }
   char range[160];
   std::snprintf(range, sizeof range, "p = %s; seeds %llu..%llu", c.procs_text.c_str(),
                 static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1));

@@ -17,6 +17,7 @@
 
 #include "replay/trace_format.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/option_checks.hpp"
 #include "tools/show_model.hpp"
 
 namespace bspcheck::cli {
@@ -370,15 +371,16 @@ int show_command(const std::vector<std::string>& args) {
   app.add_option("--chrome-trace", chrome_path,
                  "write a timeline in the Trace Event Format to FILE (Perfetto, chrome://tracing)");
   app.add_option("--word-bytes", word_bytes, "bytes per word for h, M, k1, k2 (default 4: Table 1 is for 32-bit words)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
+      ->check(whole_number(1, std::uint64_t{1} << 30));
   app.add_option("--g", g, "g: flop units per word communicated (overrides the machine's)")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--l", l, "l: flop units per barrier (overrides the machine's)")->check(CLI::NonNegativeNumber);
+      ->check(real_number(0, 1e12, "flop units"));
+  app.add_option("--l", l, "l: flop units per barrier (overrides the machine's)")
+      ->check(real_number(0, 1e15, "flop units"));
   app.add_option("--s", s, "s: Mflop/s, to turn costs into times (overrides the machine's)")
-      ->check(CLI::PositiveNumber);
+      ->check(real_number(1e-6, 1e12, "Mflop/s"));
   app.add_option("--machine", machine_name, "g, l and s from Table 1 of the BSPlib paper (--list-machines)");
   app.add_option("--machine-p", machine_p, "the Table 1 row to use (default: the run's p, else the nearest)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, 100000000));
   app.add_option("--g-kind", g_kind, "which g of Table 1: global (total exchange, default) or local (cyclic shift)")
       ->check(CLI::IsMember({"global", "local"}));
   app.add_flag("--list-machines", list, "list the machines of Table 1 and exit");

@@ -11,9 +11,11 @@
 
 #include "replay/trace_format.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/option_checks.hpp"
 #include "tools/program_check.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
+#include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
 
@@ -74,7 +76,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   bool quiet = false;
   app.add_option("TRACE", trace_path, "a trace of a failing run")->required();
   app.add_option("-o,--output", output, "the minimal trace (default: TRACE with .min.trace)");
-  app.add_option("--max-runs", max_runs, "give up reducing after this many runs (default 2000)");
+  app.add_option("--max-runs", max_runs, "give up reducing after this many runs (default 2000)")
+      ->check(whole_number(1, 100000000));
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Reader trace;
@@ -120,8 +123,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
 
   const std::vector<Choice> choices = choices_of(trace);
 
-  char script_template[] = "/tmp/bsp-check-shrink-XXXXXX";
-  const int fd = mkstemp(script_template);
+  std::string script_template = temp_template("shrink");
+  const int fd = mkstemp(script_template.data());
   if (fd < 0) {
     std::perror("bsp-check: mkstemp");
     return 2;

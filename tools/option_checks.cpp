@@ -1,0 +1,101 @@
+#include "tools/option_checks.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+namespace bspcheck::cli {
+
+namespace {
+
+std::string number_text(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::uint64_t min, std::uint64_t max) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < min || v > max) return std::nullopt;
+  return v;
+}
+
+std::optional<std::uint64_t> parse_byte_size(const std::string& text, std::uint64_t max) {
+  const std::size_t digits = text.find_first_not_of("0123456789");
+  const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
+  int shift = 0;
+  if (unit == "k" || unit == "K") shift = 10;
+  else if (unit == "m" || unit == "M") shift = 20;
+  else if (unit == "g" || unit == "G") shift = 30;
+  else if (!unit.empty()) return std::nullopt;
+  const auto v = parse_whole_number(number, 0, max >> shift);
+  if (!v) return std::nullopt;
+  return *v << shift;
+}
+
+CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        if (parse_whole_number(text, min, max)) return {};
+        return "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
+               text + "'";
+      },
+      "UINT");
+}
+
+CLI::Validator real_number(double min, double max, const std::string& unit) {
+  return CLI::Validator(
+      [min, max, unit](std::string& text) -> std::string {
+        errno = 0;
+        char* end = nullptr;
+        const double v = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+        const bool ok = !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(v) &&
+                        v >= min && v <= max && text.find_first_of(" \t\n") == std::string::npos;
+        if (ok) return {};
+        return "expected " + (unit.empty() ? std::string("a number") : unit) + " from " + number_text(min) + " to " +
+               number_text(max) + ", got '" + text + "'";
+      },
+      "NUMBER");
+}
+
+CLI::Validator byte_size(std::uint64_t min, std::uint64_t max) {
+  return CLI::Validator(
+      [min, max](std::string& text) -> std::string {
+        const auto v = parse_byte_size(text, max);
+        if (v && *v >= min) return {};
+        return "expected a size from " + std::to_string(min >> 10) + "k to " + std::to_string(max >> 20) +
+               "m (a number of bytes with an optional k, m or g), got '" + text + "'";
+      },
+      "SIZE");
+}
+
+std::string why_not_writable(const std::string& path) {
+  if (path.empty()) return "an empty path";
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return "it is a directory";
+  // Created and removed again when it did not exist: the check leaves nothing behind.
+  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    close(fd);
+    unlink(path.c_str());
+    return {};
+  }
+  if (errno == EEXIST) fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    close(fd);
+    return {};
+  }
+  return std::strerror(errno);
+}
+
+}  // namespace bspcheck::cli
