@@ -679,7 +679,7 @@ int run_command(const RunConfig& c) {
   session.version = c.version;
   session.werror = c.werror;
   session.seconds = secs;
-  if (stop_signal) session.interrupted_by = strsignal(stop_signal);
+  if (stop_signal) session.interrupted_by = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" : "SIGHUP";
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (json_out) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
