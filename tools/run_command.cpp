@@ -26,6 +26,7 @@
 #include "tools/interrupt.hpp"
 #include "tools/program_check.hpp"
 #include "tools/reports.hpp"
+#include "tools/stdin_feed.hpp"
 #include "tools/temp_files.hpp"
 
 extern char** environ;
@@ -84,17 +85,6 @@ std::string read_fd(int fd) {
   return s;
 }
 
-// Standard input is read once and given to every run.
-int stdin_for_runs() {
-  if (isatty(STDIN_FILENO)) return -1;  // interactive: no input to replay
-  int fd = make_memfd("bsp-check-stdin");
-  char buf[65536];
-  ssize_t n;
-  while ((n = read(STDIN_FILENO, buf, sizeof buf)) > 0)
-    if (write(fd, buf, static_cast<std::size_t>(n)) != n) break;
-  return fd;
-}
-
 struct RunOutcome {
   int p = 0;
   std::uint64_t seed = 0;
@@ -127,7 +117,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
 }
 
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
-bool own_group_for(int stdin_fd) { return child_gets_own_group(stdin_fd < 0 && isatty(STDIN_FILENO)); }
+bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.terminal()); }
 
 // In a forked child: the environment every run shares, standard input from its start, output to
 // out_fd/err_fd (when >= 0), and exec of the program. Does not return.
@@ -140,10 +130,7 @@ bool own_group_for(int stdin_fd) { return child_gets_own_group(stdin_fd < 0 && i
   if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
   if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
   else unsetenv("BSPCHECK_PREFIX");
-  if (stdin_fd >= 0) {
-    lseek(stdin_fd, 0, SEEK_SET);
-    dup2(stdin_fd, STDIN_FILENO);
-  }
+  if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
   std::vector<char*> argv;
@@ -189,7 +176,7 @@ void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report
   r.passed = !errors && r.reason.empty() && r.exit_status == 0;
 }
 
-RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, int stdin_fd, bool stream) {
+RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in, bool stream) {
   RunOutcome r;
   r.p = p;
   r.seed = seed;
@@ -203,7 +190,8 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   const std::string repro = repro_command(c, p, seed);
 
   const auto start = std::chrono::steady_clock::now();
-  const bool own_group = own_group_for(stdin_fd);
+  const bool own_group = own_group_for(in);
+  const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // outlives the child: reaped first
   pid_t child = fork();
   if (child < 0) {
     std::perror("bsp-check: fork");
@@ -213,8 +201,9 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
     setenv("BSPCHECK_REPORT", report_path, 1);
     setenv("BSPCHECK_REPRO", repro.c_str(), 1);
-    exec_program(c, path, stdin_fd, out_fd, err_fd, own_group);
+    exec_program(c, path, input->fd(), out_fd, err_fd, own_group);
   }
+  input->child_started();
   if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
   const WatchedChild watched(child, own_group);
 
@@ -275,7 +264,7 @@ class ForkServer {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  bool start(const RunConfig& c, const std::string& path, int p, int stdin_fd) {
+  bool start(const RunConfig& c, const std::string& path, int p, StdinFeed& in) {
     std::string dir = temp_template("server");
     if (!mkdtemp(dir.data())) return false;
     dir_ = dir;
@@ -287,7 +276,8 @@ class ForkServer {
       close(req[1]);
       return false;
     }
-    const bool own_group = own_group_for(stdin_fd);
+    const bool own_group = own_group_for(in);
+    const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
     pid_ = fork();
     if (pid_ < 0) return false;
     if (pid_ == 0) {
@@ -300,7 +290,7 @@ class ForkServer {
       setenv("BSPCHECK_FORKSERVER", spec.c_str(), 1);
       setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
       setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
-      exec_program(c, path, stdin_fd,
+      exec_program(c, path, input->fd(),
                    open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600),
                    open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), own_group);
     }
@@ -455,12 +445,12 @@ std::vector<std::string> lines_of(const std::string& text, int pid) {
 // Two runs of the same p printed different output on some process: run both again with
 // per-process prefixes (runs are deterministic) and describe the first differing line.
 nlohmann::json divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
-                                  std::uint64_t seed_b, int pid, int stdin_fd) {
+                                  std::uint64_t seed_b, int pid, StdinFeed& in) {
   RunConfig again = c;
   again.prefix = "[%p] ";
   again.keep_trace = false;
-  const RunOutcome a = run_once(again, path, p, seed_a, stdin_fd, false);
-  const RunOutcome b = run_once(again, path, p, seed_b, stdin_fd, false);
+  const RunOutcome a = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, in, false);
   std::string detail = "the outputs could not be told apart when run again";
   for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
     const std::vector<std::string> la = lines_of(a.*stream, pid);
@@ -489,7 +479,8 @@ nlohmann::json divergence_finding(const RunConfig& c, const std::string& path, i
 }
 
 QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed) {
-  const RunOutcome r = run_once(c, path, p, seed, -1, false);
+  static StdinFeed stdin_feed;  // shrink and explore: each run gets the same input
+  const RunOutcome r = run_once(c, path, p, seed, stdin_feed, false);
   QuietRun q;
   q.passed = r.passed;
   q.reason = r.reason;
@@ -531,7 +522,7 @@ int run_command(const RunConfig& c) {
   const std::uint64_t total = c.procs.size() * c.seeds;
   const bool stream = total == 1;  // a single run shows its output live
   const bool progress = !c.quiet && !stream && isatty(STDERR_FILENO);
-  int stdin_fd = stdin_for_runs();
+  StdinFeed stdin_feed;  // nothing is read before the first run wants it
 
   nlohmann::json runs = nlohmann::json::array();
   std::vector<RunRecord> records;
@@ -543,8 +534,9 @@ int run_command(const RunConfig& c) {
   std::uint64_t repro_more = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure;
   // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run).
+  // A streamed stdin (a pipe) is a pipe of each run's own: runs are started anew then.
   const bool use_servers = c.fork_server && !stream && c.trace_file.empty() && c.replay_file.empty() &&
-                           c.guide_file.empty();
+                           c.guide_file.empty() && stdin_feed.shareable();
   std::map<int, std::unique_ptr<ForkServer>> servers;
   std::set<int> no_server;
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
@@ -563,7 +555,7 @@ int run_command(const RunConfig& c) {
         std::unique_ptr<ForkServer>& server = servers[p];
         if (!server) {
           server = std::make_unique<ForkServer>();
-          if (!server->start(c, pc.path, p, stdin_fd)) server.reset();
+          if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
         }
         if (server) served = server->run(c, p, seed, r);
         if (!served) {  // e.g. a program that never reaches bsp_begin: run it the usual way
@@ -572,7 +564,7 @@ int run_command(const RunConfig& c) {
           r = RunOutcome{};
         }
       }
-      if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_fd, stream);
+      if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, stream);
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
       // Across seeds: each process's output must not depend on the schedule.
@@ -586,7 +578,7 @@ int run_command(const RunConfig& c) {
         if (!first && ref->second.second.size() == hashes.size())
           for (std::size_t k = 0; k < hashes.size(); ++k)
             if (hashes[k] != ref->second.second[k]) {
-              nlohmann::json f = divergence_finding(c, pc.path, p, ref->second.first, seed, static_cast<int>(k), stdin_fd);
+              nlohmann::json f = divergence_finding(c, pc.path, p, ref->second.first, seed, static_cast<int>(k), stdin_feed);
               r.err += render_finding(f, "");  // shown with the run, like the runtime's own findings
               r.report["findings"].push_back(std::move(f));
               r.passed = false;
@@ -741,7 +733,7 @@ int run_command(const RunConfig& c) {
                         (base + "-p" + std::to_string(first_failure->first) + "-s" +
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
-    RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_fd, false);
+    RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_feed, false);
     if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
     if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.trace_file))
