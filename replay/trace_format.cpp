@@ -169,7 +169,7 @@ Reader Reader::open(const std::string& path) {
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
   if (static_cast<std::size_t>(in.gcount()) != sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     throw TraceError(path + ": not a bsp-check trace (no BSPTRACE signature)");
-  constexpr std::size_t kMaxUnsizedTrace = std::size_t{1} << 30;
+  constexpr std::size_t kMaxUnsizedTrace = std::size_t{256} << 20;  // a piped trace larger than this is not one
   const bool sized = std::filesystem::is_regular_file(path, ec);
   char buf[1 << 16];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {

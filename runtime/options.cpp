@@ -42,7 +42,8 @@ std::size_t parse_size(const std::string& text) {
   else if (unit == "m" || unit == "M") shift = 20;
   else if (unit == "g" || unit == "G") shift = 30;
   else if (!unit.empty())
-    throw std::invalid_argument("stack: bad size '" + text + "' (a number of bytes with an optional k, m or g)");
+    throw std::invalid_argument("stack: expected a size from 1 byte to 1g (a number with an optional k, m or g), got '" +
+                                text + "'");
   constexpr unsigned long long kMaxStack = 1ull << 30;  // as the driver's --stack-size
   try {
     return static_cast<std::size_t>(whole_number("stack", number, 1, kMaxStack >> shift) << shift);
@@ -61,6 +62,17 @@ double seconds(const std::string& key, const std::string& v) {
   if (v.empty() || end != v.c_str() + v.size() || errno != 0 || !std::isfinite(d) || d < 0 || d > 1e7)
     throw std::invalid_argument(key + ": expected seconds from 0 to 10000000 (0: none), got '" + v + "'");
   return d;
+}
+
+// A seed: decimal, or hexadecimal after 0x (a seed printed by another tool), without a sign.
+std::uint64_t seed_value(const std::string& v) {
+  if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16);
+    if (ec == std::errc() && end == v.data() + v.size()) return n;
+    throw std::invalid_argument("seed: expected a whole number from 0 to 18446744073709551615 (or 0x hex), got '" + v + "'");
+  }
+  return whole_number("seed", v, 0, UINT64_MAX);
 }
 
 // An unwritable report would be found only at the end, after the whole run: refuse it now.
@@ -84,7 +96,7 @@ bool parse_bool(const std::string& key, const std::string& v) {
 
 void set_option(ProgramOptions& o, const std::string& key, const std::string& v) {
   try {
-    if (key == "seed") o.run.seed = whole_number(key, v, 0, UINT64_MAX);
+    if (key == "seed") o.run.seed = seed_value(v);
     else if (key == "procs") {
       if (v == "0") throw std::invalid_argument("procs: must be at least 1, got " + v);
       o.run.procs = static_cast<int>(whole_number(key, v, 1, INT32_MAX));

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Bad usage of every kind, for every command and for BSPCHECK_OPTIONS: one line naming the option
+# or key, the bad value and what is allowed; exit status 2; no run starts, nothing is left behind.
+# Usage: bad_usage_test.sh BSP-CHECK BSPCC [CFLAGS]
+BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
+source "$(dirname "$0")/lib.sh"
+compile first_line
+prog="$work/first_line"
+b="$BSPCHECK"
+
+# run (and the bare form): numbers out of range, negative, malformed, absurd.
+for form in "run" ""; do
+  # shellcheck disable=SC2086
+  expect 2 "^bsp-check: error: -p 99999999999999999999: .*too many \(at most 100000000\)" -- $b $form -p 99999999999999999999 "$prog"
+  # shellcheck disable=SC2086
+  expect 2 "^bsp-check: error: --seeds: expected a whole number from 1 to [0-9]+, got '-1'" -- $b $form --seeds -1 "$prog"
+done
+expect 2 "^bsp-check: error: --seeds: expected a whole number from 1 to [0-9]+, got '0'" -- "$b" run --seeds 0 "$prog"
+expect 2 "^bsp-check: error: --seeds: .*got '99999999999999999999'"  -- "$b" run --seeds 99999999999999999999 "$prog"
+expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to [0-9]+, got '-1'" -- "$b" run --seed -1 "$prog"
+expect 2 "^bsp-check: error: --seed: .*got '1x'"                        -- "$b" run --seed 1x "$prog"
+expect 2 "runs past the largest seed"                                   -- "$b" run --seed 9223372036854775807 --seeds 2 "$prog"
+expect 2 "^bsp-check: error: --timeout: expected seconds from 0 to 10000000, got '-1'" -- "$b" run --timeout -1 "$prog"
+expect 2 "^bsp-check: error: --timeout: .*got 'nan'"                    -- "$b" run --timeout nan "$prog"
+expect 2 "^bsp-check: error: --timeout: .*got '1e400'"                  -- "$b" run --timeout 1e400 "$prog"
+expect 2 "^bsp-check: error: --stack-size: expected a size from 16k to 1024m.*got 'abc'" -- "$b" run --stack-size abc "$prog"
+expect 2 "^bsp-check: error: --stack-size: .*got '-1'"                  -- "$b" run --stack-size -1 "$prog"
+expect 2 "^bsp-check: error: --stack-size: .*got '99999999999g'"        -- "$b" run --stack-size 99999999999g "$prog"
+expect 2 "^bsp-check: error: --strategy: "                              -- "$b" run --strategy bogus "$prog"
+expect 2 "^bsp-check: error: --disable: unknown rule 'bogus'"           -- "$b" run --disable bogus "$prog"
+# A number in --timeout's message is short: never DBL_MAX's 309 digits.
+out="$("$b" run --timeout -1 "$prog" 2>&1)"
+[ "${#out}" -lt 200 ] || { echo "FAIL: --timeout message is ${#out} characters: $out"; fail=1; }
+
+# An unknown option is not the program; "--" ends the options.
+expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" run --bogus "$prog"
+expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" --bogus "$prog"
+expect 2 "^bsp-check: error: unknown option '-z'"                       -- "$b" run -z "$prog"
+expect 0 "runs clean"                                                   -- "$b" run -p 1 --seeds 2 -- "$prog"
+expect 0 "runs clean"                                                   -- "$b" -p 1 --seeds 2 -- "$prog"
+expect 2 "^bsp-check: error: no PROGRAM given"                          -- "$b" run --
+
+# Files named by options: checked before the first run, exit 2.
+expect 2 "^bsp-check: error: --trace $work/no/such/x.trace: cannot write the trace" -- "$b" run -p 1 --seed 1 --trace "$work/no/such/x.trace" "$prog"
+expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b" run --trace-dir "$work/no/such" "$prog"
+expect 2 "^bsp-check: error: cannot write $work/no/such/r.json"         -- "$b" run --json "$work/no/such/r.json" "$prog"
+expect 2 "^bsp-check: error: cannot write $work: it is a directory"     -- "$b" run --sarif "$work" "$prog"
+printf 'put-collision x.c:99999999999999999999\n' >"$work/huge.supp"
+expect 2 "huge.supp:1: line number 99999999999999999999 is out of range" -- "$b" run --suppressions "$work/huge.supp" "$prog"
+
+# The other commands.
+expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
+expect 2 "^bsp-check: error: The following argument was not expected: --bogus|^bsp-check: error: .*--bogus" -- "$b" replay --bogus x.trace
+expect 2 "^bsp-check: error: --max-runs: expected a whole number from 1 to [0-9]+, got '-1'" -- "$b" shrink --max-runs -1 x.trace
+expect 2 "^bsp-check: error: TRACE is required"                         -- "$b" shrink
+expect 2 "^bsp-check: error: --word-bytes: .*got '0'"                   -- "$b" show --word-bytes 0 x.trace
+expect 2 "^bsp-check: error: --g: expected flop units from 0 to .*got '-1'" -- "$b" show --g -1 --l 1 x.trace
+expect 2 "^bsp-check: error: --s: .*got 'inf'"                          -- "$b" show --s inf x.trace
+expect 2 "^bsp-check: error: --machine-p: .*got '99999999999999999999'" -- "$b" show --machine x --machine-p 99999999999999999999 x.trace
+expect 2 "^bsp-check: error: --bound: .*got '-1'"                       -- "$b" explore --bound -1 "$prog"
+expect 2 "^bsp-check: error: --max-runs: .*got '0'"                     -- "$b" explore --max-runs 0 "$prog"
+expect 2 "^bsp-check: error: -p 99999999999999999999: "                 -- "$b" explore -p 99999999999999999999 "$prog"
+expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" explore --bogus "$prog"
+
+# BSPCHECK_OPTIONS, read by the program itself.
+expect 2 "BSPCHECK_OPTIONS: seed: expected a whole number .*got '-1'"   -- env BSPCHECK_OPTIONS=seed=-1 "$prog"
+expect 2 "BSPCHECK_OPTIONS: seed: .*got '7x'"                           -- env BSPCHECK_OPTIONS=seed=7x "$prog"
+expect 2 "BSPCHECK_OPTIONS: timeout: expected seconds .*got '-1'"       -- env BSPCHECK_OPTIONS=timeout=-1 "$prog"
+expect 2 "BSPCHECK_OPTIONS: timeout: .*got 'inf'"                       -- env BSPCHECK_OPTIONS=timeout=inf "$prog"
+expect 2 "BSPCHECK_OPTIONS: procs: .*got '99999999999999999999'"       -- env BSPCHECK_OPTIONS=procs=99999999999999999999 "$prog"
+expect 2 "BSPCHECK_OPTIONS: procs: .*got '2x'"                          -- env BSPCHECK_OPTIONS=procs=2x "$prog"
+expect 2 "BSPCHECK_OPTIONS: stack: .*got '-1'"                          -- env BSPCHECK_OPTIONS=stack=-1 "$prog"
+expect 2 "BSPCHECK_OPTIONS: stack: .*got '99999999999g'"                -- env BSPCHECK_OPTIONS=stack=99999999999g "$prog"
+expect 2 "BSPCHECK_OPTIONS: exitcode: .*got '256'"                      -- env BSPCHECK_OPTIONS=exitcode=256 "$prog"
+expect 2 "BSPCHECK_OPTIONS: unknown option 'sed'"                       -- env BSPCHECK_OPTIONS=sed=1 "$prog"
+expect 2 "BSPCHECK_OPTIONS: report: cannot write '$work/no/such/r.json'" -- env BSPCHECK_OPTIONS=report=$work/no/such/r.json "$prog"
+expect 2 "^bsp-check: error: .*huge.supp:1: line number 99999999999999999999 is out of range" -- env BSPCHECK_OPTIONS=suppressions=$work/huge.supp "$prog"
+[ -e "$work/no" ] && { echo "FAIL: a check created $work/no"; fail=1; }
+
+no_leftovers "bad usage"
+finish "robustness bad usage"

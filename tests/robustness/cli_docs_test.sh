@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# docs/cli.md documents every option of every command: each long option that `bsp-check CMD
+# --help` lists appears (as `--option`) in the "## CMD" section of docs/cli.md, and `bsp-check
+# --help` names every command.
+# Usage: cli_docs_test.sh BSP-CHECK DOCS/CLI.MD
+set -uo pipefail
+b="$1"; doc="$2"
+fail=0
+commands="run replay shrink show explore"
+top="$("$b" --help)"
+for cmd in $commands; do
+  grep -qE "^  $cmd " <<<"$top" || { echo "FAIL: bsp-check --help does not list the command '$cmd'"; fail=1; }
+  help="$("$b" "$cmd" --help)" || { echo "FAIL: bsp-check $cmd --help failed"; fail=1; continue; }
+  # The section of this command: from "## CMD" to the next "## " heading.
+  section="$(awk -v h="## $cmd" '$0 == h {on = 1; next} /^## / {on = 0} on' "$doc")"
+  [ -n "$section" ] || { echo "FAIL: docs/cli.md has no section '## $cmd'"; fail=1; continue; }
+  # CLI11 lists an option at the start of a line: "  -o,--output TEXT", "  --no-check".
+  options="$(grep -oE -- '^ +(-[a-zA-Z],)?--[a-z][a-z0-9-]*' <<<"$help" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u)"
+  [ -n "$options" ] || { echo "FAIL: no options found in bsp-check $cmd --help"; fail=1; }
+  for opt in $options; do
+    [ "$opt" = --help ] && [ "$cmd" != run ] && continue  # every command has it; said once
+    grep -qE -- "\`([^\`]*[ ,])?$opt([ ,=][^\`]*)?\`" <<<"$section" ||
+      { echo "FAIL: docs/cli.md, section '$cmd', does not document $opt"; fail=1; }
+  done
+done
+grep -q "run\` is the only command" "$doc" && { echo "FAIL: docs/cli.md still says run is the only command"; fail=1; }
+[ "$fail" = 0 ] && echo "cli docs test: ok"
+exit "$fail"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The program's environment is the one it would have outside bsp-check, and the driver survives
+# what a program does to it: standard input streamed lazily to every run (an endless pipe works),
+# no report file or fork-server channel inherited, temporary files under $TMPDIR and removed, and a
+# program that ends before bsp_begin under the fork server never kills the driver (SIGPIPE).
+# Usage: environment_test.sh BSP-CHECK BSPCC [CFLAGS]
+BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
+source "$(dirname "$0")/lib.sh"
+compile first_line
+compile open_fds
+compile early_exit
+b="$BSPCHECK"
+
+# An endless pipe: the first run starts, every run sees the input from its start.
+out="$(yes | timeout 60 "$b" run -v -p 1-2 --seeds 3 "$work/first_line" 2>&1; exit "${PIPESTATUS[1]}")"; status=$?
+[ "$status" = 0 ] || { echo "FAIL: yes | bsp-check run: status $status"; echo "$out" | tail -3; fail=1; }
+[ "$(grep -c '^got y$' <<<"$out")" = 6 ] || { echo "FAIL: yes | bsp-check run: not every run read 'y'"; echo "$out" | head; fail=1; }
+# A finite pipe and a file: every run gets the same first line.
+for how in pipe file; do
+  printf 'hello\nworld\n' >"$work/in.txt"
+  if [ "$how" = pipe ]; then
+    out="$(cat "$work/in.txt" | "$b" run -v -p 2 --seeds 4 "$work/first_line" 2>&1)"
+  else
+    out="$("$b" run -v -p 2 --seeds 4 "$work/first_line" <"$work/in.txt" 2>&1)"
+  fi
+  [ "$(grep -c '^got hello$' <<<"$out")" = 4 ] || { echo "FAIL: stdin from a $how: not every run got 'hello'"; echo "$out" | head; fail=1; }
+done
+no_leftovers "stdin"
+
+# No inherited report files nor channel: the program lists its descriptors above 2.
+for server in "" --no-fork-server; do
+  # shellcheck disable=SC2086
+  out="$("$b" run -v -p 2 --seeds 2 $server --json "$work/r.json" --sarif "$work/r.sarif" --junit "$work/r.xml" \
+         "$work/open_fds" 2>&1 </dev/null)"
+  # Descriptors this script itself was given (by ctest, a CI runner) pass through to any child.
+  ours="$(ls /proc/$$/fd | sed 's/^/^open fd /; s/$/ /' )"
+  leaked="$(grep '^open fd' <<<"$out" | grep -vf <(echo "$ours") | grep -E "$work|pipe:|memfd:bsp-check" || true)"
+  [ -z "$leaked" ] || { echo "FAIL: the program inherited driver files ($server):"; echo "$leaked"; fail=1; }
+  grep -q "runs clean" <<<"$out" || { echo "FAIL: open_fds did not run clean ($server)"; echo "$out" | tail -3; fail=1; }
+done
+no_leftovers "descriptors"
+
+# A program that ends before bsp_begin, many times with the fork server: the driver reports the
+# runs (status 1, each run's reason) and never dies of SIGPIPE (141) nor leaves empty reports.
+for i in 1 2 3 4 5; do
+  "$b" run -q --keep-going -p 1-4 --seeds 10 --json "$work/e.json" --sarif "$work/e.sarif" --junit "$work/e.xml" \
+    "$work/early_exit" 0 >"$work/out" 2>&1 </dev/null
+  status=$?
+  [ "$status" = 1 ] || { echo "FAIL: early exit, try $i: status $status"; tail -3 "$work/out"; fail=1; break; }
+  grep -q "ended without a bsp-check report" "$work/out" || { echo "FAIL: early exit: no reason given"; fail=1; break; }
+  valid_reports "$work/e.json" "$work/e.sarif" "$work/e.xml" "
+assert j['total'] == 40 and j['failed'] == 40 and j['interrupted'] is False, j
+assert all('ended without a bsp-check report' in r['reason'] for r in j['runs'])
+"
+done
+no_leftovers "early exit"
+finish "robustness environment"

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# SIGINT, SIGTERM and SIGHUP during a session of many runs (with the fork server, and without):
+# the driver ends with 128 + the signal, kills and reaps every run and fork server, removes its
+# temporary files, and writes complete reports that say the session was interrupted and what ran.
+# Then: a second signal kills at once, and a report is never left truncated.
+# Usage: interrupt_test.sh BSP-CHECK BSPCC [CFLAGS]
+BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
+source "$(dirname "$0")/lib.sh"
+compile slow
+b="$BSPCHECK"
+
+# wait_for_run: until a run of the slow program is under way (the signal must land mid-run).
+wait_for_run() {
+  for _ in $(seq 600); do
+    pgrep -f -- "$work/slow" >/dev/null && return 0
+    sleep 0.05
+  done
+  echo "FAIL: no run of the slow program started"; fail=1
+}
+
+# interrupt SIGNAL STATUS PROCS [run options...]
+interrupt() {
+  local sig="$1" want="$2" procs="$3"; shift 3
+  local planned=$(( 1000 * ($(tr -cd , <<<"$procs" | wc -c) + 1) ))  # 1000 seeds per p
+  rm -f "$work"/r.*
+  "$b" run -p "$procs" --seeds 1000 --json "$work/r.json" --sarif "$work/r.sarif" --junit "$work/r.xml" "$@" \
+    "$work/slow" >"$work/out" 2>&1 </dev/null &
+  local pid=$!
+  wait_for_run
+  sleep 0.3
+  kill -"$sig" "$pid"
+  # A hang guard only: a driver that does not stop is killed after 60 s and fails the status check.
+  # (trap - EXIT: the guard must not run lib.sh's clean-up of $work when it ends.)
+  ( trap - EXIT; sleep 60; kill -KILL "$pid" 2>/dev/null ) &
+  local guard=$!
+  wait "$pid"; local status=$?
+  kill -KILL "$guard" 2>/dev/null; wait "$guard" 2>/dev/null  # its sleep ends on its own
+  [ "$status" = "$want" ] || { echo "FAIL: SIG$sig $*: exit status $status, expected $want"; tail -3 "$work/out"; fail=1; }
+  grep -qE "^bsp-check: interrupted by SIG$sig after [0-9]+ of [0-9]+ runs" "$work/out" ||
+    { echo "FAIL: SIG$sig $*: no interruption summary:"; tail -3 "$work/out"; fail=1; }
+  valid_reports "$work/r.json" "$work/r.sarif" "$work/r.xml" "
+assert j['interrupted'] is True and j['interrupted_by'] == 'SIG$sig', j
+assert j['planned'] == $planned and j['total'] < $planned and j['failed'] == 0, j
+assert all(r['passed'] for r in j['runs']), j['runs']
+inv = s['runs'][0]['invocations'][0]
+assert inv['executionSuccessful'] is False
+assert any('interrupted by SIG$sig' in n['message']['text'] for n in inv['toolExecutionNotifications'])
+props = {p.get('name'): p.get('value') for p in x.iter('property')}
+assert props.get('interrupted') == 'SIG$sig', props
+assert len(list(x.iter('testcase'))) == j['total']
+"
+  no_leftovers "SIG$sig $*"
+  ls -A "$work" | grep -q '\.tmp-' && { echo "FAIL: SIG$sig: a report's temporary file is left"; fail=1; }
+}
+
+interrupt INT 130 2
+interrupt TERM 143 2
+interrupt HUP 129 2
+interrupt INT 130 2 --no-fork-server
+interrupt TERM 143 1,3 --keep-going
+
+# Two signals in a row (the second may find the driver already gone, or end it by the default
+# action): either way no run is left behind.
+"$b" run -p 2 --seeds 1000 "$work/slow" >/dev/null 2>&1 </dev/null &
+pid=$!
+wait_for_run
+# Only the driver is signalled (the runs are process groups of their own): the handler of the
+# first signal kills the runs, the second one takes the default action.
+kill -TERM "$pid"; kill -TERM "$pid" 2>/dev/null
+wait "$pid"; status=$?
+{ [ "$status" = 143 ] || [ "$status" = 130 ]; } || { echo "FAIL: a second SIGTERM: status $status"; fail=1; }
+sleep 0.2
+procs="$(pgrep -af -- "$work/slow" || true)"
+[ -z "$procs" ] || { echo "FAIL: runs left after a second signal: $procs"; fail=1; pkill -KILL -f -- "$work/slow"; }
+rm -rf "${TMPDIR:?}"/*  # a second signal does not tidy up: that is its point
+
+# A report is never truncated: an existing report stays whole until the new one replaces it.
+echo '{"old": true}' >"$work/keep.json"
+"$b" run -p 2 --seeds 1000 --json "$work/keep.json" "$work/slow" >/dev/null 2>&1 </dev/null &
+pid=$!
+wait_for_run
+python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'old': True}" "$work/keep.json" ||
+  { echo "FAIL: the report was changed before the session ended"; fail=1; }
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+pkill -KILL -f -- "$work/slow"
+python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'old': True}" "$work/keep.json" ||
+  { echo "FAIL: a killed driver left its report changed"; fail=1; }
+
+finish "robustness interrupt"
