@@ -34,22 +34,20 @@ unsigned long long whole_number(const std::string& key, const std::string& v, un
 
 }  // namespace
 
-std::size_t parse_size(const std::string& text) {
+std::size_t parse_size(const std::string& text, const std::string& key, std::size_t max) {
   const std::size_t digits = text.find_first_not_of("0123456789");
   const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
   int shift = 0;
   if (unit == "k" || unit == "K") shift = 10;
   else if (unit == "m" || unit == "M") shift = 20;
   else if (unit == "g" || unit == "G") shift = 30;
-  else if (!unit.empty())
-    throw std::invalid_argument("stack: expected a size from 1 byte to 1g (a number with an optional k, m or g), got '" +
-                                text + "'");
-  constexpr unsigned long long kMaxStack = 1ull << 30;  // as the driver's --stack-size
+  const std::string allowed = key + ": expected a size from 0 to " + std::to_string(max >> 30) +
+                              "g (a number with an optional k, m or g), got '" + text + "'";
+  if (!unit.empty() && shift == 0) throw std::invalid_argument(allowed);
   try {
-    return static_cast<std::size_t>(whole_number("stack", number, 1, kMaxStack >> shift) << shift);
+    return static_cast<std::size_t>(whole_number(key, number, 0, max >> shift) << shift);
   } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("stack: expected a size from 1 byte to 1g (a number with an optional k, m or g), got '" +
-                                text + "'");
+    throw std::invalid_argument(allowed);
   }
 }
 
@@ -126,7 +124,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "globals") {
       if (v != "private" && v != "shared") throw std::invalid_argument("globals: expected private or shared, got '" + v + "'");
       o.private_globals = v == "private";
-    } else if (key == "globals_remap") o.globals_remap_at = parse_size(v);
+    } else if (key == "globals_remap") o.globals_remap_at = parse_size(v, key, std::size_t{1} << 40);
     else if (key == "disable") {
       for (const std::string& rule : split_list(v, ',')) {
         if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");

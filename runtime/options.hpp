@@ -27,7 +27,8 @@ ProgramOptions parse_program_options(const std::string& text);
 // BSPCHECK_REPRO from the environment. On a bad value prints one line and exits with status 2.
 ProgramOptions program_options_from_environment();
 
-// "256k", "1m", "65536" -> bytes.
-std::size_t parse_size(const std::string& text);
+// "256k", "1m", "65536" -> bytes, at most `max`; a malformed or larger size throws
+// std::invalid_argument naming `key`.
+std::size_t parse_size(const std::string& text, const std::string& key = "stack", std::size_t max = std::size_t{1} << 30);
 
 }  // namespace bspcheck::rt
