@@ -724,7 +724,7 @@ int run_command(const RunConfig& c) {
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
-  if (first_failure && c.keep_trace && c.trace_file.empty() && c.replay_file.empty()) {
+  if (first_failure && c.keep_trace && c.trace_file.empty() && c.replay_file.empty() && !interrupted()) {
     // Keep the trace of the first failing run: runs are deterministic, so running that seed
     // again with recording on gives exactly the run that failed.
     RunConfig again = c;
@@ -734,6 +734,11 @@ int run_command(const RunConfig& c) {
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
     RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_feed, false);
+    if (interrupted()) {  // the recording was cut short: its trace is not the failing run
+      std::error_code ignored;
+      std::filesystem::remove(again.trace_file, ignored);
+      return 128 + interrupt_signal();
+    }
     if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
     if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.trace_file))
