@@ -130,12 +130,12 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
       if (hazard) {
         const Interval& h = prev.is_hp() ? prev : cur;
         const Interval& other = prev.is_hp() ? cur : prev;
-        f.rule = "hp-dst-conflict";
+        f.rule = rule_id(Rule::hp_dst_conflict);
         m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
           << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other)
           << "'s " << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
       } else {
-        f.rule = "put-collision";
+        f.rule = rule_id(Rule::put_collision);
         m << "processes " << pids_text({pid_of(prev), pid_of(cur)}) << " write different data to the same "
           << hi - lo << " bytes on process " << owner
           << " in one superstep: which write lands last depends on the schedule";
@@ -162,7 +162,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
         << "operation may read its source at any moment in between";
-      diag_.report(Finding{"hp-src-modified", Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_src_modified), Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
     if (op.fired && hash_bytes(op.dst, op.nbytes) != op.dst_hash_after_fire) {
@@ -170,7 +170,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
       m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
         << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
         << "arrived; an unbuffered operation may land at any moment, so the result depends on timing";
-      diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_dst_conflict), Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
@@ -182,7 +182,7 @@ void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "
     << "operation may land at any moment, so the result depends on timing";
-  diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+  diag_.report(Finding{rule_id(Rule::hp_dst_conflict), Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
                        {diag_.location(op.site, op.caller, op.call)}});
 }
 
@@ -192,7 +192,7 @@ void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<in
   m << "process " << pid << " left " << unread << " message" << (unread == 1 ? "" : "s") << " unread (from process"
     << (senders.size() > 1 ? "es " : " ") << pids_text(senders) << ") at " << call
     << "; unread messages vanish when the next superstep starts";
-  diag_.report(Finding{"queue-unconsumed", Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::queue_unconsumed), Severity::warning, m.str(), {pid}, superstep,
                        {diag_.location(site, pid, call)}});
 }
 
@@ -200,7 +200,7 @@ void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception
   std::ostringstream m;
   m << "process " << pid << " moved a payload of " << payload << " bytes into a reception area of " << reception
     << " bytes: " << payload - reception << " bytes were dropped";
-  diag_.report(Finding{"move-truncated", Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::move_truncated), Severity::warning, m.str(), {pid}, superstep,
                        {diag_.location(site, pid, "bsp_move")}});
 }
 
@@ -227,7 +227,7 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
   }
   if (!differ) return;
   (void)first_pid;
-  diag_.report(Finding{"reg-site-mismatch", Severity::warning,
+  diag_.report(Finding{rule_id(Rule::reg_site_mismatch), Severity::warning,
                        "one registration slot pairs bsp_push_reg calls made at different source lines on different "
                        "processes; a swapped registration order is the usual cause",
                        pids, superstep, locs});
@@ -240,7 +240,7 @@ void Checker::registrations_leaked(std::size_t live, const std::vector<rt::Site>
     if (seen.insert(site_key(s)).second && locs.size() < 5) locs.push_back(diag_.location(s, 0, "bsp_push_reg"));
   std::ostringstream m;
   m << live << " registration" << (live == 1 ? " is" : "s are") << " still active at bsp_end (pushed but never popped)";
-  diag_.report(Finding{"reg-leak", Severity::warning, m.str(), {0}, superstep, locs});
+  diag_.report(Finding{rule_id(Rule::reg_leak), Severity::warning, m.str(), {0}, superstep, locs});
 }
 
 void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site) {
@@ -259,7 +259,7 @@ void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneS
   std::string m = "level-1 operation '" + now.name + "' on process " + std::to_string(pid) +
                   " does not leave the BSPlib state as it found it: ";
   for (std::size_t i = 0; i < what.size(); ++i) m += (i ? "; " : "") + what[i];
-  diag_.report(Finding{"level1-hygiene", Severity::warning, m, {pid}, now.superstep,
+  diag_.report(Finding{rule_id(Rule::level1_hygiene), Severity::warning, m, {pid}, now.superstep,
                        {diag_.location(at_enter.site, pid, "bspcheck_level1_enter"),
                         diag_.location(exit_site, pid, "bspcheck_level1_exit")}});
 }

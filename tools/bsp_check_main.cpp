@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "bspcheck/rules.hpp"
 #include "checker/suppressions.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/proc_list.hpp"
@@ -13,6 +14,7 @@
 #include "tools/run_command.hpp"
 #include "tools/show_command.hpp"
 #include "tools/explore_command.hpp"
+#include "tools/list_rules_command.hpp"
 #include "tools/shrink_command.hpp"
 
 namespace {
@@ -72,6 +74,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
+  if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{
@@ -80,7 +83,8 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] PROGRAM [ARGS...]\n"
-      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog",
+      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
+      "The rule ids: bsp-check --list-rules [--json]",
       "bsp-check"};
   app.set_version_flag("--version", kVersion);
   bspcheck::cli::RunConfig config;
@@ -104,7 +108,7 @@ int main(int argc, char** argv) {
   }
   config.procs_text = procs;
   for (const std::string& rule : config.disabled_rules)
-    if (!bspcheck::checker::is_known_rule(rule)) {
+    if (!bspcheck::is_known_rule(rule)) {
       std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/checks.md lists the rule ids)\n";
       return 2;
     }
