@@ -16,7 +16,8 @@ import argparse
 import re
 import sys
 
-from rule_catalogue import load_rules
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from rule_catalogue import load_rules  # noqa: E402
 
 ROW_RE = re.compile(r"^\|\s*(?:\[`(?P<linked>[^`]+)`\]\(#(?P<anchor>[^)]+)\)|`(?P<plain>[^`]+)`)\s*\|"
                     r"\s*(?P<severity>[^|]+?)\s*\|(?P<rest>.*)$")

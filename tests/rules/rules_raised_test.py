@@ -25,7 +25,8 @@ import os
 import re
 import sys
 
-from rule_catalogue import load_rules
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from rule_catalogue import load_rules  # noqa: E402
 
 
 def files(tests, pattern):
