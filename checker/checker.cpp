@@ -7,38 +7,6 @@
 
 namespace bspcheck::checker {
 
-std::uint64_t hash_bytes(const void* p, std::size_t n) {
-  // Only equality matters, and it runs over every unbuffered operation's source and destination
-  // (five times per operation), so it must run near memory speed: four independent lanes of
-  // multiply-xor over 32 bytes at a time keep the multiplier busy instead of waiting on one chain.
-  constexpr std::uint64_t k = 0xff51afd7ed558ccdULL;
-  const auto* b = static_cast<const unsigned char*>(p);
-  std::uint64_t lane[4] = {0x9e3779b97f4a7c15ULL ^ n, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
-                           0x27d4eb2f165667c5ULL};
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    for (int l = 0; l < 4; ++l) {
-      std::uint64_t w;
-      std::memcpy(&w, b + i + 8 * l, 8);
-      lane[l] = (lane[l] ^ w) * k;
-      lane[l] ^= lane[l] >> 32;
-    }
-  }
-  std::uint64_t h = lane[0];
-  for (int l = 1; l < 4; ++l) {
-    h = (h ^ lane[l]) * k;
-    h ^= h >> 29;
-  }
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, b + i, 8);
-    h = (h ^ w) * k;
-    h ^= h >> 32;
-  }
-  for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
-  return h;
-}
-
 namespace {
 
 std::string pids_text(std::vector<int> pids) {
@@ -157,7 +125,7 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
 
 void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep) {
   for (const HpRecord& op : hp) {
-    if (hash_bytes(op.src, op.nbytes) != op.src_hash_at_call) {
+    if (rt::content_hash(op.src, op.nbytes) != op.src_hash_at_call) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
@@ -165,7 +133,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
       diag_.report(Finding{rule_id(Rule::hp_src_modified), Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
-    if (op.fired && hash_bytes(op.dst, op.nbytes) != op.dst_hash_after_fire) {
+    if (op.fired && rt::content_hash(op.dst, op.nbytes) != op.dst_hash_after_fire) {
       std::ostringstream m;
       m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
         << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
@@ -177,7 +145,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
 }
 
 void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
-  if (hash_bytes(op.dst, op.nbytes) == op.dst_hash_at_call) return;
+  if (rt::content_hash(op.dst, op.nbytes) == op.dst_hash_at_call) return;
   std::ostringstream m;
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "

@@ -108,7 +108,7 @@ void write_report(bool completed) {
     std::vector<std::string> hashes;
     char buf[32];
     for (const Process& pr : w->processes()) {
-      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash));
+      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash.value()));
       hashes.push_back(buf);
     }
     j["output_hash"] = hashes;
@@ -288,16 +288,14 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_arg_copy[0];
   args.assign(g_arg_copy.begin() + 1, g_arg_copy.end());
-  // FNV-1a over the program file and the arguments: a replay of another build is flagged.
-  std::uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](const char* p, std::size_t len) {
-    for (std::size_t i = 0; i < len; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ULL;
-  };
+  // FNV-1a over the program file and the arguments: a replay of another build is flagged. The
+  // trace stores it, so it keeps the basis of trace format version 1 (runtime/hash.hpp).
+  Fnv1a64 h(kFnv1a64LegacyBasis);
   std::ifstream exe(program, std::ios::binary);
   char buf[1 << 16];
-  while (exe.read(buf, sizeof buf) || exe.gcount() > 0) mix(buf, static_cast<std::size_t>(exe.gcount()));
-  for (const std::string& a : args) mix(a.c_str(), a.size() + 1);
-  digest = h;
+  while (exe.read(buf, sizeof buf) || exe.gcount() > 0) h.add(buf, static_cast<std::size_t>(exe.gcount()));
+  for (const std::string& a : args) h.add(a.c_str(), a.size() + 1);
+  digest = h.value();
 }
 
 int available_processors() {

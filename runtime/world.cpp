@@ -526,7 +526,7 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
   std::memmove(op.dst, op.src, op.nbytes);
   op.fired = true;
-  if (checker_) op.dst_hash_after_fire = checker::hash_bytes(op.dst, op.nbytes);
+  if (checker_) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
@@ -573,8 +573,8 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
                       me.pid, src_owner, dst_owner, me.site, me.call, 0, 0};
   if (checker_) {
     if (globals_) globals_->flush();  // src and dst may be the running process's own globals
-    r.src_hash_at_call = checker::hash_bytes(r.src, r.nbytes);
-    r.dst_hash_at_call = checker::hash_bytes(r.dst, r.nbytes);
+    r.src_hash_at_call = content_hash(r.src, r.nbytes);
+    r.dst_hash_at_call = content_hash(r.dst, r.nbytes);
   }
   hp_pending_.push_back(hp_log_.size());
   hp_log_.push_back(r);
@@ -1058,10 +1058,7 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
 
 void World::on_output(int stream, const char* data, std::size_t n) {
   Process& me = self();
-  for (std::size_t i = 0; i < n; ++i) {
-    me.output_hash ^= static_cast<unsigned char>(data[i]);
-    me.output_hash *= 1099511628211ULL;
-  }
+  me.output_hash.add(data, n);
   if (options_.capture_output) me.output.append(data, n);
   if (!options_.echo_output) return;
   // Whole lines only, so that lines of different processes never mix within a line.

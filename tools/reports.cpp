@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
+#include "runtime/hash.hpp"
 
 #ifndef BSPCHECK_INFORMATION_URI
 #define BSPCHECK_INFORMATION_URI "https://github.com/bsp-check/bsp-check"
@@ -36,14 +37,13 @@ const nlohmann::json& locations_of(const nlohmann::json& f) {
   return it != f.end() && it->is_array() ? *it : none;
 }
 
-std::string fnv1a_hex(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
+// partialFingerprints["bspCheckFinding/v1"]: code scanning matches alerts across runs and builds
+// by it, so it keeps the basis it was defined with (runtime/hash.hpp, kFnv1a64LegacyBasis).
+std::string fingerprint_v1(const std::string& key) {
+  rt::Fnv1a64 h(rt::kFnv1a64LegacyBasis);
+  h.add(key);
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h.value()));
   return buf;
 }
 
@@ -236,7 +236,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
                              {"level", level},
                              {"message", {{"text", valid_utf8(str(f, "message"))}}},
                              {"locations", locations},
-                             {"partialFingerprints", {{"bspCheckFinding/v1", fnv1a_hex(key)}}}};
+                             {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
     if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
     result["properties"] = {{"seed", d.first->seed},
                             {"procs", d.first->p},
