@@ -130,7 +130,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
         << "operation may read its source at any moment in between";
-      diag_.report(Finding{rule_id(Rule::hp_src_modified), Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_src_modified), rule_severity(Rule::hp_src_modified), m.str(), {op.caller, op.src_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
     if (op.fired && rt::content_hash(op.dst, op.nbytes) != op.dst_hash_after_fire) {
@@ -138,7 +138,7 @@ void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep
       m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
         << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
         << "arrived; an unbuffered operation may land at any moment, so the result depends on timing";
-      diag_.report(Finding{rule_id(Rule::hp_dst_conflict), Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
@@ -150,7 +150,7 @@ void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "
     << "operation may land at any moment, so the result depends on timing";
-  diag_.report(Finding{rule_id(Rule::hp_dst_conflict), Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+  diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
                        {diag_.location(op.site, op.caller, op.call)}});
 }
 
@@ -160,7 +160,7 @@ void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<in
   m << "process " << pid << " left " << unread << " message" << (unread == 1 ? "" : "s") << " unread (from process"
     << (senders.size() > 1 ? "es " : " ") << pids_text(senders) << ") at " << call
     << "; unread messages vanish when the next superstep starts";
-  diag_.report(Finding{rule_id(Rule::queue_unconsumed), Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::queue_unconsumed), rule_severity(Rule::queue_unconsumed), m.str(), {pid}, superstep,
                        {diag_.location(site, pid, call)}});
 }
 
@@ -168,7 +168,7 @@ void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception
   std::ostringstream m;
   m << "process " << pid << " moved a payload of " << payload << " bytes into a reception area of " << reception
     << " bytes: " << payload - reception << " bytes were dropped";
-  diag_.report(Finding{rule_id(Rule::move_truncated), Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::move_truncated), rule_severity(Rule::move_truncated), m.str(), {pid}, superstep,
                        {diag_.location(site, pid, "bsp_move")}});
 }
 
@@ -195,7 +195,7 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
   }
   if (!differ) return;
   (void)first_pid;
-  diag_.report(Finding{rule_id(Rule::reg_site_mismatch), Severity::warning,
+  diag_.report(Finding{rule_id(Rule::reg_site_mismatch), rule_severity(Rule::reg_site_mismatch),
                        "one registration slot pairs bsp_push_reg calls made at different source lines on different "
                        "processes; a swapped registration order is the usual cause",
                        pids, superstep, locs});
@@ -208,7 +208,7 @@ void Checker::registrations_leaked(std::size_t live, const std::vector<rt::Site>
     if (seen.insert(site_key(s)).second && locs.size() < 5) locs.push_back(diag_.location(s, 0, "bsp_push_reg"));
   std::ostringstream m;
   m << live << " registration" << (live == 1 ? " is" : "s are") << " still active at bsp_end (pushed but never popped)";
-  diag_.report(Finding{rule_id(Rule::reg_leak), Severity::warning, m.str(), {0}, superstep, locs});
+  diag_.report(Finding{rule_id(Rule::reg_leak), rule_severity(Rule::reg_leak), m.str(), {0}, superstep, locs});
 }
 
 void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site) {
@@ -227,7 +227,7 @@ void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneS
   std::string m = "level-1 operation '" + now.name + "' on process " + std::to_string(pid) +
                   " does not leave the BSPlib state as it found it: ";
   for (std::size_t i = 0; i < what.size(); ++i) m += (i ? "; " : "") + what[i];
-  diag_.report(Finding{rule_id(Rule::level1_hygiene), Severity::warning, m, {pid}, now.superstep,
+  diag_.report(Finding{rule_id(Rule::level1_hygiene), rule_severity(Rule::level1_hygiene), m, {pid}, now.superstep,
                        {diag_.location(at_enter.site, pid, "bspcheck_level1_enter"),
                         diag_.location(exit_site, pid, "bspcheck_level1_exit")}});
 }

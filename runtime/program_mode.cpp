@@ -117,7 +117,7 @@ void write_report(bool completed) {
   }
   if (g_outside_misuse)
     j["findings"].push_back(finding_json(
-        Finding{rule_id(Rule::api_misuse), Severity::error, "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
+        Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
         o.run.seed));
   std::ofstream out(o.report_file);
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
@@ -308,7 +308,7 @@ void misuse_outside_spmd(const char* call, const Site& site) {
   std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
   if (Launch* l = active_launch()) {
     Location loc{site.file ? site.file : "", site.line, 0, call};
-    l->findings.push_back(Finding{rule_id(Rule::api_misuse), Severity::error, msg, {0}, 0, {loc}});
+    l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
     return;
   }
   std::fprintf(stderr, "bsp-check: error[api-misuse]: %s\n", msg.c_str());

@@ -49,9 +49,9 @@ void launch_entry(void* arg) {
         w->request_stop();
       }
     } else if (!end.crash.empty()) {
-      l.findings.push_back(Finding{rule_id(Rule::crash), Severity::error, end.crash, {0}, 0, {}});
+      l.findings.push_back(Finding{rule_id(Rule::crash), rule_severity(Rule::crash), end.crash, {0}, 0, {}});
     } else if (!unwound) {
-      l.findings.push_back(Finding{rule_id(Rule::api_misuse), Severity::error,
+      l.findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                    "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
     }
   }
