@@ -7,38 +7,6 @@
 
 namespace bspcheck::checker {
 
-std::uint64_t hash_bytes(const void* p, std::size_t n) {
-  // Only equality matters, and it runs over every unbuffered operation's source and destination
-  // (five times per operation), so it must run near memory speed: four independent lanes of
-  // multiply-xor over 32 bytes at a time keep the multiplier busy instead of waiting on one chain.
-  constexpr std::uint64_t k = 0xff51afd7ed558ccdULL;
-  const auto* b = static_cast<const unsigned char*>(p);
-  std::uint64_t lane[4] = {0x9e3779b97f4a7c15ULL ^ n, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
-                           0x27d4eb2f165667c5ULL};
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    for (int l = 0; l < 4; ++l) {
-      std::uint64_t w;
-      std::memcpy(&w, b + i + 8 * l, 8);
-      lane[l] = (lane[l] ^ w) * k;
-      lane[l] ^= lane[l] >> 32;
-    }
-  }
-  std::uint64_t h = lane[0];
-  for (int l = 1; l < 4; ++l) {
-    h = (h ^ lane[l]) * k;
-    h ^= h >> 29;
-  }
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t w;
-    std::memcpy(&w, b + i, 8);
-    h = (h ^ w) * k;
-    h ^= h >> 32;
-  }
-  for (; i < n; ++i) h = (h ^ b[i]) * 0x100000001b3ULL;
-  return h;
-}
-
 namespace {
 
 std::string pids_text(std::vector<int> pids) {
@@ -130,12 +98,12 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
       if (hazard) {
         const Interval& h = prev.is_hp() ? prev : cur;
         const Interval& other = prev.is_hp() ? cur : prev;
-        f.rule = "hp-dst-conflict";
+        f.rule = rule_id(Rule::hp_dst_conflict);
         m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
           << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other)
           << "'s " << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
       } else {
-        f.rule = "put-collision";
+        f.rule = rule_id(Rule::put_collision);
         m << "processes " << pids_text({pid_of(prev), pid_of(cur)}) << " write different data to the same "
           << hi - lo << " bytes on process " << owner
           << " in one superstep: which write lands last depends on the schedule";
@@ -157,32 +125,32 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
 
 void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep) {
   for (const HpRecord& op : hp) {
-    if (hash_bytes(op.src, op.nbytes) != op.src_hash_at_call) {
+    if (rt::content_hash(op.src, op.nbytes) != op.src_hash_at_call) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
         << "operation may read its source at any moment in between";
-      diag_.report(Finding{"hp-src-modified", Severity::error, m.str(), {op.caller, op.src_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_src_modified), rule_severity(Rule::hp_src_modified), m.str(), {op.caller, op.src_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
-    if (op.fired && hash_bytes(op.dst, op.nbytes) != op.dst_hash_after_fire) {
+    if (op.fired && rt::content_hash(op.dst, op.nbytes) != op.dst_hash_after_fire) {
       std::ostringstream m;
       m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
         << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
         << "arrived; an unbuffered operation may land at any moment, so the result depends on timing";
-      diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
 }
 
 void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
-  if (hash_bytes(op.dst, op.nbytes) == op.dst_hash_at_call) return;
+  if (rt::content_hash(op.dst, op.nbytes) == op.dst_hash_at_call) return;
   std::ostringstream m;
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "
     << "operation may land at any moment, so the result depends on timing";
-  diag_.report(Finding{"hp-dst-conflict", Severity::error, m.str(), {op.caller, op.dst_owner}, superstep,
+  diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
                        {diag_.location(op.site, op.caller, op.call)}});
 }
 
@@ -192,7 +160,7 @@ void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<in
   m << "process " << pid << " left " << unread << " message" << (unread == 1 ? "" : "s") << " unread (from process"
     << (senders.size() > 1 ? "es " : " ") << pids_text(senders) << ") at " << call
     << "; unread messages vanish when the next superstep starts";
-  diag_.report(Finding{"queue-unconsumed", Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::queue_unconsumed), rule_severity(Rule::queue_unconsumed), m.str(), {pid}, superstep,
                        {diag_.location(site, pid, call)}});
 }
 
@@ -200,7 +168,7 @@ void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception
   std::ostringstream m;
   m << "process " << pid << " moved a payload of " << payload << " bytes into a reception area of " << reception
     << " bytes: " << payload - reception << " bytes were dropped";
-  diag_.report(Finding{"move-truncated", Severity::warning, m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::move_truncated), rule_severity(Rule::move_truncated), m.str(), {pid}, superstep,
                        {diag_.location(site, pid, "bsp_move")}});
 }
 
@@ -227,7 +195,7 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
   }
   if (!differ) return;
   (void)first_pid;
-  diag_.report(Finding{"reg-site-mismatch", Severity::warning,
+  diag_.report(Finding{rule_id(Rule::reg_site_mismatch), rule_severity(Rule::reg_site_mismatch),
                        "one registration slot pairs bsp_push_reg calls made at different source lines on different "
                        "processes; a swapped registration order is the usual cause",
                        pids, superstep, locs});
@@ -240,7 +208,7 @@ void Checker::registrations_leaked(std::size_t live, const std::vector<rt::Site>
     if (seen.insert(site_key(s)).second && locs.size() < 5) locs.push_back(diag_.location(s, 0, "bsp_push_reg"));
   std::ostringstream m;
   m << live << " registration" << (live == 1 ? " is" : "s are") << " still active at bsp_end (pushed but never popped)";
-  diag_.report(Finding{"reg-leak", Severity::warning, m.str(), {0}, superstep, locs});
+  diag_.report(Finding{rule_id(Rule::reg_leak), rule_severity(Rule::reg_leak), m.str(), {0}, superstep, locs});
 }
 
 void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site) {
@@ -259,7 +227,7 @@ void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneS
   std::string m = "level-1 operation '" + now.name + "' on process " + std::to_string(pid) +
                   " does not leave the BSPlib state as it found it: ";
   for (std::size_t i = 0; i < what.size(); ++i) m += (i ? "; " : "") + what[i];
-  diag_.report(Finding{"level1-hygiene", Severity::warning, m, {pid}, now.superstep,
+  diag_.report(Finding{rule_id(Rule::level1_hygiene), rule_severity(Rule::level1_hygiene), m, {pid}, now.superstep,
                        {diag_.location(at_enter.site, pid, "bspcheck_level1_enter"),
                         diag_.location(exit_site, pid, "bspcheck_level1_exit")}});
 }

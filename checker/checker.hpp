@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/diagnostics.hpp"
+#include "runtime/hash.hpp"
 #include "runtime/site.hpp"
 
 namespace bspcheck::checker {
@@ -49,8 +50,6 @@ struct HygieneState {
   std::size_t unread;      // messages in the queue
   int superstep;
 };
-
-std::uint64_t hash_bytes(const void* p, std::size_t n);
 
 class Checker {
  public:

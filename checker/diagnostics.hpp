@@ -15,14 +15,11 @@
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "bspcheck/rules.hpp"
 #include "checker/suppressions.hpp"
 #include "runtime/site.hpp"
 
 namespace bspcheck::checker {
-
-// One sentence per rule: what the BSPlib paper says.
-const char* rule_statement(const std::string& rule);
-Severity rule_severity(const std::string& rule);
 
 class Diagnostics {
  public:

@@ -3,21 +3,12 @@
 #include <fnmatch.h>
 
 #include <fstream>
-#include <set>
 #include <sstream>
 #include <stdexcept>
 
-namespace bspcheck::checker {
+#include "bspcheck/rules.hpp"
 
-bool is_known_rule(const std::string& rule) {
-  static const std::set<std::string> rules = {
-      "reg-count-mismatch", "reg-pop-mismatch", "reg-pop-unknown", "reg-negative-size", "reg-not-active",
-      "reg-unregistered", "bounds-put", "bounds-get", "bad-pid", "tagsize-mismatch", "superstep-mismatch",
-      "hp-src-modified", "hp-dst-conflict", "hp-dst-read", "get-dst-early-read", "hpmove-stale", "api-misuse",
-      "abort", "crash", "timeout", "expect-mismatch", "global-shared", "put-collision", "queue-unconsumed", "move-truncated",
-      "reg-site-mismatch", "reg-leak", "level1-hygiene", "schedule-divergence", "replay-divergence"};
-  return rules.count(rule) > 0;
-}
+namespace bspcheck::checker {
 
 Suppressions Suppressions::load(const std::string& path) {
   std::ifstream in(path);

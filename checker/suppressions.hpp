@@ -31,7 +31,4 @@ class Suppressions {
   std::vector<Entry> entries_;
 };
 
-// Is `rule` one of the public rule ids (design.md)?
-bool is_known_rule(const std::string& rule);
-
 }  // namespace bspcheck::checker

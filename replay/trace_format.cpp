@@ -16,10 +16,7 @@ const char* call_name(Call c) {
 }
 
 std::uint32_t checksum(const void* p, std::size_t n) {
-  std::uint32_t h = 2166136261u;  // FNV-1a, 32 bits: enough to notice a different payload
-  const auto* b = static_cast<const unsigned char*>(p);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 16777619u;
-  return h;
+  return rt::fnv1a32(p, n);  // 32 bits: enough to notice a different payload
 }
 
 // --- writing ------------------------------------------------------------------------------------
@@ -44,7 +41,7 @@ Writer::Writer(const std::string& path, const Header& h) {
   put_varint(h.seed);
   put_string(h.strategy);
   put_string(h.checks);
-  put_u32(sum_);  // the header's checksum: a damaged header is refused, not misread
+  put_u32(sum_.value());  // the header's checksum: a damaged header is refused, not misread
   flush();
 }
 
@@ -55,7 +52,7 @@ Writer::~Writer() {
 void Writer::put_byte(std::uint8_t b) {
   std::fputc(b, f_);
   ++bytes_;
-  sum_ = (sum_ ^ b) * 16777619u;
+  sum_.add(b);
 }
 
 void Writer::put_u32(std::uint32_t v) {
@@ -96,7 +93,7 @@ void Writer::superstep(std::uint64_t n) {
 
 void Writer::end() {
   put_byte(kTagEnd);
-  put_u32(sum_);  // checksum of everything before: a complete trace is verified whole
+  put_u32(sum_.value());  // checksum of everything before: a complete trace is verified whole
   flush();
 }
 
@@ -116,12 +113,12 @@ class Cursor {
   }
   std::uint8_t byte(const char* what) {
     if (pos_ >= n_) fail(std::string("truncated (") + what + ")");
-    sum_ = (sum_ ^ d_[pos_]) * 16777619u;
+    sum_.add(d_[pos_]);
     return d_[pos_++];
   }
   // Reads a stored checksum and compares it with the one of the bytes before it.
   void verify(const char* what) {
-    const std::uint32_t expected = sum_;
+    const std::uint32_t expected = sum_.value();
     std::uint32_t stored = 0;
     for (int i = 0; i < 4; ++i) stored |= static_cast<std::uint32_t>(byte(what)) << (8 * i);
     if (stored != expected) fail(std::string("corrupted: ") + what + " does not match");
@@ -143,7 +140,7 @@ class Cursor {
     std::uint64_t len = varint(what);
     if (len > limit || len > n_ - pos_) fail(std::string("corrupted: bad length of ") + what);
     std::string s(reinterpret_cast<const char*>(d_ + pos_), len);
-    for (std::uint64_t i = 0; i < len; ++i) sum_ = (sum_ ^ d_[pos_ + i]) * 16777619u;
+    sum_.add(d_ + pos_, len);
     pos_ += len;
     return s;
   }
@@ -153,7 +150,7 @@ class Cursor {
   std::size_t n_;
   std::size_t pos_ = 0;
   const std::string& origin_;
-  std::uint32_t sum_ = 2166136261u;
+  rt::Fnv1a32 sum_;  // of every byte read so far
 };
 
 }  // namespace

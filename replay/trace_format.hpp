@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/hash.hpp"
+
 namespace bspcheck::trace {
 
 constexpr char kMagic[8] = {'B', 'S', 'P', 'T', 'R', 'A', 'C', 'E'};
@@ -88,7 +90,7 @@ class Writer {
   std::FILE* f_;
   std::uint64_t bytes_ = 0;
   std::uint64_t calls_ = 0;
-  std::uint32_t sum_ = 2166136261u;  // FNV-1a of every byte written so far
+  rt::Fnv1a32 sum_;  // of every byte written so far
 };
 
 // Reads a whole trace into memory.

@@ -58,11 +58,11 @@ void Poisoning::repoison(const void* p, std::size_t n) {
   if (__asan_poison_memory_region && n) __asan_poison_memory_region(p, n);
 }
 
-void Poisoning::release(const char* rule) {
+void Poisoning::release(Rule rule) {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < regions_.size(); ++i) {
     const PoisonedRegion& r = regions_[i];
-    if (std::strcmp(r.rule, rule) == 0) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+    if (r.rule == rule) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
     else regions_[keep++] = r;
   }
   regions_.resize(keep);

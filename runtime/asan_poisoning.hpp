@@ -15,13 +15,14 @@
 #include <functional>
 #include <vector>
 
+#include "bspcheck/rules.hpp"
 #include "runtime/site.hpp"
 
 namespace bspcheck::rt {
 
 struct PoisonedRegion {
   std::uintptr_t lo, hi;
-  const char* rule;
+  Rule rule;      // what touching the region breaks
   int caller;     // the process whose call made the region forbidden
   int owner;      // the process whose memory it is
   int superstep;
@@ -43,7 +44,7 @@ class Poisoning {
   static void unpoison(const void* p, std::size_t n);
   static void repoison(const void* p, std::size_t n);
   // Unpoisons and forgets every region of the given rule.
-  void release(const char* rule);
+  void release(Rule rule);
   // Unpoisons and forgets the regions that start within [lo, hi).
   void release_within(std::uintptr_t lo, std::uintptr_t hi);
   const PoisonedRegion* find(std::uintptr_t addr) const;

@@ -16,6 +16,7 @@
 #include "runtime/entry_points.hpp"
 #include "runtime/world.hpp"
 
+using bspcheck::Rule;
 using bspcheck::rt::Site;
 using bspcheck::rt::World;
 
@@ -58,7 +59,7 @@ void bsp_begin(int maxprocs) {
   if (World* w = World::current()) {
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
-      w->report("api-misuse", "process " + std::to_string(me.pid) +
+      w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
                                   " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
       return;
     }

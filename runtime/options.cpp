@@ -1,6 +1,6 @@
 #include "runtime/options.hpp"
 
-#include "checker/suppressions.hpp"
+#include "bspcheck/rules.hpp"
 #include "runtime/option_list.hpp"
 
 #include <fcntl.h>
@@ -127,7 +127,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     } else if (key == "globals_remap") o.globals_remap_at = parse_size(v, key, std::size_t{1} << 40);
     else if (key == "disable") {
       for (const std::string& rule : split_list(v, ',')) {
-        if (!checker::is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
+        if (!is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
         o.run.disabled_rules.push_back(rule);
       }
     }

@@ -9,6 +9,7 @@
 #include "checker/checker.hpp"
 #include "runtime/context_switch.hpp"
 #include "runtime/fiber_stack.hpp"
+#include "runtime/hash.hpp"
 #include "runtime/site.hpp"
 
 namespace bspcheck::rt {
@@ -72,7 +73,7 @@ struct Process {
   // Output: lines not yet complete, per stream, and (when capturing) everything written.
   std::string partial[2];
   std::string output;
-  std::uint64_t output_hash = 1469598103934665603ULL;  // FNV-1a of everything written
+  Fnv1a64 output_hash;  // of everything written: the driver compares it across seeds
 };
 
 }  // namespace bspcheck::rt

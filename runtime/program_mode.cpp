@@ -108,7 +108,7 @@ void write_report(bool completed) {
     std::vector<std::string> hashes;
     char buf[32];
     for (const Process& pr : w->processes()) {
-      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash));
+      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash.value()));
       hashes.push_back(buf);
     }
     j["output_hash"] = hashes;
@@ -117,7 +117,7 @@ void write_report(bool completed) {
   }
   if (g_outside_misuse)
     j["findings"].push_back(finding_json(
-        Finding{"api-misuse", Severity::error, "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
+        Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
         o.run.seed));
   std::ofstream out(o.report_file);
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
@@ -174,7 +174,7 @@ void note_globals_changed_after_init(std::FILE* out) {
 void at_exit() {
   if (g_world) {  // exit() during the SPMD part, by some process
     World& w = *g_world;
-    w.report("superstep-mismatch", "process " + std::to_string(w.pid()) +
+    w.report(Rule::superstep_mismatch, "process " + std::to_string(w.pid()) +
                                        " called exit() inside the SPMD part, before bsp_end");
     stop_program(1);
   }
@@ -226,7 +226,7 @@ void on_crash(int sig, siginfo_t* info, void*) {
     msg += addr;
   }
   msg += "; its last BSPlib call was " + std::string(w->self().call);
-  w->report("crash", msg);
+  w->report(Rule::crash, msg);
   if (!overflow) {  // a backtrace needs stack, and an overflowed one has none left
     print_backtrace(err, 2);  // not this handler
   }
@@ -237,7 +237,7 @@ void on_timeout(int) {
   World* w = g_world.get();
   if (!w) std::_Exit(1);
   Finding f;
-  f.rule = "timeout";
+  f.rule = rule_id(Rule::timeout);
   std::string stuck;
   for (const Process& pr : w->processes()) {
     if (pr.state != ProcState::runnable) continue;
@@ -288,16 +288,14 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_arg_copy[0];
   args.assign(g_arg_copy.begin() + 1, g_arg_copy.end());
-  // FNV-1a over the program file and the arguments: a replay of another build is flagged.
-  std::uint64_t h = 1469598103934665603ULL;
-  auto mix = [&h](const char* p, std::size_t len) {
-    for (std::size_t i = 0; i < len; ++i) h = (h ^ static_cast<unsigned char>(p[i])) * 1099511628211ULL;
-  };
+  // FNV-1a over the program file and the arguments: a replay of another build is flagged. The
+  // trace stores it, so it keeps the basis of trace format version 1 (runtime/hash.hpp).
+  Fnv1a64 h(kFnv1a64LegacyBasis);
   std::ifstream exe(program, std::ios::binary);
   char buf[1 << 16];
-  while (exe.read(buf, sizeof buf) || exe.gcount() > 0) mix(buf, static_cast<std::size_t>(exe.gcount()));
-  for (const std::string& a : args) mix(a.c_str(), a.size() + 1);
-  digest = h;
+  while (exe.read(buf, sizeof buf) || exe.gcount() > 0) h.add(buf, static_cast<std::size_t>(exe.gcount()));
+  for (const std::string& a : args) h.add(a.c_str(), a.size() + 1);
+  digest = h.value();
 }
 
 int available_processors() {
@@ -310,7 +308,7 @@ void misuse_outside_spmd(const char* call, const Site& site) {
   std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
   if (Launch* l = active_launch()) {
     Location loc{site.file ? site.file : "", site.line, 0, call};
-    l->findings.push_back(Finding{"api-misuse", Severity::error, msg, {0}, 0, {loc}});
+    l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
     return;
   }
   std::fprintf(stderr, "bsp-check: error[api-misuse]: %s\n", msg.c_str());
@@ -392,7 +390,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   install_signal_handlers();
   w.enter("bsp_begin", site);
-  if (maxprocs < 1) w.report("api-misuse", "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
+  if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();
 }
 

@@ -45,13 +45,13 @@ void launch_entry(void* arg) {
     w = World::current();  // made by bsp_begin inside the body; none if it never called it
     if (w) {
       if (!end.crash.empty()) {
-        w->report("crash", end.crash);
+        w->report(Rule::crash, end.crash);
         w->request_stop();
       }
     } else if (!end.crash.empty()) {
-      l.findings.push_back(Finding{"crash", Severity::error, end.crash, {0}, 0, {}});
+      l.findings.push_back(Finding{rule_id(Rule::crash), rule_severity(Rule::crash), end.crash, {0}, 0, {}});
     } else if (!unwound) {
-      l.findings.push_back(Finding{"api-misuse", Severity::error,
+      l.findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                    "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
     }
   }
@@ -71,7 +71,7 @@ void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   w.adopt_contexts(&l.host, l.process0);
   if (l.options.capture_output || l.options.echo_output) l.capture = std::make_unique<OutputCapture>(w);
   w.enter("bsp_begin", site);
-  if (maxprocs < 1) w.report("api-misuse", "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
+  if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();
 }
 

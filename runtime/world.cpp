@@ -95,7 +95,7 @@ void World::setup_trace() {
   if (!options_.replay_file.empty()) {
     auto replay = std::make_unique<trace::ReplayScheduler>(
         trace::Reader::open(options_.replay_file), make_scheduler(options_.strategy, options_.seed),
-        [this](const std::string& what) { fatal("replay-divergence", what); },
+        [this](const std::string& what) { fatal(Rule::replay_divergence, what); },
         [this](const std::string& what) {
           std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
         });
@@ -171,7 +171,7 @@ void World::make_unrunnable(int pid) {
 
 void World::check_stack_canary(Process& me) {
   if (me.stack.base && !me.stack.guard && !me.stack.canary_intact())
-    fatal("crash", "process " + std::to_string(me.pid) +
+    fatal(Rule::crash, "process " + std::to_string(me.pid) +
                        " overflowed its stack (detected after the fact: stacks are unguarded at this "
                        "many processes); raise the stack size with --stack-size");
 }
@@ -220,7 +220,7 @@ void World::process_entry(void* arg) {
     if (w.globals_ && !w.stopping_) w.globals_->finish_process(me.pid);
     unwound = end.unwound;
     if (!end.crash.empty()) {
-      w.report("crash", end.crash);
+      w.report(Rule::crash, end.crash);
       w.stopping_ = true;
     }
   }
@@ -229,7 +229,7 @@ void World::process_entry(void* arg) {
 
 void World::leave(Process& me, bool unwound) {
   if (!unwound && !ending_ && !stopping_) {
-    report("superstep-mismatch", "process " + std::to_string(me.pid) +
+    report(Rule::superstep_mismatch, "process " + std::to_string(me.pid) +
                                      " returned from its SPMD part without calling bsp_end");
     if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
     stopping_ = true;
@@ -309,7 +309,7 @@ void World::report_shared_writes() {
   for (const SharedWriteWatch::Conflict& c : watch_->take_conflicts()) {
     const bool executable = c.object == "the executable";
     Finding f;
-    f.rule = "global-shared";
+    f.rule = rule_id(Rule::global_shared);
     f.message = "processes " + std::to_string(c.first) + " and " + std::to_string(c.second) + " both wrote `" +
                 c.variable + "` in superstep " + std::to_string(superstep_) +
                 " (each before the BSPlib call named below); " +
@@ -348,7 +348,7 @@ void World::deadlock_report() {
     msg += std::string(msg.empty() ? "" : " and ") + "process" + (gone.size() > 1 ? "es " : " ") +
            describe_pids(gone) + " left the SPMD part";
   Finding f;
-  f.rule = "superstep-mismatch";
+  f.rule = rule_id(Rule::superstep_mismatch);
   f.message = msg + ": the processes disagree on the number of supersteps";
   f.superstep = superstep_;
   for (const Process& pr : procs_) {
@@ -368,10 +368,10 @@ void World::deadlock() {
 // ---------------------------------------------------------------------------------------------
 // Diagnostics
 
-void World::report(const std::string& rule, std::string message, std::vector<int> processes) {
+void World::report(Rule rule, std::string message, std::vector<int> processes) {
   const Process& me = self();
   Finding f;
-  f.rule = rule;
+  f.rule = rule_id(rule);
   f.message = std::move(message);
   f.processes = processes.empty() ? std::vector<int>{me.pid} : std::move(processes);
   f.superstep = superstep_;
@@ -379,7 +379,7 @@ void World::report(const std::string& rule, std::string message, std::vector<int
   diag_.report(std::move(f));
 }
 
-void World::fatal(const std::string& rule, std::string message, std::vector<int> processes) {
+void World::fatal(Rule rule, std::string message, std::vector<int> processes) {
   report(rule, std::move(message), std::move(processes));
   stopping_ = true;
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
@@ -393,7 +393,7 @@ void World::abort_run(const std::string& text) {
   while (!message.empty() && (message.back() == '\n' || message.back() == '\r')) message.pop_back();
   aborted_ = true;
   abort_message_ = message;
-  fatal("abort", "process " + std::to_string(running_) + " called bsp_abort: " + message);
+  fatal(Rule::abort, "process " + std::to_string(running_) + " called bsp_abort: " + message);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -428,8 +428,8 @@ void World::barrier(bool final) {
   // (1) unbuffered operations not yet performed take effect now, in a seeded order (first the
   // checker looks at what happened to their sources and destinations during the superstep);
   if (poisoning_) {  // the superstep's own computation is over
-    poison_.release("hp-dst-read");
-    poison_.release("get-dst-early-read");
+    poison_.release(Rule::hp_dst_read);
+    poison_.release(Rule::get_dst_early_read);
   }
   if (checker_) checker_->check_hp_at_barrier(hp_log_, superstep_);
   while (!hp_pending_.empty())
@@ -526,7 +526,7 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
   std::memmove(op.dst, op.src, op.nbytes);
   op.fired = true;
-  if (checker_) op.dst_hash_after_fire = checker::hash_bytes(op.dst, op.nbytes);
+  if (checker_) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
@@ -539,17 +539,17 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   f.superstep = superstep_;
   f.locations = {diag_.location(me.site, me.pid, me.call)};
   if (!r) {  // some other memory error, or a signal ASan handled: still name the process
-    f.rule = "crash";
+    f.rule = rule_id(Rule::crash);
     f.message = "AddressSanitizer stopped process " + std::to_string(me.pid) +
                 " (its report is above); the last BSPlib call of the process was " + me.call;
   } else {
-    f.rule = r->rule;
-    if (f.rule == "hp-dst-read") {
-      if (is_write) f.rule = "hp-dst-conflict";  // writing an hp destination is the conflict rule
+    // Writing an hp destination is the conflict rule, reading it hp-dst-read.
+    f.rule = rule_id(r->rule == Rule::hp_dst_read && is_write ? Rule::hp_dst_conflict : r->rule);
+    if (r->rule == Rule::hp_dst_read) {
       f.message = who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call +
                   " (on process " + std::to_string(r->owner) +
                   ") during the superstep; an unbuffered operation may land at any moment";
-    } else if (f.rule == "get-dst-early-read") {
+    } else if (r->rule == Rule::get_dst_early_read) {
       f.message = who + " the destination of its " + r->call + " before the bsp_sync that writes it";
     } else {
       f.message = who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
@@ -573,8 +573,8 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
                       me.pid, src_owner, dst_owner, me.site, me.call, 0, 0};
   if (checker_) {
     if (globals_) globals_->flush();  // src and dst may be the running process's own globals
-    r.src_hash_at_call = checker::hash_bytes(r.src, r.nbytes);
-    r.dst_hash_at_call = checker::hash_bytes(r.dst, r.nbytes);
+    r.src_hash_at_call = content_hash(r.src, r.nbytes);
+    r.dst_hash_at_call = content_hash(r.dst, r.nbytes);
   }
   hp_pending_.push_back(hp_log_.size());
   hp_log_.push_back(r);
@@ -582,7 +582,7 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   // for one process alone.
   if (poisoning_ && r.dst == dst)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
-                    "hp-dst-read", me.pid, dst_owner, superstep_, me.site, me.call});
+                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call});
 }
 
 void World::check_writes_at_barrier() {
@@ -625,7 +625,7 @@ void World::level1_enter(const char* name, const Site& site) {
 void World::level1_exit(const char* name, const Site& site) {
   Process& me = self();
   if (me.level1.empty()) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " calls bspcheck_level1_exit(\"" +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " calls bspcheck_level1_exit(\"" +
                              (name ? name : "?") + "\") without a matching bspcheck_level1_enter");
     return;
   }
@@ -647,7 +647,7 @@ void World::push_reg(const void* ident, int size) {
   traced_call(trace::Call::push_reg, -1, size);
   Process& me = self();
   if (size < 0) {
-    report("reg-negative-size", "process " + std::to_string(me.pid) + " registers an area of size " +
+    report(Rule::reg_negative_size, "process " + std::to_string(me.pid) + " registers an area of size " +
                                     std::to_string(size));
     size = 0;
   }
@@ -667,7 +667,7 @@ void World::apply_registrations() {
     for (const Process& pr : procs_) agree = agree && (pr.*member).size() == n0;
     if (agree) return n0;
     Finding f;
-    f.rule = std::string(what) == "bsp_push_reg" ? "reg-count-mismatch" : "reg-pop-mismatch";
+    f.rule = std::string(what) == "bsp_push_reg" ? rule_id(Rule::reg_count_mismatch) : rule_id(Rule::reg_pop_mismatch);
     std::ostringstream s;
     s << "the processes called " << what << " different numbers of times in this superstep (";
     std::size_t fewest = n0;
@@ -724,7 +724,7 @@ void World::apply_registrations() {
     }
     if (!unknown.empty()) {
       Finding f;
-      f.rule = "reg-pop-unknown";
+      f.rule = rule_id(Rule::reg_pop_unknown);
       f.message = "process" + std::string(unknown.size() > 1 ? "es " : " ") + describe_pids(unknown) +
                   (unknown.size() > 1 ? " pop" : " pops") + " an address that is not registered";
       f.superstep = superstep_;
@@ -738,7 +738,7 @@ void World::apply_registrations() {
         if (!pr.pops[k].addr && regs_.entry(slot, pr.pid).addr) mismatch = true;
     if (mismatch || slot < 0) {
       Finding f;
-      f.rule = "reg-pop-mismatch";
+      f.rule = rule_id(Rule::reg_pop_mismatch);
       f.message = "the processes' bsp_pop_reg calls name different registration slots";
       f.superstep = superstep_;
       for (const Process& pr : procs_) {
@@ -780,18 +780,18 @@ void World::apply_registrations() {
 bool World::check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name) {
   Process& me = self();
   if (pid < 0 || pid >= p_) {
-    report("bad-pid", "process " + std::to_string(me.pid) + " names process " + std::to_string(pid) +
+    report(Rule::bad_pid, "process " + std::to_string(me.pid) + " names process " + std::to_string(pid) +
                           ", outside 0.." + std::to_string(p_ - 1));
     return false;
   }
   if (offset < 0 || nbytes < 0) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " passes a negative " +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative " +
                              (offset < 0 ? "offset (" + std::to_string(offset) + ")"
                                          : "size (" + std::to_string(nbytes) + ")"));
     return false;
   }
   if (!local && nbytes > 0) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL " + local_name +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " + local_name +
                              " with nbytes = " + std::to_string(nbytes));
     return false;
   }
@@ -805,19 +805,19 @@ void* World::resolve(int target, const void* local_addr, long offset, long nbyte
   if (slot < 0) {
     for (const PushRequest& r : me.pushes)
       if (r.addr == local_addr && local_addr) {
-        report("reg-not-active", std::string("the ") + what + " of process " + std::to_string(me.pid) +
+        report(Rule::reg_not_active, std::string("the ") + what + " of process " + std::to_string(me.pid) +
                                      "'s " + me.call + " was registered in this superstep; it becomes usable after the next bsp_sync");
         return nullptr;
       }
     std::ostringstream s;
     s << "the " << what << " address " << local_addr << " of process " << me.pid << "'s " << me.call
       << " is not registered";
-    report("reg-unregistered", s.str());
+    report(Rule::reg_unregistered, s.str());
     return nullptr;
   }
   const RegistrationTable::Entry& e = regs_.entry(slot, target);
   if (!e.addr) {
-    report("reg-unregistered", "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " +
+    report(Rule::reg_unregistered, "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " +
                                    std::to_string(target) + ", which registered NULL in that slot",
            {me.pid, target});
     return nullptr;
@@ -827,7 +827,7 @@ void* World::resolve(int target, const void* local_addr, long offset, long nbyte
     std::ostringstream s;
     s << "process " << me.pid << (is_put ? " writes" : " reads") << " bytes " << offset << ".."
       << offset + nbytes << " of a " << e.size << "-byte area on process " << target;
-    report(is_put ? "bounds-put" : "bounds-get", s.str(), {me.pid, target});
+    report(is_put ? Rule::bounds_put : Rule::bounds_get, s.str(), {me.pid, target});
     return nullptr;
   }
   return const_cast<void*>(e.addr);
@@ -866,7 +866,7 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
                          pid, self().site});
         if (poisoning_ && !(globals_ && globals_->is_private(dst)))
           poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
-                          "get-dst-early-read", running_, running_, superstep_, self().site, "bsp_get"});
+                          Rule::get_dst_early_read, running_, running_, superstep_, self().site, "bsp_get"});
       }
     }
   }
@@ -879,7 +879,7 @@ void World::set_tagsize(int* tag_nbytes) {
   traced_call(trace::Call::set_tagsize, -1, tag_nbytes ? *tag_nbytes : -1);
   Process& me = self();
   if (!tag_nbytes || *tag_nbytes < 0) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " passes " +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes " +
                              (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
   } else {
     me.tagsize_request = *tag_nbytes;
@@ -899,7 +899,7 @@ void World::apply_tagsize() {
   if (!any) return;
   if (!agree) {
     Finding f;
-    f.rule = "tagsize-mismatch";
+    f.rule = rule_id(Rule::tagsize_mismatch);
     std::ostringstream s;
     s << "the processes set different tag sizes in this superstep (";
     for (const Process& pr : procs_) {
@@ -930,13 +930,13 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
               payload && payload_nbytes > 0 ? static_cast<std::size_t>(payload_nbytes) : 0);
   Process& me = self();
   if (pid < 0 || pid >= p_) {
-    report("bad-pid", "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
+    report(Rule::bad_pid, "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
                           ", outside 0.." + std::to_string(p_ - 1));
   } else if (payload_nbytes < 0) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " sends a negative payload size (" +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " sends a negative payload size (" +
                              std::to_string(payload_nbytes) + ")");
   } else if ((!payload && payload_nbytes > 0) || (!tag && tagsize_ > 0)) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL " +
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
                              (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to bsp_send");
   } else {
     // Buffered on source: tag and payload are copied now.
@@ -958,7 +958,7 @@ void World::deliver_messages() {
     auto retired = std::make_unique<ByteArena>();
     retired->swap(msg_now_);
     const auto lo = reinterpret_cast<std::uintptr_t>(retired->at(0));
-    poison_.poison({lo, lo + retired->size(), "hpmove-stale", -1, -1, superstep_, Site{}, "bsp_hpmove"});
+    poison_.poison({lo, lo + retired->size(), Rule::hpmove_stale, -1, -1, superstep_, Site{}, "bsp_hpmove"});
     for (const PoisonedRegion& h : hpmove_handouts_) poison_.poison(h);  // with their call sites
     retired_messages_.push_back(std::move(retired));
     if (retired_messages_.size() > 4) {
@@ -1004,7 +1004,7 @@ void World::get_tag(int* status, void* tag) {
     if (status) *status = static_cast<int>(m.payload_len);
     if (m.tag_len) {
       if (tag) std::memcpy(tag, msg_now_.at(m.offset), m.tag_len);
-      else report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
+      else report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
     }
   }
 }
@@ -1013,14 +1013,14 @@ void World::move(void* payload, int reception_nbytes) {
   traced_call(trace::Call::move, -1, reception_nbytes);
   Process& me = self();
   if (reception_nbytes < 0) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
   } else if (me.queue_head == me.queue.size()) {
-    report("api-misuse", "process " + std::to_string(me.pid) + " calls bsp_move on an empty queue");
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " calls bsp_move on an empty queue");
   } else {
     const Message& m = me.queue[me.queue_head];
     std::size_t n = std::min<std::size_t>(m.payload_len, static_cast<std::size_t>(reception_nbytes));
     if (n && !payload) {
-      report("api-misuse", "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
+      report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
     } else {
       if (n) std::memcpy(payload, msg_now_.at(m.offset + padded(m.tag_len)), n);
       if (checker_ && reception_nbytes > 0 && n < m.payload_len)
@@ -1043,7 +1043,7 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
     if (payload_ptr) *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
     if (poisoning_) {
       const auto lo = reinterpret_cast<std::uintptr_t>(msg_now_.at(m.offset));
-      hpmove_handouts_.push_back({lo, lo + padded(m.tag_len) + m.payload_len, "hpmove-stale", me.pid, me.pid,
+      hpmove_handouts_.push_back({lo, lo + padded(m.tag_len) + m.payload_len, Rule::hpmove_stale, me.pid, me.pid,
                                   superstep_, me.site, "bsp_hpmove"});
     }
     me.queue_bytes -= m.payload_len;
@@ -1058,10 +1058,7 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
 
 void World::on_output(int stream, const char* data, std::size_t n) {
   Process& me = self();
-  for (std::size_t i = 0; i < n; ++i) {
-    me.output_hash ^= static_cast<unsigned char>(data[i]);
-    me.output_hash *= 1099511628211ULL;
-  }
+  me.output_hash.add(data, n);
   if (options_.capture_output) me.output.append(data, n);
   if (!options_.echo_output) return;
   // Whole lines only, so that lines of different processes never mix within a line.

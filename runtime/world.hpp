@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "bspcheck/rules.hpp"
 #include "checker/diagnostics.hpp"
 #include "runtime/asan_poisoning.hpp"
 #include "runtime/byte_arena.hpp"
@@ -119,9 +120,9 @@ class World {
   int hpmove(void** tag_ptr, void** payload_ptr);
 
   // Reports a finding located at the running process's current call.
-  void report(const std::string& rule, std::string message, std::vector<int> processes = {});
+  void report(Rule rule, std::string message, std::vector<int> processes = {});
   // Stops the run after an error that leaves no meaningful way to continue.
-  [[noreturn]] void fatal(const std::string& rule, std::string message, std::vector<int> processes = {});
+  [[noreturn]] void fatal(Rule rule, std::string message, std::vector<int> processes = {});
 
   // Output written by the running process (the capture calls this).
   void on_output(int stream, const char* data, std::size_t n);

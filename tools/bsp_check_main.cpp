@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bspcheck/rules.hpp"
 #include "checker/suppressions.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/interrupt.hpp"
@@ -16,6 +17,7 @@
 #include "tools/run_command.hpp"
 #include "tools/show_command.hpp"
 #include "tools/explore_command.hpp"
+#include "tools/list_rules_command.hpp"
 #include "tools/shrink_command.hpp"
 
 namespace {
@@ -82,6 +84,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
+  if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{
@@ -97,7 +100,8 @@ int main(int argc, char** argv) {
       "  shrink   reduce a failing trace to the scheduling choices that matter\n"
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  run PROGRAM under every schedule within a bound of the default one\n"
-      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog",
+      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
+      "The rule ids: bsp-check --list-rules [--json]",
       "bsp-check"};
   app.set_version_flag("--version", kVersion);
   bspcheck::cli::RunConfig config;
@@ -118,7 +122,7 @@ int main(int argc, char** argv) {
   }
   config.procs_text = procs;
   for (const std::string& rule : config.disabled_rules)
-    if (!bspcheck::checker::is_known_rule(rule)) {
+    if (!bspcheck::is_known_rule(rule)) {
       std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/checks.md lists the rule ids)\n";
       return 2;
     }

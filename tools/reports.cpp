@@ -7,7 +7,8 @@
 #include <map>
 #include <sstream>
 
-#include "tools/rules.hpp"
+#include "bspcheck/rules.hpp"
+#include "runtime/hash.hpp"
 
 #ifndef BSPCHECK_INFORMATION_URI
 #define BSPCHECK_INFORMATION_URI "https://github.com/bsp-check/bsp-check"
@@ -36,14 +37,13 @@ const nlohmann::json& locations_of(const nlohmann::json& f) {
   return it != f.end() && it->is_array() ? *it : none;
 }
 
-std::string fnv1a_hex(const std::string& s) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
+// partialFingerprints["bspCheckFinding/v1"]: code scanning matches alerts across runs and builds
+// by it, so it keeps the basis it was defined with (runtime/hash.hpp, kFnv1a64LegacyBasis).
+std::string fingerprint_v1(const std::string& key) {
+  rt::Fnv1a64 h(rt::kFnv1a64LegacyBasis);
+  h.add(key);
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h.value()));
   return buf;
 }
 
@@ -114,6 +114,14 @@ std::string basename_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+// SARIF's longer description of a rule: its category and source before the statement, e.g.
+// "drma rule, BSPlib 3.2.4 (3): a put may not write past ...".
+std::string sarif_full_description(const RuleInfo& r) {
+  std::string s = std::string(category_name(r.category)) + " rule, " + r.source + ": " + r.statement + ".";
+  if (r.reserved) s += " Reserved: bsp-check does not raise it yet.";
+  return s;
+}
+
 }  // namespace
 
 std::string finding_key(const nlohmann::json& f) {
@@ -148,7 +156,7 @@ std::string render_finding(const nlohmann::json& f, const std::string& repro) {
     if (num(l, "line") > 0) s << ":" << num(l, "line");
     s << " (" << location_text(l) << ")\n";
   }
-  if (const RuleInfo* r = find_rule(str(f, "rule"))) s << "  rule: " << r->statement << "\n";
+  if (const RuleInfo* r = find_rule(str(f, "rule"))) s << "  rule: " << rule_statement_text(*r) << "\n";
   if (!repro.empty()) s << "  reproduce: " << repro << "\n";
   return s.str();
 }
@@ -165,7 +173,13 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
                      {"shortDescription", {{"text", text}}},
                      {"defaultConfiguration", {{"level", level}}}});
   };
-  for (const RuleInfo& r : all_rules()) add_rule(r.id, r.severity, r.statement);
+  for (const RuleInfo& r : all_rules()) {
+    add_rule(r.id, severity_name(r.severity), rule_statement_text(r));
+    nlohmann::json& rule = rules.back();
+    rule["fullDescription"] = {{"text", sarif_full_description(r)}};
+    rule["help"] = {{"text", std::string(r.help) + ". See docs/checks.md#" + r.id + "."}};
+    rule["properties"] = {{"category", category_name(r.category)}, {"source", r.source}, {"reserved", r.reserved}};
+  }
 
   // One result per distinct finding, in the order of first appearance.
   std::vector<std::string> order;
@@ -222,7 +236,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
                              {"level", level},
                              {"message", {{"text", valid_utf8(str(f, "message"))}}},
                              {"locations", locations},
-                             {"partialFingerprints", {{"bspCheckFinding/v1", fnv1a_hex(key)}}}};
+                             {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
     if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
     result["properties"] = {{"seed", d.first->seed},
                             {"procs", d.first->p},

@@ -22,6 +22,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bspcheck/rules.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/program_check.hpp"
@@ -465,7 +466,7 @@ nlohmann::json divergence_finding(const RunConfig& c, const std::string& path, i
     break;
   }
   nlohmann::json f;
-  f["rule"] = "schedule-divergence";
+  f["rule"] = rule_id(Rule::schedule_divergence);
   f["severity"] = "error";
   f["message"] = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
                  " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + "); " + detail +
@@ -570,7 +571,7 @@ int run_command(const RunConfig& c) {
       // Across seeds: each process's output must not depend on the schedule.
       const bool compare_outputs =
           !c.schedule_dependent_output && !c.no_check &&
-          std::find(c.disabled_rules.begin(), c.disabled_rules.end(), "schedule-divergence") == c.disabled_rules.end();
+          std::find(c.disabled_rules.begin(), c.disabled_rules.end(), rule_id(Rule::schedule_divergence)) == c.disabled_rules.end();
       if (r.passed && !stream && compare_outputs && r.report.is_object() &&
           r.report.contains("output_hash")) {
         const nlohmann::json& hashes = r.report["output_hash"];
@@ -650,7 +651,7 @@ int run_command(const RunConfig& c) {
         if (!first_failure) {
           first_failure = std::make_pair(p, seed);
           first_failure_diverged = r.exit_status == 0 && r.report.is_object() &&
-                                   r.report["findings"].back().value("rule", "") == "schedule-divergence";
+                                   r.report["findings"].back().value("rule", "") == rule_id(Rule::schedule_divergence);
         }
         if (!r.reason.empty())
           std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";

@@ -33,7 +33,7 @@ struct Location {
 };
 
 struct Finding {
-  std::string rule;  // stable rule id, e.g. "bounds-put" (see docs/checks.md)
+  std::string rule;  // stable rule id, e.g. "bounds-put": bspcheck::rule_id(Rule::bounds_put), <bspcheck/rules.hpp>
   Severity severity = Severity::error;
   std::string message;
   std::vector<int> processes;

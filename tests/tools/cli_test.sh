@@ -26,6 +26,12 @@ expect 2 "more than the"                   -- env BSPCHECK_OPTIONS=procs=1000000
 expect 2 "expected key=value, got 'seed'"  -- env BSPCHECK_OPTIONS=procs=2:seed "$good"
 expect 2 "disable: unknown rule 'bogus'"   -- env BSPCHECK_OPTIONS=disable=put-collision,,bogus "$good"
 expect 0 "Hello"                           -- env BSPCHECK_OPTIONS=::procs=2::disable=put-collision,reg-leak: "$good"
+# The rule catalogue: a text table (id, severity, statement) and JSON with every column.
+expect 0 "^bounds-put +error +a put may not write past .*\(BSPlib 3\.2\.4 \(3\)\)$" -- "$bspcheck" --list-rules
+expect 0 "^put-collision +warning +when several"  -- "$bspcheck" --list-rules
+expect 0 "^expect-mismatch +error +\(reserved\) " -- "$bspcheck" --list-rules
+expect 0 '"help": "keep offset \+ nbytes'     -- "$bspcheck" --list-rules --json
+expect 2 "bogus"                           -- "$bspcheck" --list-rules --bogus
 
 # A failing run prints its reproduce line, and that line reproduces the failure with identical output.
 out="$("$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1)"; status=$?

@@ -110,8 +110,10 @@ PY
 "$bspcheck" run -q -p 2-4 --seeds 20 --keep-going --json "$tmp/s.json" --sarif "$tmp/out.sarif" "$err" >/dev/null 2>&1
 "$bspcheck" run -q -p 2-3 --seeds 4 --keep-going --sarif "$tmp/warn.sarif" "$warn" >/dev/null 2>&1
 "$bspcheck" run -q -p 1-2 --seeds 2 --sarif "$tmp/clean.sarif" "$good" >/dev/null 2>&1
-python3 - "$tmp/out.sarif" "$tmp/s.json" "$tmp/warn.sarif" "$tmp/clean.sarif" <<'PY' || fail=1
+"$bspcheck" --list-rules --json >"$tmp/rules.json"
+python3 - "$tmp/out.sarif" "$tmp/s.json" "$tmp/warn.sarif" "$tmp/clean.sarif" "$tmp/rules.json" <<'PY' || fail=1
 import json, sys
+catalogue = {r["id"]: r for r in json.load(open(sys.argv[5]))}
 def check(path, runs_json=None, expect_level=None, expect_rule=None):
     s = json.load(open(path))
     assert s["version"] == "2.1.0", s.get("version")
@@ -125,6 +127,15 @@ def check(path, runs_json=None, expect_level=None, expect_rule=None):
     for r in d["rules"]:
         assert r["shortDescription"]["text"], r
         assert r["defaultConfiguration"]["level"] in ("error", "warning"), r
+    # The rule metadata is the catalogue's, every rule of it, in its order.
+    assert ids[:len(catalogue)] == list(catalogue), ids
+    for r in d["rules"][:len(catalogue)]:
+        c = catalogue[r["id"]]
+        assert r["defaultConfiguration"]["level"] == c["severity"], r
+        assert r["shortDescription"]["text"].startswith(c["statement"]), r
+        assert c["statement"] in r["fullDescription"]["text"] and c["source"] in r["fullDescription"]["text"], r
+        assert r["help"]["text"].startswith(c["help"]), r
+        assert r["properties"]["category"] == c["category"] and r["properties"]["reserved"] == c["reserved"], r
     assert {"bounds-put", "put-collision", "abort", "hp-src-modified"} <= set(ids)
     seen = set()
     for res in run["results"]:

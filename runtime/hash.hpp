@@ -1,0 +1,104 @@
+// hash.hpp: the hash functions of bsp-check, all here (header-only: the driver, which does not
+// link the runtime, uses them too).
+//
+// - Fnv1a<Word>: FNV-1a, 32 or 64 bits, fed incrementally. For short or streamed input whose hash
+//   is written down: the trace checksums, the program digest in a trace, SARIF fingerprints, the
+//   per-process output digests the driver compares across seeds.
+// - content_hash: a fast 4-lane hash for bulk bytes compared for equality within one run (the
+//   checker's snapshots of hp sources and destinations). Never persisted.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+namespace bspcheck::rt {
+
+// The FNV parameters (Fowler, Noll, Vo; IETF draft-eastlake-fnv).
+inline constexpr std::uint32_t kFnv1a32Basis = 2166136261u;
+inline constexpr std::uint32_t kFnv1a32Prime = 16777619u;
+inline constexpr std::uint64_t kFnv1a64Basis = 14695981039346656037ull;
+inline constexpr std::uint64_t kFnv1a64Prime = 1099511628211ull;
+
+// The standard 64-bit basis with its last digit lost, as an earlier bsp-check wrote it. The
+// program digest of trace format version 1 and SARIF's partialFingerprints["bspCheckFinding/v1"]
+// were computed from it, and both outlive a build (traces are replayed by later builds, code
+// scanning matches alerts across runs by fingerprint), so those two keep it. Anything new uses
+// kFnv1a64Basis; moving them to it means trace format version 2 and fingerprint v2.
+inline constexpr std::uint64_t kFnv1a64LegacyBasis = 1469598103934665603ull;
+
+template <typename Word>
+class Fnv1a {
+  static_assert(sizeof(Word) == 4 || sizeof(Word) == 8, "FNV-1a is defined here for 32 and 64 bits");
+
+ public:
+  static constexpr Word kBasis = sizeof(Word) == 4 ? Word(kFnv1a32Basis) : Word(kFnv1a64Basis);
+  static constexpr Word kPrime = sizeof(Word) == 4 ? Word(kFnv1a32Prime) : Word(kFnv1a64Prime);
+
+  constexpr Fnv1a() = default;
+  explicit constexpr Fnv1a(Word basis) : h_(basis) {}
+
+  constexpr void add(std::uint8_t byte) { h_ = (h_ ^ byte) * kPrime; }
+  void add(const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) add(b[i]);
+  }
+  constexpr void add(std::string_view s) {
+    for (char c : s) add(static_cast<std::uint8_t>(c));
+  }
+  constexpr Word value() const { return h_; }
+
+ private:
+  Word h_ = kBasis;
+};
+
+using Fnv1a32 = Fnv1a<std::uint32_t>;
+using Fnv1a64 = Fnv1a<std::uint64_t>;
+
+inline std::uint32_t fnv1a32(const void* p, std::size_t n) {
+  Fnv1a32 h;
+  h.add(p, n);
+  return h.value();
+}
+
+inline std::uint64_t fnv1a64(const void* p, std::size_t n) {
+  Fnv1a64 h;
+  h.add(p, n);
+  return h.value();
+}
+
+// Equal bytes give equal hashes whatever their alignment; the length is part of the hash.
+inline std::uint64_t content_hash(const void* p, std::size_t n) {
+  // Only equality matters, and it runs over every unbuffered operation's source and destination
+  // (five times per operation), so it must run near memory speed: four independent lanes of
+  // multiply-xor over 32 bytes at a time keep the multiplier busy instead of waiting on one chain.
+  constexpr std::uint64_t k = 0xff51afd7ed558ccdULL;
+  const auto* b = static_cast<const unsigned char*>(p);
+  std::uint64_t lane[4] = {0x9e3779b97f4a7c15ULL ^ n, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
+                           0x27d4eb2f165667c5ULL};
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    for (int l = 0; l < 4; ++l) {
+      std::uint64_t w;
+      std::memcpy(&w, b + i + 8 * l, 8);
+      lane[l] = (lane[l] ^ w) * k;
+      lane[l] ^= lane[l] >> 32;
+    }
+  }
+  std::uint64_t h = lane[0];
+  for (int l = 1; l < 4; ++l) {
+    h = (h ^ lane[l]) * k;
+    h ^= h >> 29;
+  }
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = (h ^ w) * k;
+    h ^= h >> 32;
+  }
+  for (; i < n; ++i) h = (h ^ b[i]) * kFnv1a64Prime;  // the tail: FNV's multiplier, byte by byte
+  return h;
+}
+
+}  // namespace bspcheck::rt

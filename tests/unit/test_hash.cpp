@@ -1,0 +1,81 @@
+// runtime/hash.hpp: the one place for hash functions. FNV-1a against the published test vectors,
+// the legacy basis of the persisted hashes pinned, and the content hash of the checker.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "replay/trace_format.hpp"
+#include "runtime/hash.hpp"
+
+using bspcheck::rt::content_hash;
+using bspcheck::rt::Fnv1a32;
+using bspcheck::rt::Fnv1a64;
+
+namespace {
+
+std::uint64_t fnv64(const std::string& s) { return bspcheck::rt::fnv1a64(s.data(), s.size()); }
+std::uint32_t fnv32(const std::string& s) { return bspcheck::rt::fnv1a32(s.data(), s.size()); }
+
+}  // namespace
+
+// The test vectors of the FNV reference (draft-eastlake-fnv): a wrong basis or prime shows here.
+TEST(Hash, Fnv1aMatchesTheReferenceVectors) {
+  EXPECT_EQ(fnv64(""), 0xcbf29ce484222325ull);
+  EXPECT_EQ(fnv64("a"), 0xaf63dc4c8601ec8cull);
+  EXPECT_EQ(fnv64("foobar"), 0x85944171f73967e8ull);
+  EXPECT_EQ(fnv32(""), 0x811c9dc5u);
+  EXPECT_EQ(fnv32("a"), 0xe40c292cu);
+  EXPECT_EQ(fnv32("foobar"), 0xbf9cf968u);
+}
+
+TEST(Hash, Fnv1aIsTheSameFedInPieces) {
+  Fnv1a64 whole, pieces;
+  whole.add(std::string_view("foobar"));
+  pieces.add(std::string_view("foo"));
+  pieces.add("ba", 2);
+  pieces.add(static_cast<std::uint8_t>('r'));
+  EXPECT_EQ(whole.value(), pieces.value());
+  EXPECT_EQ(whole.value(), fnv64("foobar"));
+}
+
+// The program digest of version-1 traces and SARIF's bspCheckFinding/v1 fingerprints were made with
+// this basis; they outlive a build, so it must not change (values computed independently).
+TEST(Hash, LegacyBasisOfPersistedHashesIsPinned) {
+  Fnv1a64 empty(bspcheck::rt::kFnv1a64LegacyBasis), a(bspcheck::rt::kFnv1a64LegacyBasis),
+      foobar(bspcheck::rt::kFnv1a64LegacyBasis);
+  a.add(std::string_view("a"));
+  foobar.add(std::string_view("foobar"));
+  EXPECT_EQ(empty.value(), 0x14650fb0739d0383ull);
+  EXPECT_EQ(a.value(), 0x44bd8ad473cd9906ull);
+  EXPECT_EQ(foobar.value(), 0x88fad7c0a8ff07f2ull);
+}
+
+// The trace format's checksums are FNV-1a, 32 bits (docs/trace-format.md).
+TEST(Hash, TraceChecksumIsFnv1a32) {
+  const std::string payload = "a payload of a put";
+  EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size()), fnv32(payload));
+  EXPECT_EQ(bspcheck::trace::checksum("foobar", 6), 0xbf9cf968u);
+}
+
+// The content hash behind hp-src-modified and hp-dst-conflict: equal bytes hash equal wherever
+// they are, and changing any one byte (in the 32-byte lanes or in either tail) changes it.
+TEST(Hash, ContentHashSeesEveryByte) {
+  std::vector<unsigned char> a(200), b(200 + 3);
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<unsigned char>(i * 37 + 11);
+  for (std::size_t n : {0, 1, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, 200}) {
+    std::memcpy(b.data() + 3, a.data(), n);  // same bytes, other (unaligned) address
+    const std::uint64_t h = content_hash(a.data(), n);
+    EXPECT_EQ(h, content_hash(b.data() + 3, n)) << "n=" << n;
+    for (std::size_t pos = 0; pos < n; ++pos) {
+      b[3 + pos] ^= 0x01;
+      EXPECT_NE(h, content_hash(b.data() + 3, n)) << "n=" << n << " byte " << pos;
+      b[3 + pos] ^= 0x01;
+    }
+  }
+  // The length is part of the hash: a prefix of zeros does not hash like a shorter one.
+  std::vector<unsigned char> zeros(64, 0);
+  EXPECT_NE(content_hash(zeros.data(), 32), content_hash(zeros.data(), 64));
+}
