@@ -28,6 +28,7 @@ const char* rule_statement(const std::string& rule) {
       {"queue-unconsumed", "messages not moved from the queue during the superstep after they were sent are removed at the next sync (BSPlib 4)"},
       {"move-truncated", "bsp_move copies at most reception_nbytes bytes; a larger payload is truncated (BSPlib 4.5.3 (3))"},
       {"reg-site-mismatch", "the k-th bsp_push_reg of every process forms one slot, so processes must register corresponding areas in the same order (BSPlib 3.1)"},
+      {"reg-order-portability", "registrations and de-registrations take effect at the next sync; the paper leaves their order within a superstep open, so a push and a pop of the same address in one superstep mean different things in different implementations (BSPlib 3.1)"},
       {"reg-leak", "registrations are removed with bsp_pop_reg; level-1 code must leave none behind (BSPlib 3.1, 6)"},
       {"hp-src-modified", "the source of bsp_hpput/bsp_hpget may be read at any time until the end of the superstep and must not change (BSPlib 3.2, 3.3)"},
       {"hp-dst-conflict", "the destination of bsp_hpput/bsp_hpget may be written at any time during the superstep; nothing else may write it (BSPlib 3.2 (3), (4))"},
@@ -39,7 +40,7 @@ const char* rule_statement(const std::string& rule) {
 
 Severity rule_severity(const std::string& rule) {
   static const char* warnings[] = {"put-collision", "queue-unconsumed", "move-truncated",
-                                   "reg-site-mismatch", "reg-leak", "level1-hygiene"};
+                                   "reg-site-mismatch", "reg-order-portability", "reg-leak", "level1-hygiene"};
   for (const char* w : warnings)
     if (rule == w) return Severity::warning;
   return Severity::error;

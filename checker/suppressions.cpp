@@ -15,7 +15,7 @@ bool is_known_rule(const std::string& rule) {
       "reg-unregistered", "bounds-put", "bounds-get", "bad-pid", "tagsize-mismatch", "superstep-mismatch",
       "hp-src-modified", "hp-dst-conflict", "hp-dst-read", "get-dst-early-read", "hpmove-stale", "api-misuse",
       "abort", "crash", "timeout", "expect-mismatch", "global-shared", "put-collision", "queue-unconsumed", "move-truncated",
-      "reg-site-mismatch", "reg-leak", "level1-hygiene", "schedule-divergence", "replay-divergence"};
+      "reg-site-mismatch", "reg-order-portability", "reg-leak", "level1-hygiene", "schedule-divergence", "replay-divergence"};
   return rules.count(rule) > 0;
 }
 

@@ -32,6 +32,7 @@ const std::vector<RuleInfo>& all_rules() {
       {"queue-unconsumed", "warning", "messages not moved from the queue during the superstep after they were sent are removed at the next sync (BSPlib 4)"},
       {"move-truncated", "warning", "bsp_move copies at most reception_nbytes bytes; a larger payload is truncated (BSPlib 4.5.3 (3))"},
       {"reg-site-mismatch", "warning", "the k-th bsp_push_reg of every process forms one slot, so processes must register corresponding areas in the same order (BSPlib 3.1)"},
+      {"reg-order-portability", "warning", "registrations and de-registrations take effect at the next sync; the paper leaves their order within a superstep open, so a push and a pop of the same address in one superstep mean different things in different implementations (BSPlib 3.1)"},
       {"reg-leak", "warning", "registrations are removed with bsp_pop_reg; level-1 code must leave none behind (BSPlib 3.1, 6)"},
       {"level1-hygiene", "warning", "a level-1 operation removes its registrations, restores the tag size and leaves the queue empty (BSPlib 6)"},
       // across runs

@@ -34,7 +34,7 @@ import tempfile
 TIMEOUT = 900
 
 # Rule ids and their severities (docs/checks.md, checker/diagnostics.cpp).
-WARNINGS = {"put-collision", "queue-unconsumed", "move-truncated", "reg-site-mismatch", "reg-leak",
+WARNINGS = {"put-collision", "queue-unconsumed", "move-truncated", "reg-site-mismatch", "reg-order-portability", "reg-leak",
             "level1-hygiene"}
 
 MARK_RE = re.compile(r"/\*\s*(BUG|AT):\s*([a-z0-9-]+)(\s*\(some seeds\))?")
