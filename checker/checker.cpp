@@ -33,6 +33,16 @@ bool equal_bytes(const std::byte* a, const std::byte* b, std::size_t n) {
   return true;
 }
 
+// What lands last where two buffered writes overlap, as the engine performs the barrier (BSPlib
+// paper 3.3 and docs/semantics.md): all get data is written before any put data, and only the
+// order within each group is drawn from the seed.
+std::string collision_outcome(const char* a, const char* b) {
+  const bool a_get = std::strcmp(a, "bsp_get") == 0, b_get = std::strcmp(b, "bsp_get") == 0;
+  if (a_get != b_get) return "the bsp_get's data is written first and the bsp_put's data lands last, as BSPlib specifies";
+  if (a_get) return "which bsp_get's data lands last is drawn from the seed";
+  return "which bsp_put's data lands last is drawn from the seed";
+}
+
 }  // namespace
 
 void Checker::check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep) {
@@ -105,8 +115,8 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
       } else {
         f.rule = rule_id(Rule::put_collision);
         m << "processes " << pids_text({pid_of(prev), pid_of(cur)}) << " write different data to the same "
-          << hi - lo << " bytes on process " << owner
-          << " in one superstep: which write lands last depends on the schedule";
+          << hi - lo << " bytes on process " << owner << " in one superstep: "
+          << collision_outcome(call_of(prev), call_of(cur));
       }
       f.message = m.str();
       f.superstep = superstep;
@@ -199,6 +209,28 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
                        "one registration slot pairs bsp_push_reg calls made at different source lines on different "
                        "processes; a swapped registration order is the usual cause",
                        pids, superstep, locs});
+}
+
+void Checker::registration_order(const std::vector<RegOrderConflict>& conflicts, int superstep) {
+  // One finding per superstep; its locations are the push and the pop of the first few processes.
+  // Only a push before the pop makes the order visible: a pop before the push removes the older
+  // registration whether pops go first or in program order.
+  constexpr std::size_t kMaxProcessesShown = 4;
+  std::vector<int> pids;
+  std::vector<Location> locs;
+  for (const RegOrderConflict& c : conflicts) {
+    pids.push_back(c.pid);
+    if (pids.size() > kMaxProcessesShown) continue;
+    locs.push_back(diag_.location(c.push_site, c.pid, "bsp_push_reg"));
+    locs.push_back(diag_.location(c.pop_site, c.pid, "bsp_pop_reg"));
+  }
+  std::ostringstream m;
+  m << "process" << (pids.size() > 1 ? "es " : " ") << pids_text(pids) << " pop" << (pids.size() > 1 ? "" : "s")
+    << " an address pushed earlier in the same superstep; bsp-check applies registrations in program order, so "
+    << "the pop removes that new registration (and an older one of the address stays), but a BSPlib that "
+    << "applies all pops before all pushes removes the older one and keeps the new one, or reports an unknown "
+    << "pop; push and pop in different supersteps";
+  diag_.report(Finding{"reg-order-portability", Severity::warning, m.str(), pids, superstep, locs});
 }
 
 void Checker::registrations_leaked(std::size_t live, const std::vector<rt::Site>& sites, int superstep) {

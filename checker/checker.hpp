@@ -41,6 +41,12 @@ struct HpRecord {
   std::uint64_t dst_hash_after_fire = 0;
 };
 
+// A process that pops an address it pushed earlier in the same superstep (reg-order-portability).
+struct RegOrderConflict {
+  int pid;
+  rt::Site push_site, pop_site;
+};
+
 // A snapshot of one process's BSPlib state at bspcheck_level1_enter.
 struct HygieneState {
   std::string name;
@@ -67,8 +73,12 @@ class Checker {
   void queue_unconsumed(int pid, std::size_t unread, const std::vector<int>& senders, const rt::Site& site,
                         const char* call, int superstep);
   void move_truncated(int pid, std::size_t payload, std::size_t reception, const rt::Site& site, int superstep);
-  // A new registration slot: warn when processes registered at different source lines.
+  // A new registration slot: warn when processes registered at different source lines (entries
+  // registering NULL or 0 bytes, the usual dummies, come as NULL and pair with any line).
   void slot_created(const std::vector<const void*>& addrs, const std::vector<rt::Site>& sites, int superstep);
+  // Pops of addresses pushed earlier in the same superstep, whose meaning differs between BSPlib
+  // implementations (reg-order-portability).
+  void registration_order(const std::vector<RegOrderConflict>& conflicts, int superstep);
   void registrations_leaked(std::size_t live, const std::vector<rt::Site>& sites, int superstep);
   void hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site);
 

@@ -42,6 +42,10 @@ int bsp_hpmove(void **tag_ptr, void **payload_ptr);
 /* bsp-check extension: the source location of the next BSPlib call. The macros below set it;
  * the runtime reads and clears it at the call. */
 void bspcheck_set_site(const char *file, int line);
+/* bsp-check extension: bsp_nprocs, bsp_pid and bsp_time with their source location. */
+int bspcheck_nprocs_at(const char *file, int line);
+int bspcheck_pid_at(const char *file, int line);
+double bspcheck_time_at(const char *file, int line);
 
 #ifdef __cplusplus
 }
@@ -53,6 +57,12 @@ void bspcheck_set_site(const char *file, int line);
 #define bsp_end(...) (BSPCHECK_AT_, bsp_end(__VA_ARGS__))
 #define bsp_init(...) (BSPCHECK_AT_, bsp_init(__VA_ARGS__))
 #define bsp_abort(...) (BSPCHECK_AT_, bsp_abort(__VA_ARGS__))
+/* The three queries take their site as arguments instead of through bspcheck_set_site: they are
+ * so often nested in another primitive's arguments (bsp_put((bsp_pid() + 1) % bsp_nprocs(), ...))
+ * that consuming the pending site would take it from the enclosing call. */
+#define bsp_nprocs() bspcheck_nprocs_at(__FILE__, __LINE__)
+#define bsp_pid() bspcheck_pid_at(__FILE__, __LINE__)
+#define bsp_time() bspcheck_time_at(__FILE__, __LINE__)
 #define bsp_sync(...) (BSPCHECK_AT_, bsp_sync(__VA_ARGS__))
 #define bsp_push_reg(...) (BSPCHECK_AT_, bsp_push_reg(__VA_ARGS__))
 #define bsp_pop_reg(...) (BSPCHECK_AT_, bsp_pop_reg(__VA_ARGS__))

@@ -45,6 +45,26 @@ inline World* enter(const char* call, const Site& site) {
 
 #define SITE take_site(__builtin_return_address(0))
 
+int nprocs_query(const Site& site) {
+  // Before its own bsp_begin (processes 1..p-1 restart the SPMD function from its start), a
+  // process asks for the processors available, like process 0 did. Legal outside the SPMD part.
+  World* w = World::current();
+  if (!w) return bspcheck::rt::available_processors();
+  const bool begun = w->self().begun;
+  w->enter("bsp_nprocs", site);
+  return begun ? w->nprocs() : bspcheck::rt::available_processors();
+}
+
+int pid_query(const Site& site) {
+  World* w = enter("bsp_pid", site);
+  return w ? w->pid() : 0;
+}
+
+double time_query(const Site& site) {
+  World* w = enter("bsp_time", site);
+  return w ? w->time() : 0.0;
+}
+
 }  // namespace
 
 extern "C" {
@@ -79,24 +99,15 @@ void bsp_end(void) {
   if (!bspcheck::rt::active_launch()) bspcheck::rt::end_program();
 }
 
-int bsp_nprocs(void) {
-  // Before its own bsp_begin (processes 1..p-1 restart the SPMD function from its start), a
-  // process asks for the processors available, like process 0 did.
-  if (World* w = World::current()) return w->self().begun ? w->nprocs() : bspcheck::rt::available_processors();
-  return bspcheck::rt::available_processors();
-}
-
-int bsp_pid(void) {
-  if (World* w = World::current()) return w->pid();
-  bspcheck::rt::misuse_outside_spmd("bsp_pid", SITE);
-  return 0;
-}
-
-double bsp_time(void) {
-  const Site site = SITE;
-  World* w = enter("bsp_time", site);
-  return w ? w->time() : 0.0;
-}
+// The queries, with their site (bsp.h's macros call the _at forms). They record the call like
+// every other primitive, so that a crash or a finding right after one names its line, but they
+// are not switch points: the paper gives them no effect another process could observe.
+int bsp_nprocs(void) { return nprocs_query(Site{nullptr, 0, __builtin_return_address(0)}); }
+int bsp_pid(void) { return pid_query(Site{nullptr, 0, __builtin_return_address(0)}); }
+double bsp_time(void) { return time_query(Site{nullptr, 0, __builtin_return_address(0)}); }
+int bspcheck_nprocs_at(const char* file, int line) { return nprocs_query(Site{file, line, __builtin_return_address(0)}); }
+int bspcheck_pid_at(const char* file, int line) { return pid_query(Site{file, line, __builtin_return_address(0)}); }
+double bspcheck_time_at(const char* file, int line) { return time_query(Site{file, line, __builtin_return_address(0)}); }
 
 void bsp_sync(void) {
   const Site site = SITE;

@@ -110,6 +110,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
       o.report_file = v;
     }
     else if (key == "realtime") o.run.real_time = parse_bool(key, v);
+    else if (key == "time_jitter") o.run.time_jitter = parse_bool(key, v);
     else if (key == "check") o.run.checks = parse_bool(key, v);
     else if (key == "exitcode") o.exitcode = static_cast<int>(whole_number(key, v, 0, 255));
     else if (key == "werror") o.run.werror = parse_bool(key, v);

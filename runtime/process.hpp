@@ -37,6 +37,9 @@ struct PushRequest {
 struct PopRequest {
   const void* addr;
   Site site;
+  // How many bsp_push_reg calls the process had made in this superstep before this pop: its
+  // place in program order among the pushes, which the barrier follows.
+  std::size_t pushes_before;
 };
 
 struct Process {

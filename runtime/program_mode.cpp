@@ -47,6 +47,12 @@ std::unique_ptr<OutputCapture> g_capture;
 std::size_t g_errors = 0;        // error findings of the finished run, for the exit status
 bool g_outside_misuse = false;   // a primitive was called outside bsp_begin/bsp_end
 bool g_report_written = false;
+// Misuse before bsp_begin or after bsp_end, and crashes after bsp_end: findings of no superstep,
+// added to the report whenever they happen (after bsp_end the report is written again).
+std::vector<Finding> g_outside_findings;
+nlohmann::json g_report;         // the report as last written
+Location g_end_location;         // process 0's bsp_end, where a crash after it is located
+int g_final_superstep = 0;
 
 // glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
 // bsp_begin-first program restart main with the same arguments.
@@ -87,6 +93,12 @@ nlohmann::json finding_json(const Finding& f, std::uint64_t seed) {
           {"seed", seed}};
 }
 
+void write_report_file() {
+  std::ofstream out(options().report_file);
+  // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
+  out << g_report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
 void write_report(bool completed) {
   if (g_report_written) return;
   g_report_written = true;
@@ -115,13 +127,23 @@ void write_report(bool completed) {
     if (const auto [bytes, calls] = w->trace_size(); calls > 0) j["trace"] = {{"bytes", bytes}, {"calls", calls}};
     for (const Finding& f : w->diagnostics().findings()) j["findings"].push_back(finding_json(f, o.run.seed));
   }
-  if (g_outside_misuse)
-    j["findings"].push_back(finding_json(
-        Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), "a BSPlib primitive was called outside bsp_begin/bsp_end", {0}, 0, {}},
-        o.run.seed));
-  std::ofstream out(o.report_file);
-  // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
-  out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  for (const Finding& f : g_outside_findings) j["findings"].push_back(finding_json(f, o.run.seed));
+  g_report = std::move(j);
+  write_report_file();
+}
+
+// A finding outside the SPMD part (before bsp_begin, after bsp_end): printed now, and in the
+// report, which is written again if bsp_end already wrote it, so that every report format the
+// driver makes from it (JSON, SARIF, JUnit) has it.
+void report_outside_spmd(Finding f) {
+  std::fprintf(stderr, "bsp-check: %s[%s]: %s\n", f.severity == Severity::error ? "error" : "warning",
+               f.rule.c_str(), f.message.c_str());
+  std::fflush(stderr);
+  g_outside_findings.push_back(f);
+  if (g_report_written && g_report.is_object() && !options().report_file.empty()) {
+    g_report["findings"].push_back(finding_json(f, options().run.seed));
+    write_report_file();
+  }
 }
 
 // bsp_init programs: the globals process 0 changed between bsp_init and bsp_begin, which
@@ -203,6 +225,14 @@ void on_crash(int sig, siginfo_t* info, void*) {
   if (in_handler) std::_Exit(1);
   in_handler = 1;
   World* w = g_world.get();
+  if (!w && g_report_written) {  // after bsp_end: still a finding of the run, in its report
+    report_outside_spmd(Finding{rule_id(Rule::crash), rule_severity(Rule::crash),
+                                std::string("process 0 received ") + signal_name(sig) +
+                                    " after bsp_end (the SPMD part had completed; its bsp_end is named)",
+                                {0}, g_final_superstep, {g_end_location}});
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
   if (!w) {
     signal(sig, SIG_DFL);
     raise(sig);
@@ -305,14 +335,15 @@ int available_processors() {
 
 void misuse_outside_spmd(const char* call, const Site& site) {
   std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
-  std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
+  Location loc{site.file ? site.file : "", site.line, 0, call};
   if (Launch* l = active_launch()) {
-    Location loc{site.file ? site.file : "", site.line, 0, call};
+    std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
     l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
     return;
   }
-  std::fprintf(stderr, "bsp-check: error[api-misuse]: %s\n", msg.c_str());
+  std::string msg = std::string(call) + (g_report_written ? " called after bsp_end" : " called before bsp_begin") + where;
   g_outside_misuse = true;
+  report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, g_report_written ? g_final_superstep : 0, {loc}});
 }
 
 void begin_program(int maxprocs, const Site& site) {
@@ -322,9 +353,11 @@ void begin_program(int maxprocs, const Site& site) {
   }
   const ProgramOptions& o = options();
   if (g_report_written) {
-    std::fprintf(stderr, "bsp-check: error[api-misuse]: a second bsp_begin after bsp_end%s\n",
-                 site.file ? (std::string(" at ") + site.file + ":" + std::to_string(site.line)).c_str() : "");
     g_outside_misuse = true;
+    report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
+                                std::string("a second bsp_begin after bsp_end") +
+                                    (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : ""),
+                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin"}}});
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
@@ -396,6 +429,8 @@ void begin_program(int maxprocs, const Site& site) {
 
 void end_program() {
   World& w = *g_world;
+  g_end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
+  g_final_superstep = w.superstep();
   w.flush_partial_lines(w.self());
   w.diagnostics().print_repeat_summary();
   g_errors = w.diagnostics().errors();

@@ -125,6 +125,7 @@ void World::setup_trace() {
     if (!disabled.empty()) h.checks += "disable=" + disabled + ":";
     if (options_.werror) h.checks += "werror=1:";
     if (!options_.checks) h.checks += "check=0:";
+    if (options_.time_jitter) h.checks += "time_jitter=1:";  // bsp_time's choices are in the trace
     if (!options_.suppressions_file.empty()) h.checks += "suppressions=" + options_.suppressions_file + ":";
     trace_ = std::make_unique<trace::Writer>(options_.trace_file, h);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *trace_);
@@ -418,9 +419,11 @@ double World::time() {
   Process& me = self();
   if (options_.real_time)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
-  // Virtual time: 1 us per BSPlib call plus a seeded jitter below 1 us at every reading, so
-  // timings vary with the seed but never with the machine.
-  me.vtime += sched_->choose(ChoiceKind::time, 1000) * 1e-9;
+  // Virtual time (the cost model is at World::kVirtualCallCost): never the machine's, and by
+  // default not the seed's either, so that a correct program printing its timings prints the
+  // same under every schedule. With time_jitter a seeded jitter below 1 us is added at every
+  // reading, for programs that want to see their timing logic exercised.
+  if (options_.time_jitter) me.vtime += sched_->choose(ChoiceKind::time, 1000) * 1e-9;
   return me.vtime;
 }
 
@@ -466,9 +469,12 @@ void World::barrier(bool final) {
     checker_->registrations_leaked(regs_.live_slots(), sites, superstep_);
   }
 
+  // Virtual time: the BSP cost of the superstep, max(w) + g*h + l (record_stats has just
+  // counted h).
   double t = 0;
   for (const Process& pr : procs_) t = std::max(t, pr.vtime);
-  for (Process& pr : procs_) pr.vtime = t + 1e-5;
+  const double h = static_cast<double>(stats_.back().h_bytes);
+  for (Process& pr : procs_) pr.vtime = t + kVirtualByteCost * h + kVirtualBarrierCost;
 
   waiting_ = 0;
   if (trace_ && !final) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
@@ -657,7 +663,7 @@ void World::push_reg(const void* ident, int size) {
 void World::pop_reg(const void* ident) {
   traced_call(trace::Call::pop_reg, -1, 0);
   Process& me = self();
-  me.pops.push_back({ident, me.site});
+  me.pops.push_back({ident, me.site, me.pushes.size()});
 }
 
 void World::apply_registrations() {
@@ -696,9 +702,26 @@ void World::apply_registrations() {
   const std::size_t npops = counts_agree(&Process::pops, "bsp_pop_reg");
   const std::size_t npushes = counts_agree(&Process::pushes, "bsp_push_reg");
 
-  // De-registrations first, in call order: each one names, on every process, the most recent
-  // slot holding that process's address; all must name the same slot.
-  for (std::size_t k = 0; k < npops; ++k) {
+  if (checker_) {
+    // Where a process pops an address it pushed earlier in this superstep, program order (here)
+    // and all-pops-first (other BSPlibs, and bsp-check before) remove different slots: a
+    // portability warning.
+    std::vector<checker::RegOrderConflict> conflicts;
+    for (const Process& pr : procs_)
+      for (const PopRequest& pop : pr.pops) {
+        if (!pop.addr) continue;
+        for (std::size_t k = 0; k < pop.pushes_before; ++k)
+          if (pr.pushes[k].addr == pop.addr) {
+            conflicts.push_back({pr.pid, pr.pushes[k].site, pop.site});
+            break;
+          }
+      }
+    if (!conflicts.empty()) checker_->registration_order(conflicts, superstep_);
+  }
+
+  // A de-registration names, on every process, the most recent live slot holding that process's
+  // address; all must name the same slot.
+  auto apply_pop = [&](std::size_t k) {
     int slot = -1;
     bool mismatch = false;
     std::vector<int> unknown;
@@ -731,7 +754,7 @@ void World::apply_registrations() {
       f.processes = unknown;
       for (int pid : unknown) f.locations.push_back(diag_.location(procs_[pid].pops[k].site, pid, "bsp_pop_reg"));
       diag_.report(std::move(f));
-      continue;
+      return;
     }
     if (!mismatch && slot >= 0)
       for (const Process& pr : procs_)
@@ -746,12 +769,12 @@ void World::apply_registrations() {
         f.locations.push_back(diag_.location(pr.pops[k].site, pr.pid, "bsp_pop_reg"));
       }
       diag_.report(std::move(f));
-      continue;
+      return;
     }
     regs_.remove(slot);
-  }
-  // Then the k-th push of every process forms a new slot, the newest.
-  for (std::size_t k = 0; k < npushes; ++k) {
+  };
+  // The k-th push of every process forms a new slot, the newest.
+  auto apply_push = [&](std::size_t k) {
     std::vector<RegistrationTable::Entry> entries(static_cast<std::size_t>(p_));
     for (const Process& pr : procs_) {
       const PushRequest& r = pr.pushes[k];
@@ -761,13 +784,23 @@ void World::apply_registrations() {
       std::vector<const void*> addrs;
       std::vector<Site> sites;
       for (const auto& e : entries) {
-        addrs.push_back(e.addr);
+        addrs.push_back(e.size > 0 ? e.addr : nullptr);  // a 0-byte dummy pairs with anything, as NULL does
         sites.push_back(e.site);
       }
       checker_->slot_created(addrs, sites, superstep_);
     }
     regs_.add(std::move(entries));
+  };
+  // In program order (process 0's interleaving of its pushes and pops; the order only matters
+  // where a process pops an address it pushed before in this superstep, which is reported
+  // above): a pop of an area pushed earlier in the superstep removes that new registration, a
+  // push after a pop adds a new one.
+  std::size_t pushed = 0;
+  for (std::size_t k = 0; k < npops; ++k) {
+    for (; pushed < procs_[0].pops[k].pushes_before; ++pushed) apply_push(pushed);
+    apply_pop(k);
   }
+  for (; pushed < npushes; ++pushed) apply_push(pushed);
   for (Process& pr : procs_) {
     pr.pushes.clear();
     pr.pops.clear();

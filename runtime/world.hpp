@@ -83,12 +83,20 @@ class World {
     procs_[0].slot = process0;
   }
 
+  // The cost model of virtual bsp_time (docs/semantics.md): every BSPlib call costs
+  // kVirtualCallCost seconds on its own process's clock; a barrier moves every clock to the
+  // latest one plus g*h + l, h being the superstep's h-relation in bytes. So a process's time is
+  // a function of the program's calls and communication only, the same under every schedule.
+  static constexpr double kVirtualCallCost = 1e-6;  // 1 us per call
+  static constexpr double kVirtualByteCost = 1e-9;  // g: 1 ns per byte of the h-relation
+  static constexpr double kVirtualBarrierCost = 1e-5;  // l: 10 us per barrier
+
   // Called at the start of every primitive: records the call and returns the process.
   Process& enter(const char* call, const Site& site) {
     Process& me = self();
     me.call = call;
     me.site = site;
-    me.vtime += 1e-6;
+    me.vtime += kVirtualCallCost;
     return me;
   }
 

@@ -45,6 +45,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");
+  app.add_flag("--time-jitter", c.time_jitter,
+               "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
+               "under every seed, so printed timings do not count as schedule-divergence)");
   app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
       ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")

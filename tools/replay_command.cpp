@@ -41,6 +41,7 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   for (const auto& [key, value] : checks) {
     if (key == "werror") c.werror = value == "1";
     else if (key == "check") c.no_check = value == "0";
+    else if (key == "time_jitter") c.time_jitter = value == "1";
     else if (key == "suppressions") c.suppressions_file = value;
     else if (key == "disable") c.disabled_rules = rt::split_list(value, ',');
   }

@@ -63,6 +63,7 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.disabled_rules.empty()) cmd += " --disable " + join(c.disabled_rules, ",");
   if (!c.suppressions_file.empty()) cmd += " --suppressions " + shell_quote(c.suppressions_file);
   if (c.no_check) cmd += " --no-check";
+  if (c.time_jitter) cmd += " --time-jitter";
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);
   return cmd;
@@ -110,6 +111,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.disabled_rules.empty()) options += ":disable=" + join(c.disabled_rules, ",");
   if (!c.suppressions_file.empty()) options += ":suppressions=" + c.suppressions_file;
   if (c.no_check) options += ":check=0";
+  if (c.time_jitter) options += ":time_jitter=1";
   if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
   if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
   if (!c.guide_file.empty()) options += ":guide=" + c.guide_file;

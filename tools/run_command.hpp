@@ -26,6 +26,7 @@ struct RunConfig {
   std::vector<std::string> disabled_rules;  // rule ids the runtime does not report
   std::string suppressions_file;  // findings the runtime drops (checker/suppressions.hpp)
   bool no_check = false;          // run without the checker (runtime only)
+  bool time_jitter = false;       // virtual bsp_time with a seeded jitter (opt-in; docs/semantics.md)
   std::string command_line;       // how bsp-check was called, for the reports
   std::string version;            // bsp-check's, for the reports
   std::string trace_file;         // record the (single) run into this trace

@@ -50,6 +50,9 @@ struct Options {
   bool echo_output = false;             // also write it through to the real stdout/stderr
   std::string output_prefix;            // when echoing: prefix for each line, "%p" = pid
   bool real_time = false;               // bsp_time from the wall clock instead of virtual time
+  // Virtual bsp_time also draws a seeded jitter below 1 us at every reading (docs/semantics.md).
+  // Off by default: without it bsp_time is the same under every schedule and seed.
+  bool time_jitter = false;
   bool checks = true;                   // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped

@@ -545,3 +545,159 @@ TEST(Registration, PopOfASlotWithANullEntry) {
 }
 
 }  // namespace
+
+// ---------------------------------------------------------------- program order at the sync
+
+namespace {
+
+// Pushes x with 2 ints, syncs, then in one superstep pushes x again with 1 int and pops x. In
+// program order the pop removes the 1-int registration just pushed and the 2-int one stays.
+// Returns the run and whether a put into x's second int succeeded in the next superstep.
+bspcheck::RunResult push_then_pop_same_area(std::vector<int>& second) {
+  const int p = 2;
+  return run(p, 5, [&] {
+    bsp_begin(p);
+    const int me = bsp_pid();
+    int x[2] = {0, 0};
+    bsp_push_reg(x, 2 * sizeof(int));
+    bsp_sync();
+    bsp_push_reg(x, sizeof(int));
+    bsp_pop_reg(x);  // removes the registration of the line above
+    bsp_sync();
+    const int v = 70 + me;
+    bsp_put(1 - me, &v, x, sizeof(int), sizeof v);  // within the remaining 2-int area
+    bsp_sync();
+    second[me] = x[1];
+    bsp_pop_reg(x);
+    bsp_sync();
+    bsp_end();
+  });
+}
+
+}  // namespace
+
+TEST(RegistrationOrder, PopOfAnAreaPushedInTheSameSuperstepRemovesThatPush) {
+  std::vector<int> second(2, -1);
+  auto r = push_then_pop_same_area(second);
+  EXPECT_RUN_OK(r);
+  EXPECT_EQ(r.count("bounds-put"), 0u) << "the older 2-int registration must stay\n" << r.summary();
+  EXPECT_EQ(r.count("reg-leak"), 0u) << r.summary();
+  EXPECT_EQ(second, (std::vector<int>{71, 70}));
+  // All-pops-first would keep the 1-int registration instead: a portability warning says so.
+  const bspcheck::Finding* f = unit::find(r, "reg-order-portability");
+  ASSERT_NE(f, nullptr) << r.summary();
+  EXPECT_EQ(f->severity, bspcheck::Severity::warning);
+  EXPECT_EQ(f->processes, (std::vector<int>{0, 1}));
+  ASSERT_EQ(f->locations.size(), 4u);  // the push and the pop of each process
+  EXPECT_EQ(f->locations[0].call, "bsp_push_reg");
+  EXPECT_EQ(f->locations[1].call, "bsp_pop_reg");
+  EXPECT_EQ(f->locations[1].line, f->locations[0].line + 1);
+  EXPECT_EQ(r.count("reg-order-portability"), 1u) << "one finding per superstep\n" << r.summary();
+}
+
+TEST(RegistrationOrder, PushAndPopOfANewAreaInOneSuperstepLeaveNothingRegistered) {
+  // Without an older registration, all-pops-first would report an unknown pop; program order
+  // cancels the two.
+  const int p = 3;
+  auto r = run(p, 9, [&] {
+    bsp_begin(p);
+    int x = 0;
+    bsp_push_reg(&x, sizeof x);
+    bsp_pop_reg(&x);
+    bsp_sync();
+    const int v = 1;
+    if (bsp_pid() == 0) bsp_put(1, &v, &x, 0, sizeof v);  // x is not registered
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_EQ(r.count("reg-pop-unknown"), 0u) << r.summary();
+  EXPECT_EQ(r.count("reg-unregistered"), 1u) << r.summary();
+  EXPECT_EQ(r.count("reg-leak"), 0u) << r.summary();
+  EXPECT_EQ(r.count("reg-order-portability"), 1u) << r.summary();
+}
+
+TEST(RegistrationOrder, PopThenPushOfTheSameAddressReplacesTheRegistrationWithoutWarning) {
+  // Pop first, push second: every order of applying them agrees, so no portability warning; the
+  // new (larger) registration is the one in force.
+  const int p = 2;
+  std::vector<int> second(p, -1);
+  auto r = run(p, 11, [&] {
+    bsp_begin(p);
+    const int me = bsp_pid();
+    int x[2] = {0, 0};
+    bsp_push_reg(x, sizeof(int));
+    bsp_sync();
+    bsp_pop_reg(x);
+    bsp_push_reg(x, 2 * sizeof(int));
+    bsp_sync();
+    const int v = 80 + me;
+    bsp_put(1 - me, &v, x, sizeof(int), sizeof v);
+    bsp_sync();
+    second[me] = x[1];
+    bsp_pop_reg(x);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_TRUE(r.findings.empty()) << r.summary();
+  EXPECT_EQ(second, (std::vector<int>{81, 80}));
+}
+
+TEST(RegistrationOrder, PushesAndPopsInterleavedFollowProgramOrder) {
+  // push a; pop b (older); push b: the pop removes the old b, then the new slots are a, b.
+  const int p = 2;
+  std::vector<int> got(p, -1);
+  auto r = run(p, 13, [&] {
+    bsp_begin(p);
+    const int me = bsp_pid();
+    int a = 0, b[2] = {0, 0};
+    bsp_push_reg(b, sizeof(int));
+    bsp_sync();
+    bsp_push_reg(&a, sizeof a);
+    bsp_pop_reg(b);
+    bsp_push_reg(b, 2 * sizeof(int));
+    bsp_sync();
+    const int v = 90 + me;
+    bsp_put(1 - me, &v, b, sizeof(int), sizeof v);
+    bsp_put(1 - me, &v, &a, 0, sizeof v);
+    bsp_sync();
+    got[me] = b[1] == a ? a : -2;
+    bsp_pop_reg(&a);
+    bsp_pop_reg(b);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_RUN_OK(r);
+  EXPECT_TRUE(r.findings.empty()) << r.summary();
+  EXPECT_EQ(got, (std::vector<int>{91, 90}));
+}
+
+TEST(RegistrationOrder, ZeroByteDummyOnSomeProcessesDrawsNoSiteMismatch) {
+  // Only process 0 receives: it registers the real area, the others a 0-byte dummy (or NULL) on
+  // another line. Legal BSPlib, and the usual idiom: no reg-site-mismatch.
+  for (bool null_dummy : {false, true}) {
+    const int p = 4;
+    std::vector<int> sums(p, 0);
+    auto r = run(p, 17, [&] {
+      bsp_begin(p);
+      const int me = bsp_pid();
+      char anchor = 0;
+      if (me == 0) bsp_push_reg(sums.data(), p * static_cast<int>(sizeof(int)));
+      else bsp_push_reg(null_dummy ? nullptr : &anchor, 0);
+      bsp_sync();
+      const int v = 10 + me;
+      // A process that registered NULL cannot name the slot: only the others put.
+      if (me == 0 || !null_dummy)
+        bsp_put(0, &v, me == 0 ? static_cast<void*>(sums.data()) : &anchor, me * static_cast<int>(sizeof(int)),
+                sizeof v);
+      bsp_sync();
+      bsp_pop_reg(me == 0 ? static_cast<void*>(sums.data()) : (null_dummy ? nullptr : &anchor));
+      bsp_sync();
+      bsp_end();
+    });
+    EXPECT_RUN_OK(r);
+    EXPECT_EQ(r.count("reg-site-mismatch"), 0u) << (null_dummy ? "NULL" : "0-byte") << " dummy\n" << r.summary();
+    EXPECT_TRUE(r.findings.empty()) << r.summary();
+    EXPECT_EQ(sums, null_dummy ? (std::vector<int>{10, 0, 0, 0}) : (std::vector<int>{10, 11, 12, 13}));
+  }
+}
