@@ -185,6 +185,19 @@ void at_exit() {
   }
 }
 
+// A program that never calls bsp_begin is one sequential process (BSPlib section 2.1: bsp_begin
+// brackets the SPMD part; bsp_nprocs before it is allowed). It still reports at its exit, so that
+// bsp-check run sees a run that completed (clean, or with the misuse of a primitive that needs
+// bsp_begin) instead of a program that lost its report. The handler is registered by a dynamic
+// initializer defined after this file's other globals: exit handlers run in reverse order, so it
+// runs before their destructors, and after at_exit (registered by bsp_begin), which has then
+// written the report already.
+void report_at_exit_without_bsp_begin() {
+  if (g_world || g_report_written) return;
+  at_exit();
+}
+[[maybe_unused]] const bool g_reports_without_bsp_begin = std::atexit(&report_at_exit_without_bsp_begin) == 0;
+
 // --- crash and timeout containment ------------------------------------------------------------
 
 const char* signal_name(int sig) {
