@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/call_entry.hpp"
 #include "runtime/entry_points.hpp"
 #include "runtime/world.hpp"
 
@@ -45,6 +46,8 @@ inline World* enter(const char* call, const Site& site) {
 #define SITE take_site(__builtin_return_address(0))
 
 }  // namespace
+
+bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) { return enter(call, take_site(pc)); }
 
 extern "C" {
 
