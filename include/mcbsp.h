@@ -20,7 +20,9 @@
 #include <stdint.h>
 
 #ifdef MCBSP_COMPATIBILITY_MODE
-#include <bsp.h>
+/* Quoted: the classic bsp.h next to this file, also under --dialect=mcbsp (where <bsp.h> is
+ * MulticoreBSP's, which is this file). */
+#include "bsp.h"
 #define MCBSP_PROCESSOR_INDEX_DATATYPE int
 #define MCBSP_NUMMSG_TYPE int
 #define MCBSP_BYTESIZE_TYPE int
@@ -32,6 +34,9 @@
 #endif
 
 #include <mcbsp-affinity.h>
+
+/* Tells the classic bsp.h that MulticoreBSP's own declarations of its names are in this file. */
+#define BSPCHECK_MCBSP_INTERFACE
 
 #ifdef __cplusplus
 extern "C" {
