@@ -19,6 +19,7 @@
 #include <string>
 
 #include "runtime/call_entry.hpp"
+#include "runtime/entry_points.hpp"
 #include "runtime/world.hpp"
 
 using bspcheck::rt::World;
@@ -80,6 +81,8 @@ void bspcheck_mcbsp_begin(mcbsp_pid P) {
   std::size_t granted_at_most = P;
   if (granted_at_most > g_maximum_threads) granted_at_most = g_maximum_threads;
   if (granted_at_most > kEngineMax) granted_at_most = kEngineMax;
+  // MulticoreBSP's processes are threads: they share the program's globals (docs/dialects.md).
+  bspcheck::rt::share_globals_by_default();
   bsp_begin(static_cast<int>(granted_at_most));
 }
 

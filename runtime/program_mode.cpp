@@ -47,6 +47,7 @@ std::unique_ptr<OutputCapture> g_capture;
 std::size_t g_errors = 0;        // error findings of the finished run, for the exit status
 bool g_outside_misuse = false;   // a primitive was called outside bsp_begin/bsp_end
 bool g_report_written = false;
+bool g_dialect_shares_globals = false;  // share_globals_by_default() was called
 
 // glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
 // bsp_begin-first program restart main with the same arguments.
@@ -69,7 +70,9 @@ std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
   std::string cmd = "BSPCHECK_OPTIONS=seed=" + std::to_string(o.run.seed) + ":procs=" + std::to_string(o.run.procs);
+  // A chosen globals= is repeated; the MulticoreBSP dialect's default comes back by itself.
   if (!o.private_globals) cmd += ":globals=shared";
+  else if (o.globals_chosen && g_dialect_shares_globals) cmd += ":globals=private";
   for (const std::string& a : g_arg_copy) cmd += " " + a;
   return cmd;
 }
@@ -313,6 +316,8 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
   digest = h;
 }
 
+void share_globals_by_default() { g_dialect_shares_globals = true; }
+
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;
   return options().run.procs;
@@ -389,13 +394,14 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
-  if (g_spmd && o.private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
-  if (o.private_globals && p > 1 && program_image().total > 0)
+  const bool private_globals = o.private_globals && (o.globals_chosen || !g_dialect_shares_globals);
+  if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
+  if (private_globals && p > 1 && program_image().total > 0)
     w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,
                                                             o.globals_remap_at),
                           [] { g_capture->install_in_running_process(); });
   if (p > 1 && o.run.checks)
-    w.set_shared_write_watch(SharedWriteWatch::create(!o.private_globals || program_image().total == 0, w.real_out[1]));
+    w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;

@@ -259,5 +259,57 @@ else
   echo "ok: bsp_pid without bsp_begin is api-misuse"
 fi
 
+# MulticoreBSP's processes are threads that share the program's globals: what main sets after
+# bsp_init is seen by every process (the classic dialect gives each process its own copy, as
+# separate processes have), unless globals=private is chosen; two processes writing one global in
+# a superstep are a data race there (global-shared).
+cat > mcbsp_shared_globals.c <<'C'
+#include <bsp.h>
+#include <stdio.h>
+long n; /* set by main after bsp_init */
+unsigned P;
+void spmd(void) {
+  bsp_begin(P);
+  if (n != 42) bsp_abort("process %u sees n = %ld", bsp_pid(), n);
+  if (bsp_pid() == 0) printf("all processes see n = %ld\n", n);
+  bsp_end();
+}
+int main(int argc, char **argv) {
+  bsp_init(spmd, argc, argv);
+  n = 42;
+  P = bsp_nprocs();
+  spmd();
+  return 0;
+}
+C
+"$bspcc" --dialect=mcbsp -O2 mcbsp_shared_globals.c -o mcbsp_shared_globals $extra
+if ! "$bspcheck" run -q -p 1-4 --seeds 3 ./mcbsp_shared_globals; then
+  fail "mcbsp: processes do not share the globals main set"
+elif BSPCHECK_OPTIONS=procs=3:globals=private ./mcbsp_shared_globals >private.out 2>&1 || ! grep -q "sees n = 0" private.out; then
+  fail "mcbsp with globals=private: processes 1..p-1 should not see main's n"
+  cat private.out
+else
+  echo "ok: MulticoreBSP processes share globals by default; globals=private still wins"
+fi
+
+cat > mcbsp_race.c <<'C'
+#include <bsp.h>
+long counter;
+int main(void) {
+  bsp_begin(bsp_nprocs());
+  counter += bsp_pid() + 1; /* every thread writes the one shared counter: a data race */
+  bsp_sync();
+  bsp_end();
+  return 0;
+}
+C
+"$bspcc" --dialect=mcbsp -O2 mcbsp_race.c -o mcbsp_race $extra
+if "$bspcheck" run -p 2 --seeds 1 ./mcbsp_race >race.out 2>&1 || ! grep -q "global-shared" race.out || ! grep -q "counter" race.out; then
+  fail "mcbsp: two threads writing one global is not a global-shared finding naming it"
+  cat race.out
+else
+  echo "ok: two MulticoreBSP processes writing one global is global-shared, naming the variable"
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all dialect checks passed"
