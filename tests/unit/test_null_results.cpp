@@ -7,7 +7,7 @@ using namespace unit;
 
 namespace {
 
-// The api-misuse finding of a run, which must name process `pid` and the call's line.
+// The run's api-misuse finding, which must name the call, the NULL and the call's line.
 void expect_misuse_at(const bspcheck::RunResult& r, const char* call, int line) {
   const bspcheck::Finding* f = find(r, "api-misuse");
   ASSERT_NE(f, nullptr) << r.summary();
