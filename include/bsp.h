@@ -9,9 +9,22 @@
 #ifndef BSPCHECK_BSP_H
 #define BSPCHECK_BSP_H
 
+/* MulticoreBSP's mcbsp.h declares the same names with size_t types: the two cannot meet in one
+ * file (runtime/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
+#if defined(BSPCHECK_MCBSP_INTERFACE) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
+#error "bsp-check: the classic <bsp.h> after MulticoreBSP's <mcbsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The BSPlib 1.x type names, as BSPonMPI 1.x declares them (int, like every count and size of
+ * the classic interface); bsp_nprocs_t as MulticoreBSP and LPF name it. Programs that merely
+ * name these types build unchanged. */
+typedef int bsp_pid_t;
+typedef int bsp_size_t;
+typedef int bsp_nprocs_t;
 
 /* SPMD framework */
 void bsp_begin(int maxprocs);
@@ -51,6 +64,32 @@ double bspcheck_time_at(const char *file, int line);
 }
 #endif
 
+#if !defined(BSPCHECK_NO_SITE_MACROS) && !defined(__cplusplus)
+/* C converts any object pointer to int * behind a mere warning, so a MulticoreBSP 2 program's
+ * `size_t status; bsp_get_tag(&status, tag)` would build and leave half of status unwritten.
+ * The result pointers of bsp_get_tag, bsp_qsize and bsp_set_tagsize therefore go through a
+ * _Generic that lets int * (and NULL) through and turns any other pointer into a call of a
+ * function marked with GCC's and Clang's error attribute: a compile error with this message.
+ * (C++ never converts between these pointer types, so it needs no such guard.) */
+int *bspcheck_classic_get_tag_status(void) __attribute__((error(
+    "bsp-check: bsp_get_tag's status is int * in the classic BSPlib interface; a MulticoreBSP for C program (size_t status) builds with bspcc --dialect=mcbsp")));
+int *bspcheck_classic_qsize_count(void) __attribute__((error(
+    "bsp-check: bsp_qsize takes int * counts in the classic BSPlib interface; a MulticoreBSP for C program (bsp_nprocs_t/size_t counts) builds with bspcc --dialect=mcbsp")));
+int *bspcheck_classic_tagsize(void) __attribute__((error(
+    "bsp-check: bsp_set_tagsize takes int * in the classic BSPlib interface; a MulticoreBSP for C program (size_t tag size) builds with bspcc --dialect=mcbsp")));
+#define BSPCHECK_INT_RESULT_(ptr, wrong_type) \
+  _Generic((ptr), int *: (ptr), void *: (ptr), int: (ptr), default: wrong_type())
+#define BSPCHECK_GET_TAG_ARGS_(status, tag) BSPCHECK_INT_RESULT_(status, bspcheck_classic_get_tag_status), tag
+#define BSPCHECK_QSIZE_ARGS_(nmessages, accum_nbytes) \
+  BSPCHECK_INT_RESULT_(nmessages, bspcheck_classic_qsize_count), \
+      BSPCHECK_INT_RESULT_(accum_nbytes, bspcheck_classic_qsize_count)
+#define BSPCHECK_SET_TAGSIZE_ARGS_(tag_nbytes) BSPCHECK_INT_RESULT_(tag_nbytes, bspcheck_classic_tagsize)
+#else
+#define BSPCHECK_GET_TAG_ARGS_(...) __VA_ARGS__
+#define BSPCHECK_QSIZE_ARGS_(...) __VA_ARGS__
+#define BSPCHECK_SET_TAGSIZE_ARGS_(...) __VA_ARGS__
+#endif
+
 #ifndef BSPCHECK_NO_SITE_MACROS
 #define BSPCHECK_AT_ (bspcheck_set_site(__FILE__, __LINE__))
 #define bsp_begin(...) (BSPCHECK_AT_, bsp_begin(__VA_ARGS__))
@@ -70,10 +109,10 @@ double bspcheck_time_at(const char *file, int line);
 #define bsp_hpput(...) (BSPCHECK_AT_, bsp_hpput(__VA_ARGS__))
 #define bsp_get(...) (BSPCHECK_AT_, bsp_get(__VA_ARGS__))
 #define bsp_hpget(...) (BSPCHECK_AT_, bsp_hpget(__VA_ARGS__))
-#define bsp_set_tagsize(...) (BSPCHECK_AT_, bsp_set_tagsize(__VA_ARGS__))
+#define bsp_set_tagsize(...) (BSPCHECK_AT_, bsp_set_tagsize(BSPCHECK_SET_TAGSIZE_ARGS_(__VA_ARGS__)))
 #define bsp_send(...) (BSPCHECK_AT_, bsp_send(__VA_ARGS__))
-#define bsp_qsize(...) (BSPCHECK_AT_, bsp_qsize(__VA_ARGS__))
-#define bsp_get_tag(...) (BSPCHECK_AT_, bsp_get_tag(__VA_ARGS__))
+#define bsp_qsize(...) (BSPCHECK_AT_, bsp_qsize(BSPCHECK_QSIZE_ARGS_(__VA_ARGS__)))
+#define bsp_get_tag(...) (BSPCHECK_AT_, bsp_get_tag(BSPCHECK_GET_TAG_ARGS_(__VA_ARGS__)))
 #define bsp_move(...) (BSPCHECK_AT_, bsp_move(__VA_ARGS__))
 #define bsp_hpmove(...) (BSPCHECK_AT_, bsp_hpmove(__VA_ARGS__))
 #endif

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/call_entry.hpp"
 #include "runtime/entry_points.hpp"
 #include "runtime/world.hpp"
 
@@ -66,6 +67,8 @@ double time_query(const Site& site) {
 }
 
 }  // namespace
+
+bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) { return enter(call, take_site(pc)); }
 
 extern "C" {
 

@@ -33,6 +33,10 @@ void begin_program(int maxprocs, const Site& site);
 // Process 0 passed bsp_end in a program: report, restore the streams, destroy the world.
 void end_program();
 
+// The MulticoreBSP dialect's processes are threads, which share the program's globals: its
+// bsp_begin asks for shared globals unless globals= was chosen (runtime/mcbsp_api.cpp).
+void share_globals_by_default();
+
 // Processors available before bsp_begin (bsp_nprocs called before bsp_begin).
 int available_processors();
 

@@ -125,6 +125,7 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     else if (key == "globals") {
       if (v != "private" && v != "shared") throw std::invalid_argument("globals: expected private or shared, got '" + v + "'");
       o.private_globals = v == "private";
+      o.globals_chosen = true;
     } else if (key == "globals_remap") o.globals_remap_at = parse_size(v, key, std::size_t{1} << 40);
     else if (key == "disable") {
       for (const std::string& rule : split_list(v, ',')) {

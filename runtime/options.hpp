@@ -16,6 +16,7 @@ struct ProgramOptions {
   std::string repro_command;    // how to reproduce this run, printed with findings
   int exitcode = 1;             // exit status when error findings were reported
   bool private_globals = true;  // each process its own copy of the executable's globals
+  bool globals_chosen = false;  // globals= was given: a dialect's default (MulticoreBSP: shared) does not apply
   std::size_t globals_remap_at = 192 * 1024;  // data of this size or more is remapped (measured crossover)
 };
 

@@ -53,6 +53,7 @@ std::vector<Finding> g_outside_findings;
 nlohmann::json g_report;         // the report as last written
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
 int g_final_superstep = 0;
+bool g_dialect_shares_globals = false;  // share_globals_by_default() was called
 
 // glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
 // bsp_begin-first program restart main with the same arguments.
@@ -75,7 +76,9 @@ std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
   std::string cmd = "BSPCHECK_OPTIONS=seed=" + std::to_string(o.run.seed) + ":procs=" + std::to_string(o.run.procs);
+  // A chosen globals= is repeated; the MulticoreBSP dialect's default comes back by itself.
   if (!o.private_globals) cmd += ":globals=shared";
+  else if (o.globals_chosen && g_dialect_shares_globals) cmd += ":globals=private";
   for (const std::string& a : g_arg_copy) cmd += " " + a;
   return cmd;
 }
@@ -207,6 +210,19 @@ void at_exit() {
   }
 }
 
+// A program that never calls bsp_begin is one sequential process (BSPlib section 2.1: bsp_begin
+// brackets the SPMD part; bsp_nprocs before it is allowed). It still reports at its exit, so that
+// bsp-check run sees a run that completed (clean, or with the misuse of a primitive that needs
+// bsp_begin) instead of a program that lost its report. The handler is registered by a dynamic
+// initializer defined after this file's other globals: exit handlers run in reverse order, so it
+// runs before their destructors, and after at_exit (registered by bsp_begin), which has then
+// written the report already.
+void report_at_exit_without_bsp_begin() {
+  if (g_world || g_report_written) return;
+  at_exit();
+}
+[[maybe_unused]] const bool g_reports_without_bsp_begin = std::atexit(&report_at_exit_without_bsp_begin) == 0;
+
 // --- crash and timeout containment ------------------------------------------------------------
 
 const char* signal_name(int sig) {
@@ -328,6 +344,8 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
   digest = h.value();
 }
 
+void share_globals_by_default() { g_dialect_shares_globals = true; }
+
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;
   return options().run.procs;
@@ -407,13 +425,14 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
-  if (g_spmd && o.private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
-  if (o.private_globals && p > 1 && program_image().total > 0)
+  const bool private_globals = o.private_globals && (o.globals_chosen || !g_dialect_shares_globals);
+  if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
+  if (private_globals && p > 1 && program_image().total > 0)
     w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,
                                                             o.globals_remap_at),
                           [] { g_capture->install_in_running_process(); });
   if (p > 1 && o.run.checks)
-    w.set_shared_write_watch(SharedWriteWatch::create(!o.private_globals || program_image().total == 0, w.real_out[1]));
+    w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;

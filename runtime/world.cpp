@@ -1023,6 +1023,11 @@ void World::deliver_messages() {
 void World::qsize(int* nmessages, int* accum_nbytes) {
   traced_call(trace::Call::qsize, -1, 0);
   Process& me = self();
+  // BSPlib writes both results: a NULL is a misuse (MulticoreBSP's optional size is handled by
+  // its front end, runtime/mcbsp_api.cpp, before the call reaches here).
+  if (!nmessages || !accum_nbytes)
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
+                             (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
   if (nmessages) *nmessages = static_cast<int>(me.queue.size() - me.queue_head);
   if (accum_nbytes) *accum_nbytes = static_cast<int>(me.queue_bytes);
 }
@@ -1030,11 +1035,13 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
 void World::get_tag(int* status, void* tag) {
   traced_call(trace::Call::get_tag, -1, 0);
   Process& me = self();
-  if (me.queue_head == me.queue.size()) {
-    if (status) *status = -1;
+  if (!status) {
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL status pointer to bsp_get_tag");
+  } else if (me.queue_head == me.queue.size()) {
+    *status = -1;
   } else {
     const Message& m = me.queue[me.queue_head];
-    if (status) *status = static_cast<int>(m.payload_len);
+    *status = static_cast<int>(m.payload_len);
     if (m.tag_len) {
       if (tag) std::memcpy(tag, msg_now_.at(m.offset), m.tag_len);
       else report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
@@ -1068,12 +1075,16 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
   traced_call(trace::Call::hpmove, -1, 0);
   Process& me = self();
   int result = -1;
-  if (me.queue_head < me.queue.size()) {
+  if (!tag_ptr || !payload_ptr) {
+    // Nothing is consumed: the message stays first in the queue, as with bsp_move's NULL buffer.
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
+                             (!tag_ptr ? "tag" : "payload") + " pointer to bsp_hpmove");
+  } else if (me.queue_head < me.queue.size()) {
     const Message& m = me.queue[me.queue_head];
     // The pointers stay valid until the end of the superstep: msg_now_ is only replaced at the
     // barrier.
-    if (tag_ptr) *tag_ptr = msg_now_.at(m.offset);
-    if (payload_ptr) *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
+    *tag_ptr = msg_now_.at(m.offset);
+    *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
     if (poisoning_) {
       const auto lo = reinterpret_cast<std::uintptr_t>(msg_now_.at(m.offset));
       hpmove_handouts_.push_back({lo, lo + padded(m.tag_len) + m.payload_len, Rule::hpmove_stale, me.pid, me.pid,

@@ -315,7 +315,7 @@ class ForkServer {
                           repro_command(c, p, seed) + "\n";
     if (request.find('\n') != request.size() - 1) return false;  // a field with a newline cannot be sent
     const auto start = std::chrono::steady_clock::now();
-    if (write(req_, request.data(), request.size()) != static_cast<ssize_t>(request.size())) return false;
+    if (!write_request(request)) return false;
     std::string line;
     if (!read_line(line, -1) || line.rfind("pid ", 0) != 0) return false;
     const pid_t child = static_cast<pid_t>(std::atol(line.c_str() + 4));
@@ -344,6 +344,26 @@ class ForkServer {
   }
 
  private:
+  // Writes a request to the server. A program that never reaches bsp_begin never serves: it may
+  // have exited already, and the write to its closed pipe raises SIGPIPE, which would kill
+  // bsp-check itself. SIGPIPE is blocked around the write (not ignored: programs inherit an
+  // ignored signal through exec) and a pending one is taken; the caller then runs the program
+  // the usual way.
+  bool write_request(const std::string& request) {
+    sigset_t pipe_signal, previous;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
+    const bool written = write(req_, request.data(), request.size()) == static_cast<ssize_t>(request.size());
+    if (!written) {
+      const timespec no_wait{0, 0};
+      while (sigtimedwait(&pipe_signal, nullptr, &no_wait) == SIGPIPE) {
+      }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+    return written;
+  }
+
   static std::string slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;

@@ -10,8 +10,8 @@ int main(void) {
   int v = 10 * s, got = -1;
   if (s + 1 < p) bsp_send(s + 1, NULL, &v, sizeof v);
   bsp_sync();
-  int n = 0;
-  bsp_qsize(&n, NULL); /* FIX */
+  int n = 0, nbytes = 0;
+  bsp_qsize(&n, &nbytes); /* FIX */
   if (n > 0) bsp_move(&got, sizeof got);
   printf("api_misuse_ok: pid %d got %d\n", s, got);
   bsp_end();

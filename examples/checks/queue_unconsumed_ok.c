@@ -11,8 +11,8 @@ int main(void) {
     bsp_send(t, NULL, &count, sizeof count);
   }
   bsp_sync();
-  int n = 0, count = 0, sum = 0;
-  bsp_qsize(&n, NULL); /* FIX */
+  int n = 0, nbytes = 0, count = 0, sum = 0;
+  bsp_qsize(&n, &nbytes); /* FIX */
   for (int i = 0; i < n; i++) {
     bsp_move(&count, sizeof count);
     sum += count;

@@ -13,9 +13,9 @@
 int main(void) {
   bsp_begin(bsp_nprocs());
   int p = bsp_nprocs(), s = bsp_pid();
-  int v = s, got = -1, n = 0;
+  int v = s, got = -1, n = 0, nbytes = 0;
   bsp_send((s + 1) % p, NULL, &v, sizeof v);
-  do bsp_qsize(&n, NULL); while (n == 0); /* BUG: timeout */
+  do bsp_qsize(&n, &nbytes); while (n == 0); /* BUG: timeout */
   bsp_move(&got, sizeof got);
   bsp_sync();
   printf("timeout: pid %d got %d\n", s, got);

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix, then checks that what is installed works from
 # outside: bspcc and bspcxx build programs that run, find_package(BSPCheck) + BSPCheck::bsp
-# builds an outside CMake project, and the installed bsp-check runs it.
+# builds an outside CMake project, and the installed bsp-check runs it; the same for a
+# MulticoreBSP for C program (bspcc --dialect=mcbsp, BSPCheck::mcbsp).
 set -euo pipefail
 build="$1"; src="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
-for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
+for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/mcbsp.h include/mcbsp-affinity.h \
+         include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
   [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 
@@ -29,11 +31,33 @@ int main(void) {
 C
 cp "$work/ring.c" "$work/ring.cpp"
 
+# MulticoreBSP for C 2.x: unsigned pids, size_t sizes, SIZE_MAX from its bsp.h.
+cat > "$work/mcring.c" <<'C'
+#include <stdio.h>
+#include <bsp.h>
+int main(void) {
+  bsp_begin(bsp_nprocs());
+  bsp_pid_t p = bsp_nprocs(), me = bsp_pid(), got = 0;
+  bsp_push_reg(&got, sizeof got);
+  bsp_sync();
+  bsp_put((me + 1) % p, &me, &got, 0, sizeof me);
+  bsp_sync();
+  bsp_size_t status = 0;
+  bsp_get_tag(&status, NULL);
+  printf("%u got %u\n", me, got);
+  bsp_pop_reg(&got);
+  bsp_end();
+  return got == (me + p - 1) % p && status == SIZE_MAX ? 0 : 3;
+}
+C
+
 "$work/prefix/bin/bspcc" "$work/ring.c" -o "$work/ring_c"
 "$work/prefix/bin/bspcxx" "$work/ring.cpp" -o "$work/ring_cxx"
 out="$(BSPCHECK_OPTIONS=procs=3:seed=5 "$work/ring_c" | sort)"
 [ "$out" = "$(printf '0 got 2\n1 got 0\n2 got 1')" ] || { echo "FAIL: bspcc program printed: $out"; exit 1; }
 BSPCHECK_OPTIONS=procs=5 "$work/ring_cxx" >/dev/null || { echo "FAIL: bspcxx program failed"; exit 1; }
+"$work/prefix/bin/bspcc" --dialect=mcbsp "$work/mcring.c" -o "$work/mcring_c"
+BSPCHECK_OPTIONS=procs=4 "$work/mcring_c" >/dev/null || { echo "FAIL: bspcc --dialect=mcbsp program failed"; exit 1; }
 
 mkdir -p "$work/outside"
 cat > "$work/outside/CMakeLists.txt" <<'CM'
@@ -42,10 +66,14 @@ project(outside C)
 find_package(BSPCheck REQUIRED)
 add_executable(ring ring.c)
 target_link_libraries(ring PRIVATE BSPCheck::bsp)
+add_executable(mcring mcring.c)
+target_link_libraries(mcring PRIVATE BSPCheck::mcbsp)
 CM
-cp "$work/ring.c" "$work/outside/"
+cp "$work/ring.c" "$work/mcring.c" "$work/outside/"
 cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/outside/build" >/dev/null
 "$work/prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/ring" >/dev/null \
   || { echo "FAIL: installed bsp-check on the find_package program"; exit 1; }
+"$work/prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/mcring" >/dev/null \
+  || { echo "FAIL: installed bsp-check on the BSPCheck::mcbsp program"; exit 1; }
 echo "install test: ok"

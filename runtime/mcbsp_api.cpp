@@ -1,0 +1,223 @@
+// mcbsp_api.cpp: the MulticoreBSP for C 2.x interface (include/mcbsp.h) on the classic engine.
+//
+// MulticoreBSP counts processes with unsigned int and bytes with size_t; the engine, like the
+// classic interface, holds int. Each entry point here checks that its values fit, then calls the
+// classic primitive, which takes the call site mcbsp.h's macro recorded and does the rest. A
+// value the engine cannot hold is a finding at the call site (api-misuse, or bad-pid for a
+// process number), never a silent truncation. The symbols are bspcheck_mcbsp_*, bound to the
+// bsp_* names by asm labels in mcbsp.h, so one library serves both interfaces.
+#define BSPCHECK_NO_SITE_MACROS
+#define BSPCHECK_MCBSP_IMPLEMENTATION
+#include "bsp.h"
+#include "mcbsp.h"
+
+#include <climits>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+
+#include "runtime/call_entry.hpp"
+#include "runtime/entry_points.hpp"
+#include "runtime/world.hpp"
+
+using bspcheck::rt::World;
+
+namespace {
+
+using mcbsp_pid = bspcheck_mcbsp_pid_t;
+using mcbsp_size = bspcheck_mcbsp_size_t;
+
+constexpr mcbsp_size kEngineMax = INT_MAX;  // the largest size, offset or pid the engine holds
+
+// mcbsp_set_maximum_threads: at most this many processes (MulticoreBSP's cap on its threads).
+std::size_t g_maximum_threads = SIZE_MAX;
+
+struct Value {
+  const char* name;
+  std::size_t value;
+};
+
+// True when every value fits the engine. Otherwise the call is entered (taking its site) and the
+// first value that does not fit is reported: a pid under bad-pid, anything else as api-misuse.
+bool engine_holds(const char* call, const void* pc, std::initializer_list<Value> values) {
+  for (const Value& v : values) {
+    if (v.value <= kEngineMax) continue;
+    if (World* w = bspcheck::rt::enter_call(call, pc)) {
+      const std::string who = "process " + std::to_string(w->pid());
+      if (std::string(v.name) == "pid")
+        w->report(bspcheck::Rule::bad_pid, who + " names process " + std::to_string(v.value) + " in " + call + ", outside 0.." +
+                                 std::to_string(w->nprocs() - 1));
+      else
+        w->report(bspcheck::Rule::api_misuse, who + " passes " + v.name + " = " + std::to_string(v.value) + " to " + call +
+                                    ", more than bsp-check's engine holds (INT_MAX = " + std::to_string(INT_MAX) +
+                                    "); the call is not performed");
+      w->switch_point();
+    }
+    return false;
+  }
+  return true;
+}
+
+#define CALLER __builtin_return_address(0)
+
+// bsp_abort's message: formatted here, handed to the classic bsp_abort whole.
+[[noreturn]] void abort_with(const char* format, va_list ap) {
+  char buf[4096];
+  std::vsnprintf(buf, sizeof buf, format ? format : "", ap);
+  bsp_abort("%s", buf);
+}
+
+}  // namespace
+
+extern "C" {
+
+// --- SPMD framework ---------------------------------------------------------------------------
+
+void bspcheck_mcbsp_begin(mcbsp_pid P) {
+  // bsp_begin may grant fewer processes than requested: a request beyond the engine's range or
+  // beyond mcbsp_set_maximum_threads is granted at most that many, as MulticoreBSP does.
+  std::size_t granted_at_most = P;
+  if (granted_at_most > g_maximum_threads) granted_at_most = g_maximum_threads;
+  if (granted_at_most > kEngineMax) granted_at_most = kEngineMax;
+  // MulticoreBSP's processes are threads: they share the program's globals (docs/dialects.md).
+  bspcheck::rt::share_globals_by_default();
+  bsp_begin(static_cast<int>(granted_at_most));
+}
+
+void bspcheck_mcbsp_end(void) { bsp_end(); }
+
+void bspcheck_mcbsp_init(void (*spmd)(void), int argc, char** argv) { bsp_init(spmd, argc, argv); }
+
+void bspcheck_mcbsp_abort(const char* error_message, ...) {
+  va_list ap;
+  va_start(ap, error_message);
+  abort_with(error_message, ap);
+}
+
+void bspcheck_mcbsp_vabort(const char* error_message, va_list args) { abort_with(error_message, args); }
+
+mcbsp_pid bspcheck_mcbsp_nprocs(void) {
+  const int n = bsp_nprocs();
+  // Before bsp_begin this is the number of processors available, which MulticoreBSP caps.
+  World* w = World::current();
+  const bool inside = w != nullptr && w->self().begun;
+  std::size_t result = static_cast<std::size_t>(n);
+  if (!inside && result > g_maximum_threads) result = g_maximum_threads;
+  return static_cast<mcbsp_pid>(result);
+}
+
+mcbsp_pid bspcheck_mcbsp_pid(void) { return static_cast<mcbsp_pid>(bsp_pid()); }
+
+double bspcheck_mcbsp_time(void) { return bsp_time(); }
+
+void bspcheck_mcbsp_sync(void) { bsp_sync(); }
+
+// --- DRMA ------------------------------------------------------------------------------------
+
+void bspcheck_mcbsp_push_reg(const void* address, mcbsp_size size) {
+  if (size <= kEngineMax) {
+    bsp_push_reg(address, static_cast<int>(size));
+    return;
+  }
+  // Registering nothing would shift every later registration slot of this process against the
+  // others; register the most the engine holds, then report at the call just recorded.
+  bsp_push_reg(address, INT_MAX);
+  if (World* w = World::current())
+    w->report(bspcheck::Rule::api_misuse, "process " + std::to_string(w->pid()) + " registers " + std::to_string(size) +
+                                " bytes with bsp_push_reg, more than bsp-check's engine holds (INT_MAX = " +
+                                std::to_string(INT_MAX) + "); registered as INT_MAX bytes");
+}
+
+void bspcheck_mcbsp_pop_reg(const void* address) { bsp_pop_reg(address); }
+
+void bspcheck_mcbsp_put(mcbsp_pid pid, const void* source, void* destination, mcbsp_size offset, mcbsp_size size) {
+  if (engine_holds("bsp_put", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}}))
+    bsp_put(static_cast<int>(pid), source, destination, static_cast<int>(offset), static_cast<int>(size));
+}
+
+void bspcheck_mcbsp_hpput(mcbsp_pid pid, const void* source, void* destination, mcbsp_size offset, mcbsp_size size) {
+  if (engine_holds("bsp_hpput", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}}))
+    bsp_hpput(static_cast<int>(pid), source, destination, static_cast<int>(offset), static_cast<int>(size));
+}
+
+void bspcheck_mcbsp_get(mcbsp_pid pid, const void* source, mcbsp_size offset, void* destination, mcbsp_size size) {
+  if (engine_holds("bsp_get", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}}))
+    bsp_get(static_cast<int>(pid), source, static_cast<int>(offset), destination, static_cast<int>(size));
+}
+
+void bspcheck_mcbsp_hpget(mcbsp_pid pid, const void* source, mcbsp_size offset, void* destination, mcbsp_size size) {
+  if (engine_holds("bsp_hpget", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}}))
+    bsp_hpget(static_cast<int>(pid), source, static_cast<int>(offset), destination, static_cast<int>(size));
+}
+
+// --- BSMP ------------------------------------------------------------------------------------
+
+void bspcheck_mcbsp_set_tagsize(mcbsp_size* size) {
+  if (!size) {
+    bsp_set_tagsize(nullptr);  // the engine reports the NULL
+    return;
+  }
+  if (!engine_holds("bsp_set_tagsize", CALLER, {{"tag size", *size}})) return;
+  int tag_nbytes = static_cast<int>(*size);
+  bsp_set_tagsize(&tag_nbytes);
+  *size = static_cast<mcbsp_size>(tag_nbytes);  // the previous tag size, as BSPlib returns it
+}
+
+void bspcheck_mcbsp_send(mcbsp_pid pid, const void* tag, const void* payload, mcbsp_size size) {
+  if (engine_holds("bsp_send", CALLER, {{"pid", pid}, {"size", size}}))
+    bsp_send(static_cast<int>(pid), tag, payload, static_cast<int>(size));
+}
+
+// MulticoreBSP's hpsend reads tag and payload at the sync instead of at the call; a program may
+// not change them in between, so copying them at the call (bsp_send) gives every correct
+// program its result. See docs/dialects.md for what this does not detect.
+void bspcheck_mcbsp_hpsend(mcbsp_pid pid, const void* tag, const void* payload, mcbsp_size size) {
+  if (engine_holds("bsp_hpsend", CALLER, {{"pid", pid}, {"size", size}}))
+    bsp_send(static_cast<int>(pid), tag, payload, static_cast<int>(size));
+}
+
+void bspcheck_mcbsp_qsize(mcbsp_pid* packets, mcbsp_size* accumulated_size) {
+  // MulticoreBSP documents accumulated_size as optional; the classic engine wants both.
+  int nmessages = 0, nbytes = 0;
+  bsp_qsize(packets ? &nmessages : nullptr, &nbytes);
+  if (packets) *packets = static_cast<mcbsp_pid>(nmessages);
+  if (accumulated_size) *accumulated_size = static_cast<mcbsp_size>(nbytes);
+}
+
+void bspcheck_mcbsp_get_tag(mcbsp_size* status, void* tag) {
+  if (!status) {
+    bsp_get_tag(nullptr, tag);  // the engine reports the NULL
+    return;
+  }
+  int payload_nbytes = -1;
+  bsp_get_tag(&payload_nbytes, tag);
+  *status = payload_nbytes < 0 ? SIZE_MAX : static_cast<mcbsp_size>(payload_nbytes);  // SIZE_MAX: queue empty
+}
+
+void bspcheck_mcbsp_move(void* payload, mcbsp_size max_copy_size) {
+  // No payload exceeds INT_MAX bytes, so a larger reception size copies exactly what INT_MAX
+  // copies: clamping changes nothing (programs pass SIZE_MAX to mean "all of it").
+  bsp_move(payload, max_copy_size > kEngineMax ? INT_MAX : static_cast<int>(max_copy_size));
+}
+
+mcbsp_size bspcheck_mcbsp_hpmove(void** p_tag, void** p_payload) {
+  const int payload_nbytes = bsp_hpmove(p_tag, p_payload);
+  return payload_nbytes < 0 ? SIZE_MAX : static_cast<mcbsp_size>(payload_nbytes);  // SIZE_MAX: queue empty
+}
+
+// --- mcbsp-affinity.h ------------------------------------------------------------------------
+
+// 0 is no limit: a process count of zero cannot be granted.
+void mcbsp_set_maximum_threads(size_t max) { g_maximum_threads = max == 0 ? SIZE_MAX : max; }
+
+// Thread placement: nothing to place, all processes are coroutines of one OS thread.
+void mcbsp_set_affinity_mode(enum mcbsp_affinity_mode) {}
+void mcbsp_set_available_cores(size_t) {}
+void mcbsp_set_threads_per_core(size_t) {}
+void mcbsp_set_thread_numbering(enum mcbsp_thread_numbering) {}
+void mcbsp_set_pinning(size_t*, size_t) {}
+void mcbsp_set_reserved_cores(size_t*, size_t) {}
+
+}  // extern "C"
