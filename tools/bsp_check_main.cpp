@@ -30,7 +30,12 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--timeout", c.timeout, "seconds a run may take before it is stopped and reported (0: none)")
       ->check(CLI::NonNegativeNumber);
   app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m");
-  app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_option("--strategy", c.strategy, "scheduling strategy (docs/exploration.md)")
+      ->check(CLI::IsMember({"random", "round_robin", "pct"}));
+  app.add_option("--pct-depth", c.pct_depth, "pct: the bug depth aimed at (depth - 1 change points)")
+      ->check(CLI::PositiveNumber)->default_str("3");
+  app.add_option("--pct-steps", c.pct_steps, "pct: estimate of a run's number of decisions")
+      ->check(CLI::PositiveNumber)->default_str("1000");
   app.add_flag("--no-fork-server{false}", c.fork_server,
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
