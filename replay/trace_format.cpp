@@ -201,7 +201,7 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   h.procs = static_cast<std::uint32_t>(procs);
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
-  if (h.strategy != "random" && h.strategy != "round_robin") c.fail("corrupted: unknown strategy '" + h.strategy + "'");
+  if (h.strategy != "random" && h.strategy != "round_robin" && h.strategy != "pct") c.fail("corrupted: unknown strategy '" + h.strategy + "'");
   h.checks = c.string("checker options", 1 << 16);
   c.verify("header checksum");
 

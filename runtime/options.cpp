@@ -101,7 +101,12 @@ void set_option(ProgramOptions& o, const std::string& key, const std::string& v)
     } else if (key == "strategy") {
       if (v == "random") o.run.strategy = Strategy::random;
       else if (v == "round_robin" || v == "round-robin") o.run.strategy = Strategy::round_robin;
-      else throw std::invalid_argument("strategy: expected random or round_robin, got '" + v + "'");
+      else if (v == "pct") o.run.strategy = Strategy::pct;
+      else throw std::invalid_argument("strategy: expected random, round_robin or pct, got '" + v + "'");
+    } else if (key == "pct_depth") {
+      o.run.pct_depth = static_cast<int>(whole_number(key, v, 1, 1000000));
+    } else if (key == "pct_steps") {
+      o.run.pct_steps = whole_number(key, v, 1, 1000000000);
     } else if (key == "stack") o.run.stack_size = parse_size(v);
     else if (key == "prefix") o.run.output_prefix = v;
     else if (key == "timeout") o.timeout_seconds = seconds(key, v);

@@ -1,6 +1,7 @@
 // scheduler.hpp: every choice the runtime makes goes through one Scheduler. Strategies differ
 // only in how they choose; all of them draw from streams derived from the run's seed, so a run
-// is reproducible from (strategy, seed). A replaying scheduler will plug in here too.
+// is reproducible from (strategy, seed). Wrappers (recording, replaying; replay/) own the
+// scheduler they wrap by unique_ptr.
 #pragma once
 
 #include <cstdint>
@@ -59,6 +60,9 @@ class Scheduler {
   Rng* uniform_process_stream_ = nullptr;
 };
 
-std::unique_ptr<Scheduler> make_scheduler(Strategy strategy, std::uint64_t seed);
+// The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).
+std::unique_ptr<Scheduler> make_scheduler(const Options& options);
+// The strategy's name in BSPCHECK_OPTIONS, the driver's --strategy and trace headers.
+const char* strategy_name(Strategy strategy);
 
 }  // namespace bspcheck::rt

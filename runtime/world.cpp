@@ -44,7 +44,7 @@ std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageA
 
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
     : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs) {
-  sched_ = make_scheduler(options.strategy, options.seed);
+  sched_ = make_scheduler(options);
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
@@ -91,10 +91,16 @@ World::~World() {
 // ---------------------------------------------------------------------------------------------
 // Traces
 
+// Composition by ownership: a guide replaces the seeded strategy; a replay wraps what is there
+// (its fallback past the end of a cut-off trace); recording wraps everything. Each wrapper owns
+// what it wraps, so replayer_ stays valid for the world's lifetime whatever is combined.
 void World::setup_trace() {
+  if (!options_.guide_file.empty())
+    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file),
+                                                      options_.guide_log);
   if (!options_.replay_file.empty()) {
     auto replay = std::make_unique<trace::ReplayScheduler>(
-        trace::Reader::open(options_.replay_file), make_scheduler(options_.strategy, options_.seed),
+        trace::Reader::open(options_.replay_file), std::move(sched_),
         [this](const std::string& what) { fatal(Rule::replay_divergence, what); },
         [this](const std::string& what) {
           std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
@@ -109,16 +115,13 @@ void World::setup_trace() {
       std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
                    "the replay stops at the first different call\n", options_.replay_file.c_str());
   }
-  if (!options_.guide_file.empty())
-    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file),
-                                                      options_.guide_log);
   if (!options_.trace_file.empty()) {
     trace::Header h;
     h.tool_version = "0.1.0";
     program_identity(h.program, h.args, h.program_digest);
     h.procs = static_cast<std::uint32_t>(options_.procs);
     h.seed = options_.seed;
-    h.strategy = options_.strategy == Strategy::round_robin ? "round_robin" : "random";
+    h.strategy = strategy_name(options_.strategy);
     // The checker options, so that a replay reports what the recorded run reported.
     std::string disabled;
     for (const std::string& r : options_.disabled_rules) disabled += (disabled.empty() ? "" : ",") + r;

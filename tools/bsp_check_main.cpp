@@ -39,7 +39,12 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->check(bspcheck::cli::real_number(0, bspcheck::cli::kMaxTimeoutSeconds, "seconds"));
   app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m")
       ->check(bspcheck::cli::byte_size(bspcheck::cli::kMinStackBytes, bspcheck::cli::kMaxStackBytes));
-  app.add_option("--strategy", c.strategy, "scheduling strategy")->check(CLI::IsMember({"random", "round_robin"}));
+  app.add_option("--strategy", c.strategy, "scheduling strategy (docs/exploration.md)")
+      ->check(CLI::IsMember({"random", "round_robin", "pct"}));
+  app.add_option("--pct-depth", c.pct_depth, "pct: the bug depth aimed at (depth - 1 change points)")
+      ->check(bspcheck::cli::whole_number(1, 1000000))->default_str("3");
+  app.add_option("--pct-steps", c.pct_steps, "pct: estimate of a run's number of decisions")
+      ->check(bspcheck::cli::whole_number(1, 1000000000))->default_str("1000");
   app.add_flag("--no-fork-server{false}", c.fork_server,
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,

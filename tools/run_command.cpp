@@ -53,6 +53,8 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (c.strategy != "random") cmd += " --strategy " + c.strategy;
+  if (c.strategy == "pct")
+    cmd += " --pct-depth " + std::to_string(c.pct_depth) + " --pct-steps " + std::to_string(c.pct_steps);
   if (!c.stack_size.empty()) cmd += " --stack-size " + c.stack_size;
   if (c.timeout > 0) {
     char t[32];
@@ -101,6 +103,8 @@ struct RunOutcome {
 
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   std::string options = "seed=" + std::to_string(seed) + ":procs=" + std::to_string(p) + ":strategy=" + c.strategy;
+  if (c.strategy == "pct")
+    options += ":pct_depth=" + std::to_string(c.pct_depth) + ":pct_steps=" + std::to_string(c.pct_steps);
   if (!c.stack_size.empty()) options += ":stack=" + c.stack_size;
   if (c.timeout > 0) {
     char t[32];

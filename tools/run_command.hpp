@@ -18,6 +18,8 @@ struct RunConfig {
   double timeout = 0;             // seconds per run, 0 = none
   std::string stack_size;         // passed through, e.g. "256k"
   std::string strategy = "random";
+  int pct_depth = 3;              // strategy pct: bug depth aimed at
+  std::uint64_t pct_steps = 1000; // strategy pct: estimate of a run's decisions
   bool verbose = false;           // show the output of every run, not only of failing ones
   bool quiet = false;             // no progress lines
   std::string sarif_file;         // SARIF 2.1.0 log of the distinct findings

@@ -21,7 +21,8 @@
 
 namespace bspcheck {
 
-enum class Strategy { random, round_robin };
+// docs/exploration.md describes each strategy.
+enum class Strategy { random, round_robin, pct };
 
 enum class Severity { warning, error };
 
@@ -45,6 +46,8 @@ struct Options {
   int procs = 4;                        // processors available: bsp_begin(m) grants min(m, procs)
   std::uint64_t seed = 1;               // every nondeterministic choice is drawn from it
   Strategy strategy = Strategy::random;
+  int pct_depth = 3;                    // pct: bug depth aimed at (depth - 1 change points)
+  std::uint64_t pct_steps = 1000;       // pct: estimate of the run's decisions (change points in 1..this)
   std::size_t stack_size = 256 * 1024;  // per process, bytes (rounded up to pages)
   bool capture_output = true;           // keep each process's stdout/stderr in RunResult
   bool echo_output = false;             // also write it through to the real stdout/stderr

@@ -1,0 +1,200 @@
+// bench_bugfinding: bug-finding power of the strategies. Each program below has one planted,
+// schedule-dependent bug that a rare schedule exposes; for each strategy and several base seeds
+// the benchmark counts the schedules (seeds base, base+1, ...) run until the first one shows the
+// bug, and prints the median count and time per strategy as markdown rows.
+//
+//   bench_bugfinding [BASE_SEEDS=5] [CAP=20000]
+//
+// A count of "> CAP" means the strategy did not find the bug within CAP schedules for at least
+// half of the base seeds. docs/performance.md records a run and docs/exploration.md explains
+// why each strategy wins where it does.
+#include <bsp.h>
+#include <bspcheck/bspcheck.hpp>
+
+#include "bench_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Bug {
+  const char* name;
+  const char* what;
+  int procs;
+  std::uint64_t pct_steps;  // the estimate PCT's change points are spread over
+  // Runs the program once under o; true if the run showed the bug.
+  std::function<bool(const bspcheck::Options&)> shows;
+};
+
+bool run_and_check(const bspcheck::Options& o, int p, const std::function<void(bool&)>& body) {
+  bool bug = false;
+  bspcheck::Options opts = o;
+  opts.procs = p;
+  opts.checks = false;  // the bugs are the program's own wrong results, not rule violations
+  opts.asan_poisoning = false;
+  bspcheck::run(opts, [&] { body(bug); });
+  return bug;
+}
+
+// The hpput to process 1 must land before its 20th look (the program "knows" it is quick).
+bool hp_late(const bspcheck::Options& o) {
+  return run_and_check(o, 2, [](bool& bug) {
+    bsp_begin(2);
+    static int flag;  // one per run: the processes share the lambda's address space
+    flag = 0;
+    bsp_push_reg(&flag, sizeof flag);
+    bsp_sync();
+    if (bsp_pid() == 0) {
+      static const int one = 1;
+      bsp_hpput(1, &one, &flag, 0, sizeof one);
+    } else {
+      int n = 0, b = 0;
+      for (int look = 0; look < 20; ++look) bsp_qsize(&n, &b);  // each call is a switch point
+      if (flag == 0) bug = true;
+    }
+    bsp_sync();
+    bsp_pop_reg(&flag);
+    bsp_sync();
+    bsp_end();
+  });
+}
+
+// The hpput must land exactly between process 1's 10th and 11th look.
+bool hp_window(const bspcheck::Options& o) {
+  return run_and_check(o, 2, [](bool& bug) {
+    bsp_begin(2);
+    static int flag;
+    flag = 0;
+    bsp_push_reg(&flag, sizeof flag);
+    bsp_sync();
+    if (bsp_pid() == 0) {
+      static const int one = 1;
+      bsp_hpput(1, &one, &flag, 0, sizeof one);
+    } else {
+      int n = 0, b = 0, seen[20];
+      for (int look = 0; look < 20; ++look) {
+        bsp_qsize(&n, &b);
+        seen[look] = flag;
+      }
+      if (seen[9] == 0 && seen[10] == 1) bug = true;
+    }
+    bsp_sync();
+    bsp_pop_reg(&flag);
+    bsp_sync();
+    bsp_end();
+  });
+}
+
+// 100 supersteps, both processes put to process 0's x every superstep; the bug needs the same
+// winner in supersteps 0..56 and the other one in superstep 57.
+bool collision_streak(const bspcheck::Options& o) {
+  return run_and_check(o, 2, [](bool& bug) {
+    bsp_begin(2);
+    static int x;
+    static int winners[100];
+    x = 0;
+    bsp_push_reg(&x, sizeof x);
+    bsp_sync();
+    const int mine = bsp_pid() + 1;
+    for (int s = 0; s < 100; ++s) {
+      bsp_put(0, &mine, &x, 0, sizeof mine);
+      bsp_sync();
+      if (bsp_pid() == 0) winners[s] = x;
+    }
+    if (bsp_pid() == 0) {
+      bool streak = true;
+      for (int s = 1; s < 57; ++s) streak = streak && winners[s] == winners[0];
+      if (streak && winners[57] != winners[0]) bug = true;
+    }
+    bsp_pop_reg(&x);
+    bsp_sync();
+    bsp_end();
+  });
+}
+
+// 10 processes each send one message to process 0 in each of 10 supersteps; the bug needs
+// process 7's message first in process 0's queue in superstep 6.
+bool queue_first(const bspcheck::Options& o) {
+  return run_and_check(o, 10, [](bool& bug) {
+    bsp_begin(10);
+    int ts = sizeof(int);
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    for (int s = 0; s < 10; ++s) {
+      const int me = bsp_pid();
+      bsp_send(0, &me, &me, sizeof me);
+      bsp_sync();
+      if (me == 0) {
+        int st = 0, tag = -1;
+        bsp_get_tag(&st, &tag);
+        if (s == 6 && tag == 7) bug = true;  // the rest of the queue vanishes at the sync
+      }
+    }
+    bsp_end();
+  });
+}
+
+struct Found {
+  std::uint64_t schedules;  // CAP + 1 when not found
+  double seconds;
+};
+
+Found hunt(const Bug& bug, bspcheck::Strategy strategy, std::uint64_t base, std::uint64_t cap) {
+  bspcheck::Options o;
+  o.strategy = strategy;
+  o.pct_depth = 3;
+  o.pct_steps = bug.pct_steps;
+  const double t0 = bench::now_s();
+  for (std::uint64_t i = 0; i < cap; ++i) {
+    o.seed = base * 1000003 + i;
+    if (bug.shows(o)) return {i + 1, bench::now_s() - t0};
+  }
+  return {cap + 1, bench::now_s() - t0};
+}
+
+template <typename T>
+T median(std::vector<T> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int bases = argc > 1 ? std::atoi(argv[1]) : 5;
+  const std::uint64_t cap = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 20000;
+  const std::vector<Bug> bugs = {
+      {"hp-late", "hpput not landed by the target's 20th call", 2, 60, hp_late},
+      {"hp-window", "hpput lands between the target's 10th and 11th call", 2, 60, hp_window},
+      {"collision-streak", "same winner in supersteps 0..56, the other in 57 (of 100)", 2, 400, collision_streak},
+      {"queue-first", "process 7's message first of 10 in superstep 6 (of 10)", 10, 1000, queue_first},
+  };
+  const std::pair<const char*, bspcheck::Strategy> strategies[] = {
+      {"random", bspcheck::Strategy::random}, {"pct d=3", bspcheck::Strategy::pct}};
+  std::printf("| bug | strategy | median schedules to find | median seconds | found within cap |\n");
+  std::printf("|---|---|---|---|---|\n");
+  for (const Bug& bug : bugs) {
+    for (const auto& [name, strategy] : strategies) {
+      std::vector<std::uint64_t> counts;
+      std::vector<double> seconds;
+      int found = 0;
+      for (int b = 1; b <= bases; ++b) {
+        const Found f = hunt(bug, strategy, static_cast<std::uint64_t>(b), cap);
+        counts.push_back(f.schedules);
+        seconds.push_back(f.seconds);
+        if (f.schedules <= cap) ++found;
+      }
+      const std::uint64_t m = median(counts);
+      const std::string count = m > cap ? "> " + std::to_string(cap) : std::to_string(m);
+      std::printf("| %s: %s | %s | %s | %.3f | %d/%d |\n", bug.name, bug.what, name, count.c_str(),
+                  median(seconds), found, bases);
+      std::fflush(stdout);
+    }
+  }
+  return 0;
+}
