@@ -50,6 +50,10 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");
+  app.add_option("--globals", c.globals,
+                 "private (default): each process its own copy of the program's globals, as separate processes; "
+                 "shared: one copy for all, as MulticoreBSP's threads (docs/semantics.md)")
+      ->check(CLI::IsMember({"private", "shared"}));
   app.add_flag("--time-jitter", c.time_jitter,
                "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
                "under every seed, so printed timings do not count as schedule-divergence)");

@@ -66,6 +66,7 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.suppressions_file.empty()) cmd += " --suppressions " + shell_quote(c.suppressions_file);
   if (c.no_check) cmd += " --no-check";
   if (c.time_jitter) cmd += " --time-jitter";
+  if (!c.globals.empty()) cmd += " --globals " + c.globals;
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);
   return cmd;
@@ -116,6 +117,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.suppressions_file.empty()) options += ":suppressions=" + c.suppressions_file;
   if (c.no_check) options += ":check=0";
   if (c.time_jitter) options += ":time_jitter=1";
+  if (!c.globals.empty()) options += ":globals=" + c.globals;
   if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
   if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
   if (!c.guide_file.empty()) options += ":guide=" + c.guide_file;

@@ -110,6 +110,13 @@ def main():
           f"init_style: {sizes} (exit {r.returncode})")
     check("changed `problem_size` after bsp_init" in r.stderr, f"init_style: no note naming problem_size:\n{r.stderr}")
 
+    # The driver's --globals reaches the program and its reproduce command.
+    r = subprocess.run([a.bsp_check, "run", "-p", "3", "--seeds", "3", "--globals", "shared", globals_prog],
+                       capture_output=True, text=True, timeout=600)
+    out = r.stdout + r.stderr
+    check(r.returncode == 1 and "global-shared" in out and "--globals shared" in out,
+          f"bsp-check run --globals shared: exit {r.returncode}\n{out}")
+
     for prog in (globals_prog, objects_prog):
         r = subprocess.run([a.bsp_check, "run", "-p", "1-8", "--seeds", "15", prog], capture_output=True, text=True,
                            timeout=600)
