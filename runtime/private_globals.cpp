@@ -39,14 +39,7 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
       exit_handlers_(static_cast<std::size_t>(nprocs)) {
   // Without constructors to run again and no bsp_init image (in-process callers), processes
   // start from process 0's values now: its static objects already constructed.
-  if (!rerun_constructors_ && start_.size() != image_.total) {
-    start_.resize(image_.total);
-    std::size_t at = 0;
-    for (const PrivateRange& r : image_.ranges) {
-      copy_raw(start_.data() + at, r.lo, r.size);
-      at += r.size;
-    }
-  }
+  if (!rerun_constructors_ && start_.size() != image_.total) start_ = snapshot_ranges(image_);
   std::size_t at = 0;
   for (const PrivateRange& r : image_.ranges) {
     if (!r.thread_local_block && !remapped() && r.size >= remap_at && r.page_lo) {

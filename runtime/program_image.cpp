@@ -105,17 +105,22 @@ __attribute__((constructor)) void read_program_image() {
   Scan scan{&g_image};
   dl_iterate_phdr(&scan_main_program, &scan);
   for (const PrivateRange& r : g_image.ranges) g_image.total += r.size;
-  g_image.initial.resize(g_image.total);
-  std::size_t at = 0;
-  for (const PrivateRange& r : g_image.ranges) {
-    copy_raw(g_image.initial.data() + at, r.lo, r.size);
-    at += r.size;
-  }
+  g_image.initial = snapshot_ranges(g_image);
 }
 
 }  // namespace
 
 const ProgramImage& program_image() { return g_image; }
+
+std::vector<std::byte> snapshot_ranges(const ProgramImage& image) {
+  std::vector<std::byte> bytes(image.total);
+  std::size_t at = 0;
+  for (const PrivateRange& r : image.ranges) {
+    copy_raw(bytes.data() + at, r.lo, r.size);
+    at += r.size;
+  }
+  return bytes;
+}
 
 void copy_raw(void* dst, const void* src, std::size_t n) {
 #if defined(__x86_64__)

@@ -42,6 +42,9 @@ struct ProgramImage {
 // when there is nothing to privatise (or the executable could not be read).
 const ProgramImage& program_image();
 
+// The current contents of the image's ranges, one after the other (the layout of `initial`).
+std::vector<std::byte> snapshot_ranges(const ProgramImage& image);
+
 // Copies n bytes without going through an intercepted memcpy: the ranges hold sanitizer
 // redzones between globals, which an instrumented memcpy would report.
 void copy_raw(void* dst, const void* src, std::size_t n);

@@ -470,11 +470,5 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   bspcheck::rt::g_spmd = spmd_part;
   // Processes 1..p-1 see the globals as they are now, as under a BSPlib whose processes all ran
   // main up to bsp_init (docs/semantics.md).
-  const bspcheck::rt::ProgramImage& image = bspcheck::rt::program_image();
-  bspcheck::rt::g_globals_at_init.resize(image.total);
-  std::size_t at = 0;
-  for (const bspcheck::rt::PrivateRange& r : image.ranges) {
-    bspcheck::rt::copy_raw(bspcheck::rt::g_globals_at_init.data() + at, r.lo, r.size);
-    at += r.size;
-  }
+  bspcheck::rt::g_globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
 }
