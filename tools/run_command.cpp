@@ -128,7 +128,15 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
 bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.terminal()); }
 
-// In a forked child: the environment every run shares, standard input from its start, output to
+// The environment every run shares, set in the driver before any fork: a child forked while
+// another thread holds the allocator's lock must not call setenv (it allocates).
+void set_shared_run_environment(const RunConfig& c) {
+  if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
+  if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
+  else unsetenv("BSPCHECK_PREFIX");
+}
+
+// In a forked child: standard input from its start, output to
 // out_fd/err_fd (when >= 0), and exec of the program. Does not return.
 [[noreturn]] void exec_program(const RunConfig& c, const std::string& path, int stdin_fd, int out_fd, int err_fd,
                                bool own_group) {
@@ -136,9 +144,6 @@ bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.termina
   if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
   // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
   // error; aborting lets the runtime contain it as a `crash` finding naming the process.
-  if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
-  if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
-  else unsetenv("BSPCHECK_PREFIX");
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
@@ -200,6 +205,12 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
 
   const auto start = std::chrono::steady_clock::now();
   const bool own_group = own_group_for(in);
+  // The run's environment is set here, not in the child: the stdin feed may have a thread, and a
+  // child forked while it holds the allocator's lock would deadlock in setenv's malloc.
+  set_shared_run_environment(c);
+  setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
+  setenv("BSPCHECK_REPORT", report_path, 1);
+  setenv("BSPCHECK_REPRO", repro.c_str(), 1);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // outlives the child: reaped first
   pid_t child = fork();
   if (child < 0) {
@@ -207,9 +218,6 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     std::exit(2);
   }
   if (child == 0) {
-    setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
-    setenv("BSPCHECK_REPORT", report_path, 1);
-    setenv("BSPCHECK_REPRO", repro.c_str(), 1);
     exec_program(c, path, input->fd(), out_fd, err_fd, own_group);
   }
   input->child_started();
@@ -529,6 +537,7 @@ int report_write_failed(const AtomicFile& f) {
 }  // namespace
 
 int run_command(const RunConfig& c) {
+  set_shared_run_environment(c);
   ProgramCheck pc = check_program(c.program);
   if (!pc.error.empty()) {
     std::cerr << "bsp-check: error: " << pc.error << "\n";
