@@ -128,33 +128,38 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
 bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.terminal()); }
 
-// The environment every run shares, set in the driver before any fork: a child forked while
-// another thread holds the allocator's lock must not call setenv (it allocates).
+// The environment every run of c shares, set in the driver before each fork. Nothing between
+// fork and exec may allocate: the stdin feed may have a thread, and a child forked while it
+// holds the allocator's lock would deadlock in malloc (setenv, std::string, std::vector).
 void set_shared_run_environment(const RunConfig& c) {
+  // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
+  // error; aborting lets the runtime contain it as a `crash` finding naming the process.
   if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
   if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
   else unsetenv("BSPCHECK_PREFIX");
 }
 
-// In a forked child: standard input from its start, output to
-// out_fd/err_fd (when >= 0), and exec of the program. Does not return.
-[[noreturn]] void exec_program(const RunConfig& c, const std::string& path, int stdin_fd, int out_fd, int err_fd,
+// The program's argument vector for execv, built before fork (see set_shared_run_environment).
+// It points into c, which outlives every child.
+std::vector<char*> program_argv(const RunConfig& c) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(c.program.c_str()));  // execv does not write through them
+  for (const std::string& a : c.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  return argv;
+}
+
+// In a forked child: standard input from its start, output to out_fd/err_fd (when >= 0), and
+// exec of the program. Allocates nothing. Does not return.
+[[noreturn]] void exec_program(const char* path, char* const* argv, int stdin_fd, int out_fd, int err_fd,
                                bool own_group) {
   restore_default_signals();
   if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
-  // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
-  // error; aborting lets the runtime contain it as a `crash` finding naming the process.
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
-  std::vector<char*> argv;
-  std::string prog = c.program;
-  argv.push_back(prog.data());
-  std::vector<std::string> args = c.args;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  execv(path.c_str(), argv.data());
-  std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path.c_str(), std::strerror(errno));
+  execv(path, argv);
+  std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path, std::strerror(errno));
   _exit(127);
 }
 
@@ -205,9 +210,10 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
 
   const auto start = std::chrono::steady_clock::now();
   const bool own_group = own_group_for(in);
-  // The run's environment is set here, not in the child: the stdin feed may have a thread, and a
-  // child forked while it holds the allocator's lock would deadlock in setenv's malloc.
+  // The run's environment and arguments, before fork (see set_shared_run_environment). The
+  // shared part too: a divergence is run again with another --prefix.
   set_shared_run_environment(c);
+  const std::vector<char*> argv = program_argv(c);
   setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
   setenv("BSPCHECK_REPORT", report_path, 1);
   setenv("BSPCHECK_REPRO", repro.c_str(), 1);
@@ -218,7 +224,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     std::exit(2);
   }
   if (child == 0) {
-    exec_program(c, path, input->fd(), out_fd, err_fd, own_group);
+    exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
   }
   input->child_started();
   if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
@@ -293,28 +299,45 @@ class ForkServer {
       close(req[1]);
       return false;
     }
+    // The server's ends, moved out of the program's way (the lowest numbers are the ones a
+    // program gets from open); made inheritable in the child only. Everything the child needs
+    // is prepared here, before fork (see set_shared_run_environment).
+    const int request_fd = fcntl(req[0], F_DUPFD_CLOEXEC, kChannelFdFloor);
+    const int result_fd = fcntl(res[1], F_DUPFD_CLOEXEC, kChannelFdFloor);
+    const int out_fd = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const int err_fd = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    const auto close_prepared = [&] {
+      for (int fd : {req[0], res[1], request_fd, result_fd, out_fd, err_fd})
+        if (fd >= 0) close(fd);
+    };
+    if (request_fd < 0 || result_fd < 0) {
+      close_prepared();
+      close(req[1]);
+      close(res[0]);
+      return false;
+    }
+    set_shared_run_environment(c);
+    const std::vector<char*> argv = program_argv(c);
+    setenv("BSPCHECK_FORKSERVER", (std::to_string(request_fd) + "," + std::to_string(result_fd)).c_str(), 1);
+    setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
+    setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
     const bool own_group = own_group_for(in);
     const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
     pid_ = fork();
-    if (pid_ < 0) return false;
     if (pid_ == 0) {
-      // The server's ends, moved out of the program's way (the lowest numbers are the ones a
-      // program gets from open) and made inheritable (F_DUPFD clears close-on-exec).
-      const int request_fd = fcntl(req[0], F_DUPFD, kChannelFdFloor);
-      const int result_fd = fcntl(res[1], F_DUPFD, kChannelFdFloor);
-      if (request_fd < 0 || result_fd < 0) _exit(127);
-      const std::string spec = std::to_string(request_fd) + "," + std::to_string(result_fd);
-      setenv("BSPCHECK_FORKSERVER", spec.c_str(), 1);
-      setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
-      setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
-      exec_program(c, path, input->fd(),
-                   open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600),
-                   open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), own_group);
+      fcntl(request_fd, F_SETFD, 0);
+      fcntl(result_fd, F_SETFD, 0);
+      exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
+    }
+    unsetenv("BSPCHECK_FORKSERVER");  // a plain run started later must not take itself for a server
+    close_prepared();
+    if (pid_ < 0) {
+      close(req[1]);
+      close(res[0]);
+      return false;
     }
     if (own_group) setpgid(pid_, pid_);
     watched_.emplace(pid_, own_group);
-    close(req[0]);
-    close(res[1]);
     req_ = req[1];
     res_ = res[0];
     return true;
@@ -537,7 +560,6 @@ int report_write_failed(const AtomicFile& f) {
 }  // namespace
 
 int run_command(const RunConfig& c) {
-  set_shared_run_environment(c);
   ProgramCheck pc = check_program(c.program);
   if (!pc.error.empty()) {
     std::cerr << "bsp-check: error: " << pc.error << "\n";
