@@ -1,5 +1,7 @@
 #include "replay/trace_format.hpp"
 
+#include "runtime/option_values.hpp"
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -201,7 +203,13 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   h.procs = static_cast<std::uint32_t>(procs);
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
-  if (h.strategy != "random" && h.strategy != "round_robin" && h.strategy != "pct") c.fail("corrupted: unknown strategy '" + h.strategy + "'");
+  bool known_strategy = true;
+  try {
+    rt::StrategyValue::parse("strategy", h.strategy);
+  } catch (const std::invalid_argument&) {
+    known_strategy = false;
+  }
+  if (!known_strategy) c.fail("corrupted: unknown strategy '" + h.strategy + "'");
   h.checks = c.string("checker options", 1 << 16);
   c.verify("header checksum");
 

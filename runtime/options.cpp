@@ -1,165 +1,134 @@
 #include "runtime/options.hpp"
 
-#include "bspcheck/rules.hpp"
-#include "runtime/option_list.hpp"
-
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <charconv>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
+
+#include "runtime/option_list.hpp"
 
 namespace bspcheck::rt {
 
 namespace {
 
-// The value of a whole decimal number with nothing else around it (std::stoull would take
-// "-1" as 2^64-1 and "3x" as 3), in [min, max]; else a message naming key, value and range.
-unsigned long long whole_number(const std::string& key, const std::string& v, unsigned long long min,
-                                unsigned long long max) {
-  unsigned long long n = 0;
-  const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-  if (v.empty() || v.find_first_not_of("0123456789") != std::string::npos || ec != std::errc() ||
-      end != v.data() + v.size() || n < min || n > max)
-    throw std::invalid_argument(key + ": expected a whole number from " + std::to_string(min) + " to " +
-                                std::to_string(max) + ", got '" + v + "'");
-  return n;
+// Setting a field from a parsed value: a list option given twice adds to the list.
+template <typename T>
+void assign(T& field, T value) {
+  field = std::move(value);
+}
+template <typename T>
+void assign(std::vector<T>& field, std::vector<T> value) {
+  for (T& v : value) field.push_back(std::move(v));
+}
+
+// One generated function per row: parse into, print from, and compare with the default.
+struct Row {
+  OptionInfo info;
+  void (*set)(ProgramOptions&, const std::string& key, const std::string& text);
+  std::string (*get)(const ProgramOptions&);
+  bool (*is_default)(const ProgramOptions&);
+};
+
+constexpr const char* scope_text(OptionScope s) {
+  return s == OptionScope::checker ? "checker" : s == OptionScope::reproduce ? "reproduce" : "session";
+}
+// The table's SCOPE column names these; `session` exists only there.
+constexpr OptionScope reproduce = OptionScope::reproduce;
+constexpr OptionScope checker = OptionScope::checker;
+constexpr OptionScope session = OptionScope::all;
+
+const std::vector<Row>& rows() {
+  static const ProgramOptions defaults;
+  static const std::vector<Row> table = {
+#define BSPCHECK_OPTION(KEY, FIELD, VALUE, SCOPE, FLAG, HELP)                                             \
+  Row{OptionInfo{KEY, scope_text(SCOPE), FLAG, HELP, VALUE::syntax(), VALUE::format(defaults.FIELD)},    \
+      [](ProgramOptions& o, const std::string& key, const std::string& text) {                          \
+        assign(o.FIELD, VALUE::parse(key, text));                                                       \
+      },                                                                                                \
+      [](const ProgramOptions& o) { return VALUE::format(o.FIELD); },                                   \
+      [](const ProgramOptions& o) { return o.FIELD == defaults.FIELD; }},
+#include "runtime/options.def"
+#undef BSPCHECK_OPTION
+  };
+  return table;
+}
+
+const Row* find_row(const std::string& key) {
+  for (const Row& r : rows())
+    if (key == r.info.key) return &r;
+  return nullptr;
+}
+
+bool in_scope(const Row& r, OptionScope scope) {
+  const std::string s = r.info.scope;
+  switch (scope) {
+    case OptionScope::checker: return s == "checker";
+    case OptionScope::reproduce: return s == "checker" || s == "reproduce";
+    case OptionScope::all: return true;
+  }
+  return false;
 }
 
 }  // namespace
 
-std::size_t parse_size(const std::string& text, const std::string& key, std::size_t max) {
-  const std::size_t digits = text.find_first_not_of("0123456789");
-  const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
-  int shift = 0;
-  if (unit == "k" || unit == "K") shift = 10;
-  else if (unit == "m" || unit == "M") shift = 20;
-  else if (unit == "g" || unit == "G") shift = 30;
-  const std::string allowed = key + ": expected a size from 0 to " + std::to_string(max >> 30) +
-                              "g (a number with an optional k, m or g), got '" + text + "'";
-  if (!unit.empty() && shift == 0) throw std::invalid_argument(allowed);
-  try {
-    return static_cast<std::size_t>(whole_number(key, number, 0, max >> shift) << shift);
-  } catch (const std::invalid_argument&) {
-    throw std::invalid_argument(allowed);
-  }
+void set_program_option(ProgramOptions& o, const std::string& key, const std::string& value) {
+  const Row* r = find_row(key);
+  if (!r) throw std::invalid_argument("unknown option '" + key + "'");
+  r->set(o, key, value);
 }
 
-namespace {
-
-double seconds(const std::string& key, const std::string& v) {
-  errno = 0;
-  char* end = nullptr;
-  const double d = v.empty() ? NAN : std::strtod(v.c_str(), &end);
-  if (v.empty() || end != v.c_str() + v.size() || errno != 0 || !std::isfinite(d) || d < 0 || d > 1e7)
-    throw std::invalid_argument(key + ": expected seconds from 0 to 10000000 (0: none), got '" + v + "'");
-  return d;
+void parse_program_options(const std::string& text, ProgramOptions& into) {
+  for (const auto& [key, value] : parse_key_values(text)) set_program_option(into, key, value);
 }
-
-// A seed: decimal, or hexadecimal after 0x (a seed printed by another tool), without a sign.
-std::uint64_t seed_value(const std::string& v) {
-  if (v.size() > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-    std::uint64_t n = 0;
-    const auto [end, ec] = std::from_chars(v.data() + 2, v.data() + v.size(), n, 16);
-    if (ec == std::errc() && end == v.data() + v.size()) return n;
-    throw std::invalid_argument("seed: expected a whole number from 0 to 18446744073709551615 (or 0x hex), got '" + v + "'");
-  }
-  return whole_number("seed", v, 0, UINT64_MAX);
-}
-
-// An unwritable report would be found only at the end, after the whole run: refuse it now.
-void check_writable(const std::string& key, const std::string& path) {
-  int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd >= 0) {
-    close(fd);
-    unlink(path.c_str());  // the check leaves nothing behind
-    return;
-  }
-  if (errno == EEXIST) fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) throw std::invalid_argument(key + ": cannot write '" + path + "': " + std::strerror(errno));
-  close(fd);
-}
-
-bool parse_bool(const std::string& key, const std::string& v) {
-  if (v == "1" || v == "true" || v == "yes") return true;
-  if (v == "0" || v == "false" || v == "no") return false;
-  throw std::invalid_argument(key + ": expected 0 or 1, got '" + v + "'");
-}
-
-void set_option(ProgramOptions& o, const std::string& key, const std::string& v) {
-  try {
-    if (key == "seed") o.run.seed = seed_value(v);
-    else if (key == "procs") {
-      if (v == "0") throw std::invalid_argument("procs: must be at least 1, got " + v);
-      o.run.procs = static_cast<int>(whole_number(key, v, 1, INT32_MAX));
-    } else if (key == "strategy") {
-      if (v == "random") o.run.strategy = Strategy::random;
-      else if (v == "round_robin" || v == "round-robin") o.run.strategy = Strategy::round_robin;
-      else if (v == "pct") o.run.strategy = Strategy::pct;
-      else throw std::invalid_argument("strategy: expected random, round_robin or pct, got '" + v + "'");
-    } else if (key == "pct_depth") {
-      o.run.pct_depth = static_cast<int>(whole_number(key, v, 1, 1000000));
-    } else if (key == "pct_steps") {
-      o.run.pct_steps = whole_number(key, v, 1, 1000000000);
-    } else if (key == "stack") o.run.stack_size = parse_size(v);
-    else if (key == "prefix") o.run.output_prefix = v;
-    else if (key == "timeout") o.timeout_seconds = seconds(key, v);
-    else if (key == "report") {
-      check_writable(key, v);
-      o.report_file = v;
-    }
-    else if (key == "realtime") o.run.real_time = parse_bool(key, v);
-    else if (key == "time_jitter") o.run.time_jitter = parse_bool(key, v);
-    else if (key == "check") o.run.checks = parse_bool(key, v);
-    else if (key == "exitcode") o.exitcode = static_cast<int>(whole_number(key, v, 0, 255));
-    else if (key == "werror") o.run.werror = parse_bool(key, v);
-    else if (key == "poison") o.run.asan_poisoning = parse_bool(key, v);
-    else if (key == "trace") o.run.trace_file = v;
-    else if (key == "break_superstep") o.run.break_superstep = v == "-1" ? -1 : static_cast<int>(whole_number(key, v, 0, INT32_MAX));
-    else if (key == "break_process") o.run.break_process = static_cast<int>(whole_number(key, v, 0, INT32_MAX));
-    else if (key == "replay") o.run.replay_file = v;
-    else if (key == "guide") o.run.guide_file = v;
-    else if (key == "guide_log") o.run.guide_log = v;
-    else if (key == "suppressions") o.run.suppressions_file = v;
-    else if (key == "globals") {
-      if (v != "private" && v != "shared") throw std::invalid_argument("globals: expected private or shared, got '" + v + "'");
-      o.private_globals = v == "private";
-      o.globals_chosen = true;
-    } else if (key == "globals_remap") o.globals_remap_at = parse_size(v, key, std::size_t{1} << 40);
-    else if (key == "disable") {
-      for (const std::string& rule : split_list(v, ',')) {
-        if (!is_known_rule(rule)) throw std::invalid_argument("disable: unknown rule '" + rule + "'");
-        o.run.disabled_rules.push_back(rule);
-      }
-    }
-    else throw std::invalid_argument("unknown option '" + key + "'");
-  } catch (const std::invalid_argument& e) {
-    std::string what = e.what();
-    if (what.rfind("sto", 0) == 0) throw std::invalid_argument(key + ": bad value '" + v + "'");
-    throw;
-  } catch (const std::out_of_range&) {
-    throw std::invalid_argument(key + ": value out of range '" + v + "'");
-  }
-}
-
-}  // namespace
 
 ProgramOptions parse_program_options(const std::string& text) {
   ProgramOptions o;
-  for (const auto& [key, value] : parse_key_values(text)) set_option(o, key, value);
+  parse_program_options(text, o);
   return o;
+}
+
+std::string format_program_options(const ProgramOptions& o, OptionScope scope) {
+  std::string s;
+  for (const Row& r : rows()) {
+    if (!in_scope(r, scope)) continue;
+    const std::string key = r.info.key;
+    const bool always = scope != OptionScope::checker && (key == "seed" || key == "procs");
+    if (!always && r.is_default(o)) continue;
+    s += (s.empty() ? "" : ":") + key + "=" + r.get(o);
+  }
+  return s;
+}
+
+const std::vector<OptionInfo>& option_table() {
+  static const std::vector<OptionInfo> infos = [] {
+    std::vector<OptionInfo> v;
+    for (const Row& r : rows()) v.push_back(r.info);
+    return v;
+  }();
+  return infos;
+}
+
+const OptionInfo* find_option(const std::string& key) {
+  for (const OptionInfo& info : option_table())
+    if (key == info.key) return &info;
+  return nullptr;
+}
+
+std::string option_value_error(const std::string& key, const std::string& text) {
+  ProgramOptions scratch;
+  try {
+    set_program_option(scratch, key, text);
+    return {};
+  } catch (const std::invalid_argument& e) {
+    // The message names the key first ("stack: expected ..."): the caller names its flag instead.
+    const std::string what = e.what();
+    return what.rfind(key + ": ", 0) == 0 ? what.substr(key.size() + 2) : what;
+  }
 }
 
 ProgramOptions program_options_from_environment() {
   ProgramOptions o;
   try {
-    if (const char* s = std::getenv("BSPCHECK_OPTIONS")) o = parse_program_options(s);
+    if (const char* s = std::getenv("BSPCHECK_OPTIONS")) parse_program_options(s, o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
     std::_Exit(2);
@@ -171,5 +140,7 @@ ProgramOptions program_options_from_environment() {
   if (const char* s = std::getenv("BSPCHECK_REPRO")) o.repro_command = s;
   return o;
 }
+
+std::size_t parse_size(const std::string& text, const std::string& key) { return StackSizeValue::parse(key, text); }
 
 }  // namespace bspcheck::rt

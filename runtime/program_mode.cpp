@@ -25,6 +25,7 @@
 #include "runtime/entry_points.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
+#include "runtime/shell_word.hpp"
 #include "runtime/private_globals.hpp"
 #include "runtime/program_image.hpp"
 
@@ -75,10 +76,7 @@ const ProgramOptions& options() {
 std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
-  std::string cmd = "BSPCHECK_OPTIONS=seed=" + std::to_string(o.run.seed) + ":procs=" + std::to_string(o.run.procs);
-  // A chosen globals= is repeated; the MulticoreBSP dialect's default comes back by itself.
-  if (!o.private_globals) cmd += ":globals=shared";
-  else if (o.globals_chosen && g_dialect_shares_globals) cmd += ":globals=private";
+  std::string cmd = "BSPCHECK_OPTIONS=" + shell_word(format_program_options(o, OptionScope::reproduce));
   for (const std::string& a : g_arg_copy) cmd += " " + a;
   return cmd;
 }
@@ -425,7 +423,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   g_capture = std::make_unique<OutputCapture>(w);
-  const bool private_globals = o.private_globals && (o.globals_chosen || !g_dialect_shares_globals);
+  const bool private_globals = o.private_globals(g_dialect_shares_globals);
   if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
   if (private_globals && p > 1 && program_image().total > 0)
     w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,

@@ -2,6 +2,7 @@
 // runtime/schedulers/, one file per strategy; the trace wrappers live in replay/.
 #include "runtime/scheduler.hpp"
 
+#include "runtime/option_values.hpp"
 #include "runtime/schedulers/pct_scheduler.hpp"
 #include "runtime/schedulers/random_scheduler.hpp"
 #include "runtime/schedulers/round_robin_scheduler.hpp"
@@ -17,13 +18,6 @@ std::unique_ptr<Scheduler> make_scheduler(const Options& options) {
   return std::make_unique<RandomScheduler>(options.seed);
 }
 
-const char* strategy_name(Strategy strategy) {
-  switch (strategy) {
-    case Strategy::round_robin: return "round_robin";
-    case Strategy::pct: return "pct";
-    case Strategy::random: break;
-  }
-  return "random";
-}
+std::string strategy_name(Strategy strategy) { return StrategyValue::format(strategy); }
 
 }  // namespace bspcheck::rt

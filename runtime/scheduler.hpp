@@ -63,6 +63,6 @@ class Scheduler {
 // The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).
 std::unique_ptr<Scheduler> make_scheduler(const Options& options);
 // The strategy's name in BSPCHECK_OPTIONS, the driver's --strategy and trace headers.
-const char* strategy_name(Strategy strategy);
+std::string strategy_name(Strategy strategy);  // its name in options and traces (option_values.hpp)
 
 }  // namespace bspcheck::rt

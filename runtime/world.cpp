@@ -1,4 +1,5 @@
 #include "runtime/world.hpp"
+#include "runtime/options.hpp"
 
 #include "replay/trace_format.hpp"
 #include "replay/trace_schedulers.hpp"
@@ -123,13 +124,9 @@ void World::setup_trace() {
     h.seed = options_.seed;
     h.strategy = strategy_name(options_.strategy);
     // The checker options, so that a replay reports what the recorded run reported.
-    std::string disabled;
-    for (const std::string& r : options_.disabled_rules) disabled += (disabled.empty() ? "" : ",") + r;
-    if (!disabled.empty()) h.checks += "disable=" + disabled + ":";
-    if (options_.werror) h.checks += "werror=1:";
-    if (!options_.checks) h.checks += "check=0:";
-    if (options_.time_jitter) h.checks += "time_jitter=1:";  // bsp_time's choices are in the trace
-    if (!options_.suppressions_file.empty()) h.checks += "suppressions=" + options_.suppressions_file + ":";
+    ProgramOptions recorded;
+    recorded.run = options_;
+    h.checks = format_program_options(recorded, OptionScope::checker);
     trace_ = std::make_unique<trace::Writer>(options_.trace_file, h);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *trace_);
   }

@@ -17,6 +17,7 @@
 #include "tools/run_command.hpp"
 #include "tools/show_command.hpp"
 #include "tools/explore_command.hpp"
+#include "tools/list_options_command.hpp"
 #include "tools/list_rules_command.hpp"
 #include "tools/shrink_command.hpp"
 
@@ -35,16 +36,13 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
   app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
   app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
-  app.add_option("--timeout", c.timeout, "seconds a run may take before it is stopped and reported (0: none)")
-      ->check(bspcheck::cli::real_number(0, bspcheck::cli::kMaxTimeoutSeconds, "seconds"));
-  app.add_option("--stack-size", c.stack_size, "stack size per process, e.g. 256k or 1m")
-      ->check(bspcheck::cli::byte_size(bspcheck::cli::kMinStackBytes, bspcheck::cli::kMaxStackBytes));
-  app.add_option("--strategy", c.strategy, "scheduling strategy (docs/exploration.md)")
-      ->check(CLI::IsMember({"random", "round_robin", "pct"}));
-  app.add_option("--pct-depth", c.pct_depth, "pct: the bug depth aimed at (depth - 1 change points)")
-      ->check(bspcheck::cli::whole_number(1, 1000000))->default_str("3");
-  app.add_option("--pct-steps", c.pct_steps, "pct: estimate of a run's number of decisions")
-      ->check(bspcheck::cli::whole_number(1, 1000000000))->default_str("1000");
+  // The flags that set one BSPCHECK_OPTIONS key take its check and help from the options table.
+  using bspcheck::cli::option_help, bspcheck::cli::option_value;
+  app.add_option("--timeout", c.timeout, option_help("timeout"))->check(option_value("timeout"));
+  app.add_option("--stack-size", c.stack_size, option_help("stack"))->check(option_value("stack"));
+  app.add_option("--strategy", c.strategy, option_help("strategy"))->check(option_value("strategy"))->default_str("random");
+  app.add_option("--pct-depth", c.pct_depth, option_help("pct_depth"))->check(option_value("pct_depth"))->default_str("3");
+  app.add_option("--pct-steps", c.pct_steps, option_help("pct_steps"))->check(option_value("pct_steps"))->default_str("1000");
   app.add_flag("--no-fork-server{false}", c.fork_server,
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
@@ -53,7 +51,7 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--globals", c.globals,
                  "private (default): each process its own copy of the program's globals, as separate processes; "
                  "shared: one copy for all, as MulticoreBSP's threads (docs/semantics.md)")
-      ->check(CLI::IsMember({"private", "shared"}));
+      ->check(option_value("globals"));
   app.add_flag("--time-jitter", c.time_jitter,
                "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
                "under every seed, so printed timings do not count as schedule-divergence)");
@@ -97,6 +95,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
   if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
+  if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
 
   CLI::App app{
@@ -113,7 +112,7 @@ int main(int argc, char** argv) {
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  run PROGRAM under every schedule within a bound of the default one\n"
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
-      "The rule ids: bsp-check --list-rules [--json]",
+      "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
       "bsp-check"};
   app.set_version_flag("--version", kVersion);
   bspcheck::cli::RunConfig config;

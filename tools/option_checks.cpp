@@ -10,6 +10,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "runtime/options.hpp"
+
 namespace bspcheck::cli {
 
 namespace {
@@ -77,6 +79,17 @@ CLI::Validator byte_size(std::uint64_t min, std::uint64_t max) {
                "m (a number of bytes with an optional k, m or g), got '" + text + "'";
       },
       "SIZE");
+}
+
+CLI::Validator option_value(const std::string& key) {
+  const rt::OptionInfo* info = rt::find_option(key);
+  return CLI::Validator([key](std::string& text) { return rt::option_value_error(key, text); },
+                        info ? info->syntax : std::string("VALUE"));
+}
+
+std::string option_help(const std::string& key) {
+  const rt::OptionInfo* info = rt::find_option(key);
+  return info ? std::string(info->help) + " (" + info->syntax + ")" : std::string();
 }
 
 std::string why_not_writable(const std::string& path) {

@@ -24,6 +24,11 @@ std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::ui
 // The bytes of a size such as 256k, or nothing when it is malformed or exceeds max.
 std::optional<std::uint64_t> parse_byte_size(const std::string& text, std::uint64_t max);
 
+// The value check and the help text of a BSPCHECK_OPTIONS key, for the flag that sets it: the
+// options table (runtime/options.def) is the one place of both.
+CLI::Validator option_value(const std::string& key);
+std::string option_help(const std::string& key);
+
 // Why `path` cannot be created or written (an empty string when it can), without leaving a file
 // behind when it did not exist.
 std::string why_not_writable(const std::string& path);

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "replay/trace_format.hpp"
-#include "runtime/option_list.hpp"
+#include "runtime/options.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/run_command.hpp"
@@ -31,20 +31,18 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.strategy = h.strategy;
   c.keep_trace = false;
   // The recorded run's checker options, so that the replay reports what it reported.
-  std::vector<std::pair<std::string, std::string>> checks;
+  rt::ProgramOptions recorded;
   try {
-    checks = rt::parse_key_values(h.checks);
+    rt::parse_program_options(h.checks, recorded);
   } catch (const std::invalid_argument& e) {
     error = trace_path + ": its checker options are malformed: " + e.what();
     return false;
   }
-  for (const auto& [key, value] : checks) {
-    if (key == "werror") c.werror = value == "1";
-    else if (key == "check") c.no_check = value == "0";
-    else if (key == "time_jitter") c.time_jitter = value == "1";
-    else if (key == "suppressions") c.suppressions_file = value;
-    else if (key == "disable") c.disabled_rules = rt::split_list(value, ',');
-  }
+  c.werror = recorded.run.werror;
+  c.no_check = !recorded.run.checks;
+  c.time_jitter = recorded.run.time_jitter;
+  c.suppressions_file = recorded.run.suppressions_file;
+  c.disabled_rules = recorded.run.disabled_rules;
   return true;
 }
 

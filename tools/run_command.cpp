@@ -23,6 +23,8 @@
 #include <thread>
 
 #include "bspcheck/rules.hpp"
+#include "runtime/options.hpp"
+#include "runtime/shell_word.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/program_check.hpp"
@@ -34,13 +36,7 @@ extern char** environ;
 
 namespace bspcheck::cli {
 
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+%@") == std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+std::string shell_quote(const std::string& s) { return rt::shell_word(s); }
 
 namespace {
 
@@ -102,27 +98,30 @@ struct RunOutcome {
   std::string reason;       // one line when the run failed without a finding
 };
 
+// BSPCHECK_OPTIONS of one run: the flags' values (checked when they were parsed) set through the
+// options table and printed by it (runtime/options.def).
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
-  std::string options = "seed=" + std::to_string(seed) + ":procs=" + std::to_string(p) + ":strategy=" + c.strategy;
-  if (c.strategy == "pct")
-    options += ":pct_depth=" + std::to_string(c.pct_depth) + ":pct_steps=" + std::to_string(c.pct_steps);
-  if (!c.stack_size.empty()) options += ":stack=" + c.stack_size;
-  if (c.timeout > 0) {
-    char t[32];
-    std::snprintf(t, sizeof t, "%g", c.timeout);
-    options += std::string(":timeout=") + t;
+  rt::ProgramOptions o;
+  o.run.seed = seed;
+  o.run.procs = p;
+  rt::set_program_option(o, "strategy", c.strategy);
+  if (c.strategy == "pct") {
+    o.run.pct_depth = c.pct_depth;
+    o.run.pct_steps = c.pct_steps;
   }
-  if (c.werror) options += ":werror=1";
-  if (!c.disabled_rules.empty()) options += ":disable=" + join(c.disabled_rules, ",");
-  if (!c.suppressions_file.empty()) options += ":suppressions=" + c.suppressions_file;
-  if (c.no_check) options += ":check=0";
-  if (c.time_jitter) options += ":time_jitter=1";
-  if (!c.globals.empty()) options += ":globals=" + c.globals;
-  if (!c.trace_file.empty()) options += ":trace=" + c.trace_file;
-  if (!c.replay_file.empty()) options += ":replay=" + c.replay_file;
-  if (!c.guide_file.empty()) options += ":guide=" + c.guide_file;
-  if (!c.guide_log.empty()) options += ":guide_log=" + c.guide_log;
-  return options;
+  if (!c.stack_size.empty()) rt::set_program_option(o, "stack", c.stack_size);
+  o.timeout_seconds = c.timeout;
+  o.run.werror = c.werror;
+  o.run.disabled_rules = c.disabled_rules;
+  o.run.suppressions_file = c.suppressions_file;
+  o.run.checks = !c.no_check;
+  o.run.time_jitter = c.time_jitter;
+  if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
+  o.run.trace_file = c.trace_file;
+  o.run.replay_file = c.replay_file;
+  o.run.guide_file = c.guide_file;
+  o.run.guide_log = c.guide_log;
+  return rt::format_program_options(o, rt::OptionScope::all);
 }
 
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?

@@ -42,5 +42,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (o.exitcode < 0 || o.exitcode > 255) bug("exitcode out of range", text);
   if (o.run.stack_size > (std::size_t{1} << 30)) bug("stack above 1g", text);
   if (o.run.break_process < 0 || o.run.break_superstep < -1) bug("negative break point", text);
+  // The printed string reads back to the same options (the table's printer and parser agree).
+  const std::string printed = bspcheck::rt::format_program_options(o, bspcheck::rt::OptionScope::all);
+  bspcheck::rt::ProgramOptions back;
+  try {
+    back = bspcheck::rt::parse_program_options(printed);
+  } catch (const std::invalid_argument& e) {
+    bug("the printed options do not parse", printed);
+  }
+  if (bspcheck::rt::format_program_options(back, bspcheck::rt::OptionScope::all) != printed)
+    bug("the printed options do not read back", printed);
   return 0;
 }

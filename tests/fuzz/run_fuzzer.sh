@@ -40,7 +40,7 @@ fi
 
 # --- the fuzzer ----------------------------------------------------------------------------------
 fuzzer="$work/trace_reader_fuzzer"
-sources=("$here/trace_reader_fuzzer.cpp" "$root/replay/trace_format.cpp")
+sources=("$here/trace_reader_fuzzer.cpp" "$root/replay/trace_format.cpp" "$root/runtime/option_values.cpp")
 stale=0
 [ -x "$fuzzer" ] || stale=1
 for f in "${sources[@]}" "$root/replay/trace_format.hpp" "$here/run_fuzzer.sh"; do
@@ -49,7 +49,7 @@ done
 if [ "$stale" = 1 ]; then
   echo "run_fuzzer: building $fuzzer with $("$cxx" --version | head -1)"
   "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -I"$root" "${sources[@]}" -o "$fuzzer.tmp"
+    -fno-sanitize-recover=undefined -I"$root" -I"$root/include" "${sources[@]}" -o "$fuzzer.tmp"
   mv "$fuzzer.tmp" "$fuzzer"
 fi
 

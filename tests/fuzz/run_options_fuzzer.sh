@@ -27,7 +27,7 @@ fi
 [ -n "$cxx" ] || skip "no clang++ found (Debian: apt-get install clang-14 libclang-rt-14-dev)"
 
 fuzzer="$work/options_fuzzer"
-sources=("$here/options_fuzzer.cpp" "$root/runtime/options.cpp" "$root/checker/suppressions.cpp")
+sources=("$here/options_fuzzer.cpp" "$root/runtime/options.cpp" "$root/runtime/option_values.cpp" "$root/checker/suppressions.cpp")
 if ! "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
      -fno-sanitize-recover=undefined -I"$root" -I"$root/include" "${sources[@]}" -o "$fuzzer" 2>"$work/build.log"; then
   cat "$work/build.log"

@@ -1,0 +1,209 @@
+#include "runtime/option_values.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "bspcheck/rules.hpp"
+#include "runtime/option_list.hpp"
+
+namespace bspcheck::rt {
+
+namespace {
+
+[[noreturn]] void refuse(const std::string& key, const std::string& allowed, const std::string& text) {
+  throw std::invalid_argument(key + ": expected " + allowed + ", got '" + text + "'");
+}
+
+// The strategies by name: the one list of their names (trace headers and docs use them too).
+struct StrategyName {
+  Strategy strategy;
+  const char* name;
+};
+constexpr StrategyName kStrategies[] = {
+    {Strategy::random, "random"},
+    {Strategy::round_robin, "round_robin"},
+    {Strategy::pct, "pct"},
+};
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes == 0) return "0";
+  if (bytes % (1 << 20) == 0) return std::to_string(bytes >> 20) + "m";
+  if (bytes % (1 << 10) == 0) return std::to_string(bytes >> 10) + "k";
+  return std::to_string(bytes);
+}
+
+}  // namespace
+
+std::uint64_t parse_whole_number(const std::string& key, const std::string& text, std::uint64_t min,
+                                 std::uint64_t max) {
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || ec != std::errc() ||
+      end != text.data() + text.size() || n < min || n > max)
+    refuse(key, "a whole number from " + std::to_string(min) + " to " + std::to_string(max), text);
+  return n;
+}
+
+template <typename T, std::uint64_t Min, std::uint64_t Max>
+std::string WholeValue<T, Min, Max>::syntax() {
+  return "a whole number from " + std::to_string(Min) + " to " + std::to_string(Max);
+}
+template <typename T, std::uint64_t Min, std::uint64_t Max>
+T WholeValue<T, Min, Max>::parse(const std::string& key, const std::string& text) {
+  return static_cast<T>(parse_whole_number(key, text, Min, Max));
+}
+template struct WholeValue<int, 1, 2147483647>;
+template struct WholeValue<int, 1, 1000000>;
+template struct WholeValue<std::uint64_t, 1, 1000000000>;
+template struct WholeValue<int, 0, 255>;
+template struct WholeValue<int, 0, 2147483647>;
+
+int ProcsValue::parse(const std::string& key, const std::string& text) {
+  if (text == "0") throw std::invalid_argument(key + ": must be at least 1, got 0");
+  return WholeValue::parse(key, text);
+}
+
+std::uint64_t SeedValue::parse(const std::string& key, const std::string& text) {
+  if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+    std::uint64_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), n, 16);
+    if (ec == std::errc() && end == text.data() + text.size()) return n;
+    refuse(key, syntax(), text);
+  }
+  try {
+    return parse_whole_number(key, text, 0, UINT64_MAX);
+  } catch (const std::invalid_argument&) {
+    refuse(key, syntax(), text);
+  }
+}
+
+int BreakSuperstepValue::parse(const std::string& key, const std::string& text) {
+  if (text == "-1") return -1;
+  try {
+    return static_cast<int>(parse_whole_number(key, text, 0, 2147483647));
+  } catch (const std::invalid_argument&) {
+    refuse(key, syntax(), text);
+  }
+}
+
+template <std::uint64_t Min, std::uint64_t Max>
+std::string SizeValue<Min, Max>::syntax() {
+  return "a size from " + size_text(Min) + " to " + size_text(Max) + " (a number of bytes with an optional k, m or g)";
+}
+template <std::uint64_t Min, std::uint64_t Max>
+std::size_t SizeValue<Min, Max>::parse(const std::string& key, const std::string& text) {
+  const std::size_t digits = text.find_first_not_of("0123456789");
+  const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
+  int shift = 0;
+  if (unit == "k" || unit == "K") shift = 10;
+  else if (unit == "m" || unit == "M") shift = 20;
+  else if (unit == "g" || unit == "G") shift = 30;
+  else if (!unit.empty()) refuse(key, syntax(), text);
+  std::uint64_t n = 0;
+  try {
+    n = parse_whole_number(key, number, 0, Max >> shift) << shift;
+  } catch (const std::invalid_argument&) {
+    refuse(key, syntax(), text);
+  }
+  if (n < Min) refuse(key, syntax(), text);
+  return static_cast<std::size_t>(n);
+}
+template <std::uint64_t Min, std::uint64_t Max>
+std::string SizeValue<Min, Max>::format(const std::size_t& v) {
+  return size_text(v);
+}
+template struct SizeValue<16 << 10, std::uint64_t{1} << 30>;
+template struct SizeValue<0, std::uint64_t{1} << 40>;
+
+double SecondsValue::parse(const std::string& key, const std::string& text) {
+  errno = 0;
+  char* end = nullptr;
+  const double d = text.empty() ? NAN : std::strtod(text.c_str(), &end);
+  if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(d) || d < 0 || d > 1e7 ||
+      text.find_first_of(" \t\n") != std::string::npos)
+    refuse(key, "seconds from 0 to 10000000", text);
+  return d;
+}
+std::string SecondsValue::format(const double& v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);  // exact: the parser reads back the same double
+  return buf;
+}
+
+bool BoolValue::parse(const std::string& key, const std::string& text) {
+  if (text == "1" || text == "true" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "no") return false;
+  refuse(key, syntax(), text);
+}
+
+std::string TextValue::parse(const std::string& key, const std::string& text) {
+  if (text.find(':') != std::string::npos) refuse(key, syntax(), text);
+  return text;
+}
+
+std::string WritablePathValue::parse(const std::string& key, const std::string& text) {
+  PathValue::parse(key, text);
+  // An unwritable report would be found only at the end, after the whole run: refuse it now,
+  // leaving nothing behind.
+  int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    close(fd);
+    unlink(text.c_str());
+    return text;
+  }
+  if (errno == EEXIST) fd = open(text.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) throw std::invalid_argument(key + ": cannot write '" + text + "': " + std::strerror(errno));
+  close(fd);
+  return text;
+}
+
+std::string StrategyValue::syntax() {
+  std::string s;
+  const std::size_t n = sizeof kStrategies / sizeof kStrategies[0];
+  for (std::size_t i = 0; i < n; ++i) s += std::string(i == 0 ? "" : i + 1 == n ? " or " : ", ") + kStrategies[i].name;
+  return s;
+}
+Strategy StrategyValue::parse(const std::string& key, const std::string& text) {
+  for (const StrategyName& s : kStrategies)
+    if (text == s.name) return s.strategy;
+  if (text == "round-robin") return Strategy::round_robin;  // the spelling of the first docs
+  refuse(key, syntax(), text);
+}
+std::string StrategyValue::format(const Strategy& v) {
+  for (const StrategyName& s : kStrategies)
+    if (v == s.strategy) return s.name;
+  return "?";
+}
+
+GlobalsChoice GlobalsValue::parse(const std::string& key, const std::string& text) {
+  if (text == "private") return GlobalsChoice::private_copies;
+  if (text == "shared") return GlobalsChoice::shared;
+  refuse(key, syntax(), text);
+}
+std::string GlobalsValue::format(const GlobalsChoice& v) {
+  return v == GlobalsChoice::shared ? "shared" : v == GlobalsChoice::private_copies ? "private" : "";
+}
+
+std::vector<std::string> RuleListValue::parse(const std::string& key, const std::string& text) {
+  std::vector<std::string> rules;
+  for (const std::string& rule : split_list(text, ',')) {
+    if (!is_known_rule(rule)) throw std::invalid_argument(key + ": unknown rule '" + rule + "'");
+    rules.push_back(rule);
+  }
+  return rules;
+}
+std::string RuleListValue::format(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& r : v) s += (s.empty() ? "" : ",") + r;
+  return s;
+}
+
+}  // namespace bspcheck::rt
