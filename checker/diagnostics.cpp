@@ -1,5 +1,7 @@
 #include "checker/diagnostics.hpp"
 
+#include "checker/finding_text.hpp"
+
 #include <dlfcn.h>
 
 #include <sstream>
@@ -26,22 +28,6 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
   return l;
 }
 
-std::string Diagnostics::render(const Finding& f, const std::string& repro) {
-  std::ostringstream s;
-  s << "bsp-check: " << (f.severity == Severity::error ? "error" : "warning") << "[" << f.rule
-    << "]: superstep " << f.superstep << ": " << f.message << "\n";
-  for (const Location& l : f.locations) {
-    s << "  at " << (l.file.empty() ? "<unknown>" : l.file);
-    if (l.line > 0) s << ":" << l.line;
-    s << " (";
-    if (!l.call.empty()) s << l.call << ", ";
-    s << "process " << l.process << ")\n";
-  }
-  if (const RuleInfo* rule = find_rule(f.rule)) s << "  rule: " << rule_statement_text(*rule) << "\n";
-  if (!repro.empty()) s << "  reproduce: " << repro << "\n";
-  return s.str();
-}
-
 bool Diagnostics::enabled(const std::string& rule) const {
   for (const std::string& d : disabled_)
     if (d == rule) return false;
@@ -61,7 +47,7 @@ bool Diagnostics::report(Finding f) {
   for (const Location& l : f.locations) key += "|" + l.file + ":" + std::to_string(l.line);
   const bool first = repeats_[key]++ == 0;
   if (out_ && first) {
-    std::fputs(render(f, repro_).c_str(), out_);
+    std::fputs(render_finding(f, repro_).c_str(), out_);
     std::fflush(out_);
   }
   findings_.push_back(std::move(f));

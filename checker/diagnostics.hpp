@@ -49,7 +49,6 @@ class Diagnostics {
   std::size_t dropped() const { return dropped_; }
   // Prints how many repeats of already printed findings were not printed.
   void print_repeat_summary();
-  static std::string render(const Finding& f, const std::string& repro);
 
  private:
   std::vector<Finding> findings_;

@@ -203,9 +203,9 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   h.procs = static_cast<std::uint32_t>(procs);
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
-  bool known_strategy = true;
+  bool known_strategy = true;  // a strategy's own name, as traces are written (not an alias)
   try {
-    rt::StrategyValue::parse("strategy", h.strategy);
+    known_strategy = rt::StrategyValue::format(rt::StrategyValue::parse("strategy", h.strategy)) == h.strategy;
   } catch (const std::invalid_argument&) {
     known_strategy = false;
   }

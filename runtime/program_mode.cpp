@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/finding_codec.hpp"
 #include "runtime/backtrace.hpp"
 #include "runtime/elf_symbols.hpp"
 #include "runtime/entry_points.hpp"
@@ -51,7 +52,7 @@ bool g_report_written = false;
 // Misuse before bsp_begin or after bsp_end, and crashes after bsp_end: findings of no superstep,
 // added to the report whenever they happen (after bsp_end the report is written again).
 std::vector<Finding> g_outside_findings;
-nlohmann::json g_report;         // the report as last written
+checker::RunReport g_report;     // the report as last written
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
 int g_final_superstep = 0;
 bool g_dialect_shares_globals = false;  // share_globals_by_default() was called
@@ -81,23 +82,10 @@ std::string repro_command() {
   return cmd;
 }
 
-nlohmann::json finding_json(const Finding& f, std::uint64_t seed) {
-  nlohmann::json locs = nlohmann::json::array();
-  for (const Location& l : f.locations)
-    locs.push_back({{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}});
-  return {{"rule", f.rule},
-          {"severity", f.severity == Severity::error ? "error" : "warning"},
-          {"message", f.message},
-          {"processes", f.processes},
-          {"superstep", f.superstep},
-          {"locations", locs},
-          {"seed", seed}};
-}
-
 void write_report_file() {
   std::ofstream out(options().report_file);
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
-  out << g_report.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out << checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 void write_report(bool completed) {
@@ -105,31 +93,22 @@ void write_report(bool completed) {
   g_report_written = true;
   const ProgramOptions& o = options();
   if (o.report_file.empty()) return;
-  nlohmann::json j;
-  j["format"] = "bsp-check-report";
-  j["version"] = 1;
-  j["seed"] = o.run.seed;
-  j["procs_available"] = o.run.procs;
-  j["completed"] = completed;
-  j["findings"] = nlohmann::json::array();
+  checker::RunReport r;
+  r.seed = o.run.seed;
+  r.procs_available = o.run.procs;
+  r.completed = completed;
   if (World* w = g_world.get()) {
-    j["nprocs"] = w->nprocs();
-    j["supersteps"] = w->completed_supersteps();
-    j["aborted"] = w->aborted();
-    j["abort_message"] = w->abort_message();
-    j["switches"] = w->switches();
-    std::vector<std::string> hashes;
-    char buf[32];
-    for (const Process& pr : w->processes()) {
-      std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(pr.output_hash.value()));
-      hashes.push_back(buf);
-    }
-    j["output_hash"] = hashes;
-    if (const auto [bytes, calls] = w->trace_size(); calls > 0) j["trace"] = {{"bytes", bytes}, {"calls", calls}};
-    for (const Finding& f : w->diagnostics().findings()) j["findings"].push_back(finding_json(f, o.run.seed));
+    r.nprocs = w->nprocs();
+    r.supersteps = w->completed_supersteps();
+    r.aborted = w->aborted();
+    r.abort_message = w->abort_message();
+    r.switches = w->switches();
+    for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output_hash.value());
+    std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();
+    r.findings = w->diagnostics().findings();
   }
-  for (const Finding& f : g_outside_findings) j["findings"].push_back(finding_json(f, o.run.seed));
-  g_report = std::move(j);
+  r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
+  g_report = std::move(r);
   write_report_file();
 }
 
@@ -141,8 +120,8 @@ void report_outside_spmd(Finding f) {
                f.rule.c_str(), f.message.c_str());
   std::fflush(stderr);
   g_outside_findings.push_back(f);
-  if (g_report_written && g_report.is_object() && !options().report_file.empty()) {
-    g_report["findings"].push_back(finding_json(f, options().run.seed));
+  if (g_report_written && !options().report_file.empty()) {
+    g_report.findings.push_back(f);
     write_report_file();
   }
 }

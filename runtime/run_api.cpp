@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "bspcheck/bspcheck.hpp"
+#include "checker/finding_text.hpp"
 #include "runtime/entry_points.hpp"
 
 namespace bspcheck {
@@ -25,7 +26,7 @@ std::string RunResult::summary() const {
   std::ostringstream s;
   s << "p=" << nprocs << " seed=" << seed << " supersteps=" << supersteps << (aborted ? " aborted" : "")
     << " findings=" << findings.size() << "\n";
-  for (const Finding& f : findings) s << checker::Diagnostics::render(f, "");
+  for (const Finding& f : findings) s << checker::render_finding(f, "");
   return s.str();
 }
 

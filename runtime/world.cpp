@@ -1,4 +1,5 @@
 #include "runtime/world.hpp"
+#include "checker/finding_text.hpp"
 #include "runtime/options.hpp"
 
 #include "replay/trace_format.hpp"
@@ -566,7 +567,7 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   }
   // Program mode prints findings as they are reported; in-process runs have no one else to tell.
   if (diag_.report(f) && !diag_.printing()) {
-    std::fputs(checker::Diagnostics::render(f, "").c_str(), real_out[1]);
+    std::fputs(checker::render_finding(f, "").c_str(), real_out[1]);
     std::fflush(real_out[1]);
   }
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();

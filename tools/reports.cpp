@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
+#include "checker/finding_text.hpp"
 #include "runtime/hash.hpp"
 
 #ifndef BSPCHECK_INFORMATION_URI
@@ -17,25 +18,6 @@
 namespace bspcheck::cli {
 
 namespace {
-
-std::string str(const nlohmann::json& j, const char* key) {
-  if (!j.is_object()) return "";
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-long long num(const nlohmann::json& j, const char* key, long long dflt = 0) {
-  if (!j.is_object()) return dflt;
-  auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<long long>() : dflt;
-}
-
-const nlohmann::json& locations_of(const nlohmann::json& f) {
-  static const nlohmann::json none = nlohmann::json::array();
-  if (!f.is_object()) return none;
-  auto it = f.find("locations");
-  return it != f.end() && it->is_array() ? *it : none;
-}
 
 // partialFingerprints["bspCheckFinding/v1"]: code scanning matches alerts across runs and builds
 // by it, so it keeps the basis it was defined with (runtime/hash.hpp, kFnv1a64LegacyBasis).
@@ -65,20 +47,17 @@ std::string path_uri(const std::string& path) {
   return u;
 }
 
-std::string location_text(const nlohmann::json& l) {
-  std::string s;
-  const std::string call = str(l, "call");
-  if (!call.empty()) s += call + ", ";
-  s += "process " + std::to_string(num(l, "process", -1));
-  return s;
+// "bsp_put, process 2": what the location's message says.
+std::string call_and_process(const Location& l) {
+  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
 }
 
 // A SARIF location for one of a finding's locations. The runtime names a call site by file and
 // line, or, without them, as "symbol in object +0xoffset": that is a logical location.
-nlohmann::json sarif_location(const nlohmann::json& l) {
+nlohmann::json sarif_location(const Location& l) {
   nlohmann::json loc = nlohmann::json::object();
-  const std::string file = valid_utf8(str(l, "file"));
-  const long long line = num(l, "line");
+  const std::string file = valid_utf8(l.file);
+  const long long line = l.line;
   if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
     loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
   } else if (!file.empty()) {
@@ -86,12 +65,12 @@ nlohmann::json sarif_location(const nlohmann::json& l) {
     if (line > 0) phys["region"] = {{"startLine", line}};
     loc["physicalLocation"] = phys;
   }
-  loc["message"] = {{"text", location_text(l)}};
+  loc["message"] = {{"text", call_and_process(l)}};
   return loc;
 }
 
 struct Distinct {
-  const nlohmann::json* finding = nullptr;  // first occurrence
+  const Finding* finding = nullptr;  // first occurrence
   const RunRecord* first = nullptr;
   nlohmann::json runs = nlohmann::json::array();
 };
@@ -124,44 +103,12 @@ std::string sarif_full_description(const RuleInfo& r) {
 
 }  // namespace
 
-std::string finding_key(const nlohmann::json& f) {
-  std::string key = str(f, "rule") + "\x1f" + str(f, "message");
-  for (const auto& l : locations_of(f))
-    key += "\x1f" + str(l, "file") + ":" + std::to_string(num(l, "line")) + ":" + std::to_string(num(l, "process", -1)) +
-           ":" + str(l, "call");
+std::string finding_key(const Finding& f) {
+  std::string key = f.rule + "\x1f" + f.message;
+  for (const Location& l : f.locations)
+    key += "\x1f" + l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.process) + ":" + l.call;
   return key;
 }
-
-std::string finding_where(const nlohmann::json& f) {
-  std::vector<std::string> seen;
-  for (const auto& l : locations_of(f)) {
-    std::string w = str(l, "file").empty() ? "<unknown>" : str(l, "file");
-    if (num(l, "line") > 0) w += ":" + std::to_string(num(l, "line"));
-    bool dup = false;
-    for (const auto& s : seen) dup = dup || s == w;
-    if (!dup) seen.push_back(w);
-  }
-  if (seen.empty()) return "<unknown>";
-  std::string out;
-  for (const auto& s : seen) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
-
-std::string render_finding(const nlohmann::json& f, const std::string& repro) {
-  std::ostringstream s;
-  s << "bsp-check: " << (str(f, "severity") == "warning" ? "warning" : "error") << "[" << str(f, "rule")
-    << "]: superstep " << num(f, "superstep") << ": " << str(f, "message") << "\n";
-  for (const auto& l : locations_of(f)) {
-    s << "  at " << (str(l, "file").empty() ? "<unknown>" : str(l, "file"));
-    if (num(l, "line") > 0) s << ":" << num(l, "line");
-    s << " (" << location_text(l) << ")\n";
-  }
-  if (const RuleInfo* r = find_rule(str(f, "rule"))) s << "  rule: " << rule_statement_text(*r) << "\n";
-  if (!repro.empty()) s << "  reproduce: " << repro << "\n";
-  return s.str();
-}
-
-bool finding_fails(const nlohmann::json& f, bool werror) { return werror || str(f, "severity") != "warning"; }
 
 nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs) {
   // The rules: every public one, and any other id a report names (so every ruleId resolves).
@@ -208,24 +155,22 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
   nlohmann::json results = nlohmann::json::array();
   for (const std::string& key : order) {
     const Distinct& d = distinct[key];
-    const nlohmann::json& f = *d.finding;
-    const std::string rule = valid_utf8(str(f, "rule"));
-    const std::string level = str(f, "severity") == "warning" ? "warning" : "error";
+    const Finding& f = *d.finding;
+    const std::string rule = valid_utf8(f.rule);
+    const std::string level = f.severity == Severity::warning ? "warning" : "error";
     if (!rule_index.count(rule)) add_rule(rule, level, "rule " + rule);
 
     nlohmann::json locations = nlohmann::json::array();
     std::map<long long, nlohmann::json> per_process;  // process -> its thread flow locations
-    for (const auto& l : locations_of(f)) {
+    for (const Location& l : f.locations) {
       nlohmann::json loc = sarif_location(l);
       if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) locations.push_back(loc);
-      per_process[num(l, "process", -1)].push_back({{"location", loc}});
+      per_process[l.process].push_back({{"location", loc}});
     }
-    if (f.contains("processes") && f["processes"].is_array())
-      for (const auto& p : f["processes"])
-        if (p.is_number_integer() && !per_process.count(p.get<long long>()))
-          per_process[p.get<long long>()].push_back(
-              {{"location", {{"message", {{"text", "process " + std::to_string(p.get<long long>()) +
-                                                       " is involved; no call site recorded"}}}}}});
+    for (const int p : f.processes)
+      if (!per_process.count(p))
+        per_process[p].push_back(
+            {{"location", {{"message", {{"text", "process " + std::to_string(p) + " is involved; no call site recorded"}}}}}});
     nlohmann::json thread_flows = nlohmann::json::array();
     for (auto& [pid, locs] : per_process)
       thread_flows.push_back({{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")},
@@ -234,14 +179,14 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     nlohmann::json result = {{"ruleId", rule},
                              {"ruleIndex", rule_index[rule]},
                              {"level", level},
-                             {"message", {{"text", valid_utf8(str(f, "message"))}}},
+                             {"message", {{"text", valid_utf8(f.message)}}},
                              {"locations", locations},
                              {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
     if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
     result["properties"] = {{"seed", d.first->seed},
                             {"procs", d.first->p},
-                            {"superstep", num(f, "superstep")},
-                            {"processes", f.value("processes", nlohmann::json::array())},
+                            {"superstep", f.superstep},
+                            {"processes", f.processes},
                             {"reproduce", valid_utf8(d.first->repro)},
                             {"occurrences", d.runs.size()},
                             {"runs", d.runs}};
@@ -304,12 +249,12 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
     // in full, then the reason and the reproduce command.
     std::string message, body, type = "failure";
     for (const auto& f : r.findings) {
-      if (message.empty() && finding_fails(f, s.werror)) {
-        message = (str(f, "severity") == "warning" ? "warning[" : "error[") + str(f, "rule") +
-                  "]: superstep " + std::to_string(num(f, "superstep")) + ": " + str(f, "message");
-        type = str(f, "rule");
+      if (message.empty() && checker::finding_fails(f, s.werror)) {
+        message = (f.severity == Severity::warning ? "warning[" : "error[") + f.rule + "]: superstep " +
+                  std::to_string(f.superstep) + ": " + f.message;
+        type = f.rule;
       }
-      body += render_finding(f, "");
+      body += checker::render_finding(f, "");
     }
     if (!r.reason.empty()) {
       if (message.empty()) message = r.reason;

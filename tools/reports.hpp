@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "bspcheck/bspcheck.hpp"
+
 namespace bspcheck::cli {
 
 // One run of the program, as the reports need it.
@@ -16,7 +18,7 @@ struct RunRecord {
   bool passed = false;
   int exit_status = 0;
   double seconds = 0;
-  nlohmann::json findings = nlohmann::json::array();  // the runtime's report's findings
+  std::vector<Finding> findings;  // the runtime's report's, and the driver's own (divergence)
   std::string reason;    // why a run failed without (only) findings
   std::string repro;     // the command that reproduces the run
   std::string out, err;  // captured output of a failing run (bounded), else empty
@@ -34,14 +36,8 @@ struct SessionInfo {
 };
 
 // Findings of different runs with this key are the same finding: rule, every location
-// (file, line, process, call) and message.
-std::string finding_key(const nlohmann::json& f);
-// "file:line" of each location, without processes, joined by ", " (or "<unknown>").
-std::string finding_where(const nlohmann::json& f);
-// The compiler-style text the runtime prints (checker/diagnostics.cpp, Diagnostics::render).
-std::string render_finding(const nlohmann::json& f, const std::string& repro);
-// Does this finding fail its run?
-bool finding_fails(const nlohmann::json& f, bool werror);
+// (file, line, process, call) and message. (The text of a finding: checker/finding_text.hpp.)
+std::string finding_key(const Finding& f);
 
 nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs);
 std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs);

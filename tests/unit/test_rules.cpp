@@ -7,6 +7,7 @@
 #include <string>
 
 #include "checker/diagnostics.hpp"
+#include "checker/finding_text.hpp"
 #include "checker/suppressions.hpp"
 
 using bspcheck::all_rules;
@@ -104,7 +105,7 @@ TEST(RuleCatalogue, DiagnosticsTakeSeverityAndStatementFromIt) {
     ASSERT_TRUE(d.report(f)) << r.id;
     EXPECT_EQ(d.findings().back().severity, r.severity) << r.id;
     EXPECT_EQ(d.errors(), r.severity == bspcheck::Severity::error ? 1u : 0u) << r.id;
-    const std::string text = bspcheck::checker::Diagnostics::render(d.findings().back(), "");
+    const std::string text = bspcheck::checker::render_finding(d.findings().back(), "");
     EXPECT_NE(text.find(std::string("[") + r.id + "]"), std::string::npos) << text;
     EXPECT_NE(text.find("  rule: " + bspcheck::rule_statement_text(r) + "\n"), std::string::npos) << text;
   }

@@ -1,0 +1,117 @@
+#include "checker/finding_codec.hpp"
+
+#include <cstdio>
+
+namespace bspcheck::checker {
+
+namespace {
+
+template <typename T>
+T field(const nlohmann::json& j, const char* key, T dflt) {
+  if (!j.is_object()) return dflt;
+  const auto it = j.find(key);
+  if (it == j.end()) return dflt;
+  if constexpr (std::is_same_v<T, std::string>) return it->is_string() ? it->get<std::string>() : dflt;
+  else if constexpr (std::is_same_v<T, bool>) return it->is_boolean() ? it->get<bool>() : dflt;
+  else return it->is_number() ? it->get<T>() : dflt;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::json finding_to_json(const Finding& f) {
+  nlohmann::json locs = nlohmann::json::array();
+  for (const Location& l : f.locations)
+    locs.push_back({{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}});
+  return {{"rule", f.rule},
+          {"severity", f.severity == Severity::error ? "error" : "warning"},
+          {"message", f.message},
+          {"processes", f.processes},
+          {"superstep", f.superstep},
+          {"locations", locs}};
+}
+
+Finding finding_from_json(const nlohmann::json& j) {
+  Finding f;
+  f.rule = field<std::string>(j, "rule", "");
+  f.severity = field<std::string>(j, "severity", "error") == "warning" ? Severity::warning : Severity::error;
+  f.message = field<std::string>(j, "message", "");
+  f.superstep = field<int>(j, "superstep", 0);
+  if (j.is_object() && j.contains("processes") && j["processes"].is_array())
+    for (const auto& p : j["processes"])
+      if (p.is_number_integer()) f.processes.push_back(p.get<int>());
+  if (j.is_object() && j.contains("locations") && j["locations"].is_array())
+    for (const auto& l : j["locations"]) {
+      Location loc;
+      loc.file = field<std::string>(l, "file", "");
+      loc.line = field<int>(l, "line", 0);
+      loc.process = field<int>(l, "process", -1);
+      loc.call = field<std::string>(l, "call", "");
+      f.locations.push_back(std::move(loc));
+    }
+  return f;
+}
+
+nlohmann::json run_report_to_json(const RunReport& r) {
+  nlohmann::json j;
+  j["format"] = "bsp-check-report";
+  j["version"] = 1;
+  j["seed"] = r.seed;
+  j["procs_available"] = r.procs_available;
+  j["completed"] = r.completed;
+  j["findings"] = nlohmann::json::array();
+  if (r.nprocs > 0) {
+    j["nprocs"] = r.nprocs;
+    j["supersteps"] = r.supersteps;
+    j["aborted"] = r.aborted;
+    j["abort_message"] = r.abort_message;
+    j["switches"] = r.switches;
+    std::vector<std::string> hashes;
+    for (std::uint64_t h : r.output_hash) hashes.push_back(hex64(h));
+    j["output_hash"] = hashes;
+    if (r.trace_calls > 0) j["trace"] = {{"bytes", r.trace_bytes}, {"calls", r.trace_calls}};
+  }
+  for (const Finding& f : r.findings) {
+    nlohmann::json jf = finding_to_json(f);
+    jf["seed"] = r.seed;
+    j["findings"].push_back(std::move(jf));
+  }
+  return j;
+}
+
+bool run_report_from_json(const std::string& text, RunReport& out) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception&) {
+    return false;
+  }
+  if (!j.is_object()) return false;
+  RunReport r;
+  r.seed = field<std::uint64_t>(j, "seed", 0);
+  r.procs_available = field<int>(j, "procs_available", 0);
+  r.completed = field<bool>(j, "completed", false);
+  r.nprocs = field<int>(j, "nprocs", 0);
+  r.supersteps = field<int>(j, "supersteps", 0);
+  r.aborted = field<bool>(j, "aborted", false);
+  r.abort_message = field<std::string>(j, "abort_message", "");
+  r.switches = field<std::uint64_t>(j, "switches", 0);
+  if (j.contains("output_hash") && j["output_hash"].is_array())
+    for (const auto& h : j["output_hash"])
+      r.output_hash.push_back(h.is_string() ? std::strtoull(h.get<std::string>().c_str(), nullptr, 16) : 0);
+  if (j.contains("trace") && j["trace"].is_object()) {
+    r.trace_bytes = field<std::uint64_t>(j["trace"], "bytes", 0);
+    r.trace_calls = field<std::uint64_t>(j["trace"], "calls", 0);
+  }
+  if (j.contains("findings") && j["findings"].is_array())
+    for (const auto& f : j["findings"]) r.findings.push_back(finding_from_json(f));
+  out = std::move(r);
+  return true;
+}
+
+}  // namespace bspcheck::checker

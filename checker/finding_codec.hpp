@@ -1,0 +1,44 @@
+// finding_codec.hpp: the one encoding of a Finding (include/bspcheck/bspcheck.hpp) and of the
+// report a run writes for the driver. The runtime encodes, the driver decodes, the driver's
+// --json report and `bsp-check merge`-style tools read the same form (docs/cli.md, "JSON").
+//
+// A finding as JSON:
+//   {"rule": "bounds-put", "severity": "error", "message": "...", "processes": [1, 2],
+//    "superstep": 3, "locations": [{"file": "put.c", "line": 14, "process": 1, "call": "bsp_put"}]}
+// (the driver adds "seed" when it lists a finding with its run).
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck::checker {
+
+nlohmann::json finding_to_json(const Finding& f);
+// Lenient: a field that is absent or of another type keeps its default (a report is written by
+// the program's process, which may have been cut short).
+Finding finding_from_json(const nlohmann::json& j);
+
+// What a run of a program linked with the runtime reports to the driver (BSPCHECK_REPORT).
+struct RunReport {
+  std::uint64_t seed = 0;
+  int procs_available = 0;
+  bool completed = false;      // bsp_end was reached (or the run stopped in an orderly way)
+  int nprocs = 0;              // granted by bsp_begin; 0 when it was never called
+  int supersteps = 0;
+  bool aborted = false;
+  std::string abort_message;
+  std::uint64_t switches = 0;
+  std::vector<std::uint64_t> output_hash;  // per process: a digest of everything it printed
+  std::uint64_t trace_bytes = 0, trace_calls = 0;  // when recording
+  std::vector<Finding> findings;
+};
+
+nlohmann::json run_report_to_json(const RunReport& r);
+// The report in `text`; false when it is not one (empty, cut short, not JSON).
+bool run_report_from_json(const std::string& text, RunReport& out);
+
+}  // namespace bspcheck::checker

@@ -1,0 +1,50 @@
+#include "checker/finding_text.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "bspcheck/rules.hpp"
+
+namespace bspcheck::checker {
+
+namespace {
+
+std::string file_line(const Location& l) {
+  std::string s = l.file.empty() ? "<unknown>" : l.file;
+  if (l.line > 0) s += ":" + std::to_string(l.line);
+  return s;
+}
+
+}  // namespace
+
+std::string location_text(const Location& l) {
+  std::string s = file_line(l) + " (";
+  if (!l.call.empty()) s += l.call + ", ";
+  return s + "process " + std::to_string(l.process) + ")";
+}
+
+std::string render_finding(const Finding& f, const std::string& repro) {
+  std::ostringstream s;
+  s << "bsp-check: " << (f.severity == Severity::error ? "error" : "warning") << "[" << f.rule
+    << "]: superstep " << f.superstep << ": " << f.message << "\n";
+  for (const Location& l : f.locations) s << "  at " << location_text(l) << "\n";
+  if (const RuleInfo* rule = find_rule(f.rule)) s << "  rule: " << rule_statement_text(*rule) << "\n";
+  if (!repro.empty()) s << "  reproduce: " << repro << "\n";
+  return s.str();
+}
+
+std::string finding_where(const Finding& f) {
+  std::vector<std::string> seen;
+  for (const Location& l : f.locations) {
+    const std::string w = file_line(l);
+    bool dup = false;
+    for (const std::string& s : seen) dup = dup || s == w;
+    if (!dup) seen.push_back(w);
+  }
+  if (seen.empty()) return "<unknown>";
+  std::string out;
+  for (const std::string& s : seen) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace bspcheck::checker

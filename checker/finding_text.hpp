@@ -1,0 +1,25 @@
+// finding_text.hpp: the one text form of a finding, the compiler-style lines users read, printed
+// by the runtime as findings happen and by the driver (summaries, reports' bodies):
+//   bsp-check: error[bounds-put]: superstep 3: process 2 writes bytes 16..32 of a 16-byte area
+//   on process 3
+//     at put.c:14 (bsp_put, process 2)
+//     rule: a put may not write past the end of the target's registered area (BSPlib 3.2.4 (3))
+//     reproduce: bsp-check run -p 4 --seed 7 ./put
+#pragma once
+
+#include <string>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck::checker {
+
+// The lines above; the reproduce line only when `repro` is not empty.
+std::string render_finding(const Finding& f, const std::string& repro);
+// "put.c:14 (bsp_put, process 2)": one location as the "at" line shows it, after "at ".
+std::string location_text(const Location& l);
+// "file:line" of each location, without processes, distinct, joined by ", " (or "<unknown>").
+std::string finding_where(const Finding& f);
+// Does this finding fail its run? Errors do, and with werror warnings too.
+inline bool finding_fails(const Finding& f, bool werror) { return werror || f.severity == Severity::error; }
+
+}  // namespace bspcheck::checker

@@ -1,0 +1,68 @@
+#include "tools/output_divergence.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "bspcheck/rules.hpp"
+#include "tools/reproduce_command.hpp"
+
+namespace bspcheck::cli {
+
+bool OutputComparison::wanted(const RunConfig& c) {
+  return !c.schedule_dependent_output && !c.no_check &&
+         std::find(c.disabled_rules.begin(), c.disabled_rules.end(), rule_id(Rule::schedule_divergence)) ==
+             c.disabled_rules.end();
+}
+
+std::optional<std::pair<int, std::uint64_t>> OutputComparison::compare(const RunOutcome& r) {
+  if (!r.reported || r.report.output_hash.empty()) return std::nullopt;
+  const std::vector<std::uint64_t>& hashes = r.report.output_hash;
+  auto [ref, first] = reference_.try_emplace(r.p, r.seed, hashes);
+  if (first || ref->second.second.size() != hashes.size()) return std::nullopt;
+  for (std::size_t k = 0; k < hashes.size(); ++k)
+    if (hashes[k] != ref->second.second[k]) return std::make_pair(static_cast<int>(k), ref->second.first);
+  return std::nullopt;
+}
+
+std::vector<std::string> lines_of(const std::string& text, int pid) {
+  std::vector<std::string> lines;
+  const std::string tag = "[" + std::to_string(pid) + "] ";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(tag, 0) == 0) lines.push_back(line.substr(tag.size()));
+  return lines;
+}
+
+// Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
+Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                           std::uint64_t seed_b, int pid, StdinFeed& in) {
+  RunConfig again = c;
+  again.prefix = "[%p] ";
+  again.keep_trace = false;
+  const RunOutcome a = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  std::string detail = "the outputs could not be told apart when run again";
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<std::string> la = lines_of(a.*stream, pid);
+    const std::vector<std::string> lb = lines_of(b.*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    auto show = [](const std::vector<std::string>& l, std::size_t k) { return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)"); };
+    detail = std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
+             std::to_string(i + 1) + ": seed " + std::to_string(seed_a) + " prints " + show(la, i) + ", seed " +
+             std::to_string(seed_b) + " prints " + show(lb, i);
+    break;
+  }
+  Finding f;
+  f.rule = rule_id(Rule::schedule_divergence);
+  f.severity = Severity::error;
+  f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
+                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + "); " + detail +
+                 ". Reproduce both: " + repro_command(c, p, seed_a) + " ; " + repro_command(c, p, seed_b) +
+                 ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
+  f.processes = {pid};
+  return f;
+}
+
+}  // namespace bspcheck::cli

@@ -1,0 +1,45 @@
+// output_divergence.hpp: schedule-divergence, the driver's own rule. Separate processes print
+// the same output under every schedule unless the program depends on the schedule; the runtime
+// digests each process's output, and the driver compares the digests of every clean run of a p
+// with the first clean run of that p. A difference is run again, both seeds with per-process
+// prefixes, to name the first differing line.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+#include "tools/run_config.hpp"
+#include "tools/run_launcher.hpp"
+#include "tools/stdin_feed.hpp"
+
+namespace bspcheck::cli {
+
+class OutputComparison {
+ public:
+  // Is the comparison on for this session (not --schedule-dependent-output, --no-check, or the
+  // rule disabled)?
+  static bool wanted(const RunConfig& c);
+
+  // Compares a clean run's per-process digests with the reference of its p (the first clean run
+  // of that p becomes the reference). Returns the first process whose output differs, with the
+  // reference's seed.
+  std::optional<std::pair<int, std::uint64_t>> compare(const RunOutcome& r);
+
+ private:
+  std::map<int, std::pair<std::uint64_t, std::vector<std::uint64_t>>> reference_;  // p -> seed, digests
+};
+
+// The finding for process `pid` printing differently under seed_a and seed_b (p processors):
+// both runs again, prefixed, and their first differing line.
+Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                           std::uint64_t seed_b, int pid, StdinFeed& in);
+
+// The lines process `pid` printed, from output captured with the prefix "[pid] ".
+std::vector<std::string> lines_of(const std::string& text, int pid);
+
+}  // namespace bspcheck::cli

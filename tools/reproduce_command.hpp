@@ -1,0 +1,18 @@
+// reproduce_command.hpp: the `bsp-check run` command line that runs exactly one run again,
+// printed with its findings and in the reports.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "tools/run_config.hpp"
+
+namespace bspcheck::cli {
+
+// A word for a shell command line, quoted when it needs to be.
+std::string shell_quote(const std::string& s);
+
+// "bsp-check run -p P --seed S [the flags that change a run] PROGRAM ARGS...".
+std::string repro_command(const RunConfig& c, int p, std::uint64_t seed);
+
+}  // namespace bspcheck::cli

@@ -1,0 +1,198 @@
+#include "tools/run_launcher.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "checker/finding_text.hpp"
+#include "runtime/options.hpp"
+#include "tools/interrupt.hpp"
+#include "tools/reproduce_command.hpp"
+#include "tools/temp_files.hpp"
+
+namespace bspcheck::cli {
+
+namespace {
+
+int make_memfd(const char* name) {
+  int fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0) {
+    std::perror("bsp-check: memfd_create");
+    std::exit(2);
+  }
+  return fd;
+}
+
+std::string read_fd(int fd) {
+  std::string s;
+  lseek(fd, 0, SEEK_SET);
+  char buf[65536];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) s.append(buf, static_cast<std::size_t>(n));
+  return s;
+}
+
+}  // namespace
+
+// BSPCHECK_OPTIONS of one run: the flags' values (checked when they were parsed) set through the
+// options table and printed by it (runtime/options.def).
+std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
+  rt::ProgramOptions o;
+  o.run.seed = seed;
+  o.run.procs = p;
+  rt::set_program_option(o, "strategy", c.strategy);
+  if (c.strategy == "pct") {
+    o.run.pct_depth = c.pct_depth;
+    o.run.pct_steps = c.pct_steps;
+  }
+  if (!c.stack_size.empty()) rt::set_program_option(o, "stack", c.stack_size);
+  o.timeout_seconds = c.timeout;
+  o.run.werror = c.werror;
+  o.run.disabled_rules = c.disabled_rules;
+  o.run.suppressions_file = c.suppressions_file;
+  o.run.checks = !c.no_check;
+  o.run.time_jitter = c.time_jitter;
+  if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
+  o.run.trace_file = c.trace_file;
+  o.run.replay_file = c.replay_file;
+  o.run.guide_file = c.guide_file;
+  o.run.guide_log = c.guide_log;
+  return rt::format_program_options(o, rt::OptionScope::all);
+}
+
+bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.terminal()); }
+
+// The environment every run of c shares, set in the driver before each fork. Nothing between
+// fork and exec may allocate: the stdin feed may have a thread, and a child forked while it
+// holds the allocator's lock would deadlock in malloc (setenv, std::string, std::vector).
+void set_shared_run_environment(const RunConfig& c) {
+  // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
+  // error; aborting lets the runtime contain it as a `crash` finding naming the process.
+  if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
+  if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
+  else unsetenv("BSPCHECK_PREFIX");
+}
+
+// Built before fork (see set_shared_run_environment); it points into c, which outlives every child.
+std::vector<char*> program_argv(const RunConfig& c) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(c.program.c_str()));  // execv does not write through them
+  for (const std::string& a : c.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  return argv;
+}
+
+[[noreturn]] void exec_program(const char* path, char* const* argv, int stdin_fd, int out_fd, int err_fd,
+                               bool own_group) {
+  restore_default_signals();
+  if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
+  if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
+  if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
+  if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
+  execv(path, argv);
+  std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path, std::strerror(errno));
+  _exit(127);
+}
+
+void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path) {
+  std::ifstream rep(report_path);
+  if (rep) {
+    std::stringstream ss;
+    ss << rep.rdbuf();
+    r.reported = checker::run_report_from_json(ss.str(), r.report);
+  }
+  unlink(report_path.c_str());
+
+  bool errors = false;  // findings that fail the run: errors, and with --werror warnings
+  for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.werror);
+  if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
+  else if (!r.reported)
+    r.reason = r.exit_status == 127 ? "could not be executed"
+                                    : "the program ended without a bsp-check report (it never called bsp_begin, or the "
+                                      "runtime could not write the report), exit status " +
+                                          std::to_string(r.exit_status);
+  else if (r.exit_status >= 128) r.reason = "killed by signal " + std::to_string(r.exit_status - 128);
+  else if (r.exit_status != 0 && !errors) r.reason = "the program exited with status " + std::to_string(r.exit_status);
+  r.passed = !errors && r.reason.empty() && r.exit_status == 0;
+}
+
+RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in, bool stream) {
+  RunOutcome r;
+  r.p = p;
+  r.seed = seed;
+  std::string report_template = temp_template("report");
+  char* report_path = report_template.data();
+  int report_fd = mkostemp(report_path, O_CLOEXEC);
+  if (report_fd >= 0) close(report_fd);
+  int out_fd = stream ? -1 : make_memfd("bsp-check-stdout");
+  int err_fd = stream ? -1 : make_memfd("bsp-check-stderr");
+  const std::string options = runtime_options(c, p, seed);
+  const std::string repro = repro_command(c, p, seed);
+
+  const auto start = std::chrono::steady_clock::now();
+  const bool own_group = own_group_for(in);
+  // The run's environment and arguments, before fork (see set_shared_run_environment). The
+  // shared part too: a divergence is run again with another --prefix.
+  set_shared_run_environment(c);
+  const std::vector<char*> argv = program_argv(c);
+  setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
+  setenv("BSPCHECK_REPORT", report_path, 1);
+  setenv("BSPCHECK_REPRO", repro.c_str(), 1);
+  const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // outlives the child: reaped first
+  pid_t child = fork();
+  if (child < 0) {
+    std::perror("bsp-check: fork");
+    std::exit(2);
+  }
+  if (child == 0) {
+    exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
+  }
+  input->child_started();
+  if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
+  const WatchedChild watched(child, own_group);
+
+  // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
+  int status = 0;
+  const double hard_limit = c.timeout > 0 ? c.timeout + 5 : 0;
+  for (;;) {
+    pid_t w = waitpid(child, &status, hard_limit > 0 ? WNOHANG : 0);
+    if (w == child) break;
+    if (w < 0 && errno != EINTR) break;
+    if (hard_limit > 0) {
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (elapsed > hard_limit) {
+        kill(child, SIGKILL);
+        waitpid(child, &status, 0);
+        r.timed_out = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
+  else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
+
+  finish_outcome(r, c, report_path);
+  if (out_fd >= 0) {
+    r.out = read_fd(out_fd);
+    r.err = read_fd(err_fd);
+    close(out_fd);
+    close(err_fd);
+  }
+  return r;
+}
+
+}  // namespace bspcheck::cli

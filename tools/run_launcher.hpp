@@ -1,0 +1,52 @@
+// run_launcher.hpp: one run of the program at (p, seed), started anew (fork + exec): its
+// environment, its standard streams, the wait with a hard time limit, and the reading of the
+// report the runtime wrote (checker/finding_codec.hpp) into an outcome: passed, or why not.
+// tools/fork_server_client.hpp runs the same runs by forking them from a server instead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "checker/finding_codec.hpp"
+#include "tools/run_config.hpp"
+#include "tools/stdin_feed.hpp"
+
+namespace bspcheck::cli {
+
+struct RunOutcome {
+  int p = 0;
+  std::uint64_t seed = 0;
+  int exit_status = 0;      // of the program; 128+signal when killed
+  bool timed_out = false;
+  bool passed = false;
+  double seconds = 0;
+  bool reported = false;    // the runtime wrote its report
+  checker::RunReport report;
+  std::string out, err;     // captured output (when not streamed)
+  std::string reason;       // one line when the run failed without a finding
+};
+
+// BSPCHECK_OPTIONS of one run (runtime/options.def prints it).
+std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed);
+
+// The environment every run of c shares, set in the driver before each fork.
+void set_shared_run_environment(const RunConfig& c);
+// The program's argument vector for execv, built before fork; it points into c.
+std::vector<char*> program_argv(const RunConfig& c);
+// Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
+bool own_group_for(const StdinFeed& in);
+// In a forked child: standard input from its start, output to out_fd/err_fd (when >= 0), and
+// exec of the program. Allocates nothing. Does not return.
+[[noreturn]] void exec_program(const char* path, char* const* argv, int stdin_fd, int out_fd, int err_fd,
+                               bool own_group);
+
+// Reads the runtime's report of a finished run (and removes the file) and decides whether the
+// run passed.
+void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path);
+
+// Runs the program once; its output is captured unless `stream` (then it goes to the terminal).
+RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in,
+                    bool stream);
+
+}  // namespace bspcheck::cli
