@@ -10,7 +10,7 @@
 #define BSPCHECK_BSP_H
 
 /* MulticoreBSP's mcbsp.h declares the same names with size_t types: the two cannot meet in one
- * file (runtime/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
+ * file (engine/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
 #if defined(BSPCHECK_MCBSP_INTERFACE) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
 #error "bsp-check: the classic <bsp.h> after MulticoreBSP's <mcbsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
 #endif

@@ -2,7 +2,7 @@
 // for the findings it reports itself (a size the engine cannot hold) before any classic call.
 #pragma once
 
-#include "runtime/world.hpp"
+#include "engine/world.hpp"
 
 namespace bspcheck::rt {
 

@@ -23,7 +23,7 @@
 #include "checker/finding_codec.hpp"
 #include "runtime/backtrace.hpp"
 #include "runtime/elf_symbols.hpp"
-#include "runtime/entry_points.hpp"
+#include "engine/entry_points.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
 #include "runtime/shell_word.hpp"

@@ -13,9 +13,9 @@
 #include <cstdio>
 #include <string>
 
-#include "runtime/call_entry.hpp"
-#include "runtime/entry_points.hpp"
-#include "runtime/world.hpp"
+#include "engine/call_entry.hpp"
+#include "engine/entry_points.hpp"
+#include "engine/world.hpp"
 
 using bspcheck::Rule;
 using bspcheck::rt::Site;

@@ -17,7 +17,7 @@
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
-#include "runtime/process.hpp"
+#include "engine/process.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/shared_write_watch.hpp"

@@ -8,9 +8,9 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "runtime/context_switch.hpp"
-#include "runtime/output_capture.hpp"
+#include "engine/output_capture.hpp"
 #include "runtime/site.hpp"
-#include "runtime/world.hpp"
+#include "engine/world.hpp"
 
 namespace bspcheck::rt {
 
@@ -34,7 +34,7 @@ void begin_program(int maxprocs, const Site& site);
 void end_program();
 
 // The MulticoreBSP dialect's processes are threads, which share the program's globals: its
-// bsp_begin asks for shared globals unless globals= was chosen (runtime/mcbsp_api.cpp).
+// bsp_begin asks for shared globals unless globals= was chosen (engine/mcbsp_api.cpp).
 void share_globals_by_default();
 
 // Processors available before bsp_begin (bsp_nprocs called before bsp_begin).

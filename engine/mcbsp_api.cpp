@@ -18,9 +18,9 @@
 #include <initializer_list>
 #include <string>
 
-#include "runtime/call_entry.hpp"
-#include "runtime/entry_points.hpp"
-#include "runtime/world.hpp"
+#include "engine/call_entry.hpp"
+#include "engine/entry_points.hpp"
+#include "engine/world.hpp"
 
 using bspcheck::rt::World;
 

@@ -1,10 +1,10 @@
-#include "runtime/output_capture.hpp"
+#include "engine/output_capture.hpp"
 
 #include <cstdint>
 #include <iostream>
 #include <streambuf>
 
-#include "runtime/world.hpp"
+#include "engine/world.hpp"
 
 namespace bspcheck::rt {
 

@@ -5,7 +5,7 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "checker/finding_text.hpp"
-#include "runtime/entry_points.hpp"
+#include "engine/entry_points.hpp"
 
 namespace bspcheck {
 

@@ -1,4 +1,4 @@
-#include "runtime/world.hpp"
+#include "engine/world.hpp"
 #include "checker/finding_text.hpp"
 #include "runtime/options.hpp"
 
@@ -1025,7 +1025,7 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
   traced_call(trace::Call::qsize, -1, 0);
   Process& me = self();
   // BSPlib writes both results: a NULL is a misuse (MulticoreBSP's optional size is handled by
-  // its front end, runtime/mcbsp_api.cpp, before the call reaches here).
+  // its front end, engine/mcbsp_api.cpp, before the call reaches here).
   if (!nmessages || !accum_nbytes)
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
                              (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
