@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "replay/bounded_search.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/program_check.hpp"
@@ -17,33 +18,6 @@
 #include "tools/option_checks.hpp"
 
 namespace bspcheck::cli {
-
-namespace {
-
-// A choice point the run was offered: its kind, how many options it had, and what it took.
-struct Point {
-  unsigned kind;
-  unsigned n;
-  unsigned value;
-};
-
-// A schedule to run: the values of the first choice points (the rest take the default).
-struct Schedule {
-  std::vector<unsigned> kinds, values;
-  std::size_t deviations = 0;  // how many of them are not the default
-  std::size_t next = 0;        // deviations are added at or after this choice point only
-};
-
-const char* kind_text(unsigned k) {
-  switch (k) {
-    case 2: return "message order";
-    case 3: return "write order";
-    case 4: return "hp timing";
-    default: return "choice";
-  }
-}
-
-}  // namespace
 
 int explore_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{"bsp-check explore: run PROGRAM under every schedule that differs from the default one in at most\n"
@@ -95,30 +69,20 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t runs = 0;
   bool exhausted = true;
   for (int p : c.procs) {
-    // Depth-first over schedules; each is the prefix of a run that was seen, plus one deviation.
-    std::vector<Schedule> todo{Schedule{}};
-    while (!todo.empty()) {
+    trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
+    while (const auto s = search.next()) {
       if (runs >= max_runs) {
         exhausted = false;
         break;
       }
-      const Schedule s = std::move(todo.back());
-      todo.pop_back();
-      {
-        std::ofstream out(script);
-        for (std::size_t i = 0; i < s.values.size(); ++i) out << s.kinds[i] << ' ' << s.values[i] << '\n';
-      }
+      trace::BoundedSearch::write_script(script, *s);
       RunConfig run = c;
       run.guide_log = log;  // the log makes the run an exploring one
       const QuietRun q = run_quietly(run, pc.path, p, 1);
       ++runs;
       if (!quiet && runs % 20 == 0)
         std::fprintf(stderr, "\rbsp-check: explore: %zu schedules run...", runs);
-      std::vector<Point> points;
-      {
-        std::ifstream in(log);
-        for (Point pt; in >> pt.kind >> pt.n >> pt.value;) points.push_back(pt);
-      }
+      const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(log);
       if (!q.passed) {
         if (!quiet) std::fputs("\r\033[K", stderr);
         RunConfig record = run;
@@ -126,38 +90,18 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         record.trace_file = (std::filesystem::path(trace_dir) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
         run_quietly(record, pc.path, p, 1);
         std::printf("bsp-check: explore: schedule %zu fails (p = %d, %zu non-default choice%s)%s%s\n", runs, p,
-                    s.deviations, s.deviations == 1 ? "" : "s",
+                    s->deviations, s->deviations == 1 ? "" : "s",
                     q.failing_rules.empty() ? "" : " with ", q.failing_rules.empty() ? "" : q.failing_rules.front().c_str());
         if (!q.reason.empty()) std::printf("  %s\n", q.reason.c_str());
-        for (std::size_t i = 0; i < s.values.size(); ++i)
-          if (i < points.size() && s.values[i] != points[i].n - 1)
-            std::printf("  choice %zu: %s -> %u of %u\n", i + 1, kind_text(s.kinds[i]), s.values[i], points[i].n);
+        for (const std::string& line : trace::BoundedSearch::describe(*s, offered)) std::printf("  %s\n", line.c_str());
         std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.trace_file.c_str(),
                     shell_quote(record.trace_file).c_str());
         std::filesystem::remove_all(dir);
         return 1;
       }
-      // Children: one more deviation at each later choice point that has alternatives.
-      for (std::size_t i = points.size(); i-- > s.next;) {
-        if (points[i].n < 2) continue;
-        if (s.deviations >= bound) {
-          exhausted = false;  // schedules beyond the bound exist
-          break;
-        }
-        for (unsigned v = 0; v + 1 < points[i].n; ++v) {  // n - 1 is the default
-          Schedule child;
-          for (std::size_t k = 0; k < i; ++k) {
-            child.kinds.push_back(points[k].kind);
-            child.values.push_back(points[k].value);
-          }
-          child.kinds.push_back(points[i].kind);
-          child.values.push_back(v);
-          child.deviations = s.deviations + 1;
-          child.next = i + 1;
-          todo.push_back(std::move(child));
-        }
-      }
+      search.ran(*s, offered);
     }
+    if (!search.exhaustive()) exhausted = false;
     if (runs >= max_runs) break;
   }
   if (!quiet) std::fputs("\r\033[K", stderr);

@@ -4,11 +4,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
+#include "replay/choice_script.hpp"
+#include "replay/shrink.hpp"
 #include "replay/trace_format.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/option_checks.hpp"
@@ -18,52 +21,6 @@
 #include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
-
-namespace {
-
-// One scheduling choice of the recorded run, with where it happened.
-struct Choice {
-  std::uint8_t kind;
-  std::uint64_t value;
-  std::uint64_t superstep;
-  int pid;           // the process whose call came last before the choice
-  std::string call;  // that call
-};
-
-const char* kind_text(std::uint8_t k) {
-  switch (k) {
-    case 1: return "next process";
-    case 2: return "message order";
-    case 3: return "write order";
-    case 4: return "hp timing";
-    default: return "time";
-  }
-}
-
-// The choices of a trace in order, each with the superstep and the call it followed.
-std::vector<Choice> choices_of(const trace::Reader& trace) {
-  std::vector<Choice> choices;
-  std::uint64_t superstep = 0;
-  int pid = 0;
-  std::string call = "bsp_begin";
-  for (const trace::Event& e : trace.events()) {
-    if (e.type == trace::Event::superstep) superstep = e.value;
-    else if (e.type == trace::Event::call) pid = static_cast<int>(e.rec.pid), call = trace::call_name(e.rec.call);
-    else if (e.type == trace::Event::choice) choices.push_back({e.kind, e.value, superstep, pid, call});
-  }
-  return choices;
-}
-
-void write_script(const std::string& path, const std::vector<Choice>& choices, const std::vector<bool>& keep) {
-  std::ofstream out(path);
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    out << static_cast<unsigned>(choices[i].kind) << ' ';
-    if (keep[i]) out << choices[i].value << '\n';
-    else out << "-\n";
-  }
-}
-
-}  // namespace
 
 int shrink_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{"bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
@@ -121,7 +78,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   const std::string target = original.failing_rules.empty() ? "" : original.failing_rules.front();
   const std::string what = target.empty() ? "the same way (" + original.reason + ")" : "with " + target;
 
-  const std::vector<Choice> choices = choices_of(trace);
+  const std::vector<trace::RecordedChoice> choices = trace::recorded_choices(trace);
 
   std::string script_template = temp_template("shrink");
   const int fd = mkstemp(script_template.data());
@@ -137,7 +94,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   auto fails = [&](const std::vector<std::size_t>& kept) {
     std::vector<bool> keep(choices.size(), false);
     for (std::size_t i : kept) keep[i] = true;
-    write_script(script, choices, keep);
+    trace::write_choice_script(script, choices, keep);
     const QuietRun q = run_quietly(guided, pc.path, p, c.seed);
     ++runs;
     if (!quiet && runs % 25 == 0)
@@ -147,37 +104,14 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     return std::find(q.failing_rules.begin(), q.failing_rules.end(), target) != q.failing_rules.end();
   };
 
-  // Delta debugging over the kept choices: drop chunks while the failure stays.
-  std::vector<std::size_t> kept;
-  if (!fails({})) {
-    for (std::size_t i = 0; i < choices.size(); ++i) kept.push_back(i);
-    std::size_t n = 2;
-    while (kept.size() >= 2 && runs < max_runs) {
-      const std::size_t chunk = (kept.size() + n - 1) / n;
-      bool reduced = false;
-      for (std::size_t start = 0; start < kept.size() && runs < max_runs; start += chunk) {
-        std::vector<std::size_t> rest_of;
-        for (std::size_t k = 0; k < kept.size(); ++k)
-          if (k < start || k >= start + chunk) rest_of.push_back(kept[k]);
-        if (fails(rest_of)) {
-          kept = std::move(rest_of);
-          n = std::max<std::size_t>(n - 1, 2);
-          reduced = true;
-          break;
-        }
-      }
-      if (!reduced) {
-        if (n >= kept.size()) break;
-        n = std::min(n * 2, kept.size());
-      }
-    }
-  }
+  // Delta debugging over the choices (replay/shrink.hpp): drop chunks while the failure stays.
+  const std::vector<std::size_t> kept = trace::shrink_choices(choices.size(), fails, max_runs).kept;
   if (!quiet) std::fputs("\r\033[K", stderr);
 
   // Record the minimal run.
   std::vector<bool> keep(choices.size(), false);
   for (std::size_t i : kept) keep[i] = true;
-  write_script(script, choices, keep);
+  trace::write_choice_script(script, choices, keep);
   RunConfig record = guided;
   record.trace_file = output;
   const QuietRun final_run = run_quietly(record, pc.path, p, c.seed);
@@ -193,15 +127,15 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     std::printf("  no choice matters: the default schedule fails too, so the failure does not depend on the schedule\n");
   // Choices are followed by position: the kept ones are described where the minimal run made
   // them (its own trace), which is where they matter.
-  std::vector<Choice> minimal = choices;
+  std::vector<trace::RecordedChoice> minimal = choices;
   try {
-    minimal = choices_of(trace::Reader::open(output));
+    minimal = trace::recorded_choices(trace::Reader::open(output));
   } catch (const trace::TraceError&) {
   }
   for (std::size_t i : kept) {
-    const Choice& ch = i < minimal.size() ? minimal[i] : choices[i];
+    const trace::RecordedChoice& ch = i < minimal.size() ? minimal[i] : choices[i];
     std::printf("  superstep %llu, after process %d's %s: %s -> %llu\n", static_cast<unsigned long long>(ch.superstep),
-                ch.pid, ch.call.c_str(), kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
+                ch.pid, ch.call.c_str(), trace::choice_kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
   }
   if (!kept.empty())
     std::printf("  critical superstep: %llu\n",

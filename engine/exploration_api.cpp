@@ -1,0 +1,123 @@
+// The in-process searches of include/bspcheck/exploration.hpp: bounded search and shrinking
+// (replay/bounded_search.hpp, replay/shrink.hpp) over runs of an SPMD function, steered through
+// the guided scheduler's script and log files in a temporary folder.
+#include "bspcheck/exploration.hpp"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "replay/bounded_search.hpp"
+#include "replay/choice_script.hpp"
+#include "replay/shrink.hpp"
+#include "replay/trace_format.hpp"
+
+namespace bspcheck {
+
+namespace {
+
+// A temporary folder under $TMPDIR (or /tmp), removed with its files when this goes.
+class ScratchFolder {
+ public:
+  ScratchFolder() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string t = std::string(tmp && *tmp ? tmp : "/tmp") + "/bspcheck-search-XXXXXX";
+    if (!mkdtemp(t.data())) throw std::runtime_error("bspcheck: cannot create a temporary folder: " + t);
+    path_ = t;
+  }
+  ~ScratchFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  std::string file(const char* name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+// The rule a failing run is kept failing with: its first finding that fails it.
+std::string failing_rule(const RunResult& r) {
+  for (const Finding& f : r.findings)
+    if (f.severity == Severity::error || r.werror) return f.rule;
+  return "";
+}
+
+bool fails_with(const RunResult& r, const std::string& rule) {
+  if (r.ok()) return false;
+  if (rule.empty()) return true;
+  return std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.rule == rule; });
+}
+
+}  // namespace
+
+ExploreResult explore(const Options& options, const std::function<void()>& spmd, std::size_t bound,
+                      std::size_t max_runs) {
+  ScratchFolder dir;
+  Options o = options;
+  o.guide_file = dir.file("script");
+  o.guide_log = dir.file("log");  // the log makes each run an exploring one
+  o.trace_file.clear();
+  o.replay_file.clear();
+  ExploreResult out;
+  trace::BoundedSearch search(bound);
+  while (const auto s = search.next()) {
+    if (out.schedules >= max_runs) return out;  // not exhausted
+    trace::BoundedSearch::write_script(o.guide_file, *s);
+    RunResult r = run(o, spmd);
+    ++out.schedules;
+    const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(o.guide_log);
+    if (!r.ok()) {
+      out.failed = true;
+      out.failing = std::move(r);
+      out.deviations = trace::BoundedSearch::describe(*s, offered);
+      return out;
+    }
+    search.ran(*s, offered);
+  }
+  out.exhausted = search.exhaustive();
+  return out;
+}
+
+ShrinkResult shrink(const Options& options, const std::function<void()>& spmd, const std::string& trace_file,
+                    const std::string& output_file, std::size_t max_runs) {
+  ShrinkResult out;
+  Options replay = options;
+  replay.trace_file.clear();
+  replay.guide_file.clear();
+  replay.guide_log.clear();
+  replay.replay_file = trace_file;
+  const RunResult original = run(replay, spmd);
+  if (original.ok()) return out;
+  out.failed = true;
+  out.rule = failing_rule(original);
+
+  const std::vector<trace::RecordedChoice> choices = trace::recorded_choices(trace::Reader::open(trace_file));
+  out.choices = choices.size();
+  ScratchFolder dir;
+  Options guided = replay;
+  guided.replay_file.clear();
+  guided.guide_file = dir.file("script");
+  auto keep_only = [&](const std::vector<std::size_t>& kept) {
+    std::vector<bool> keep(choices.size(), false);
+    for (std::size_t i : kept) keep[i] = true;
+    trace::write_choice_script(guided.guide_file, choices, keep);
+  };
+  const trace::ShrinkOutcome s = trace::shrink_choices(
+      choices.size(),
+      [&](const std::vector<std::size_t>& kept) {
+        keep_only(kept);
+        return fails_with(run(guided, spmd), out.rule);
+      },
+      max_runs);
+  out.kept = s.kept.size();
+  out.runs = s.runs;
+  keep_only(s.kept);
+  Options record = guided;
+  record.trace_file = output_file;
+  out.minimal = run(record, spmd);
+  return out;
+}
+
+}  // namespace bspcheck

@@ -1,0 +1,45 @@
+// exploration.hpp: searching the schedules of an SPMD function in-process, the same searches
+// `bsp-check explore` and `bsp-check shrink` run on a program (docs/exploration.md). For tests
+// of BSP libraries that want more than random seeds, and a minimal schedule for a failure.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck {
+
+struct ExploreResult {
+  bool failed = false;                  // a schedule within the bound fails
+  RunResult failing;                    // its run, when one failed
+  std::vector<std::string> deviations;  // its non-default choices, e.g. "choice 3: message order -> 0 of 4"
+  std::size_t schedules = 0;            // schedules run
+  bool exhausted = false;               // every schedule within the bound ran (none failed)
+};
+
+// Runs spmd under every schedule that differs from the default one in at most `bound` choices
+// that can change what it sees (message orders, overlapping writes, when hp operations land),
+// until one fails (RunResult::ok() is false) or max_runs schedules have run.
+// options.procs, checks and rules apply; options.seed and strategy do not (the search chooses).
+ExploreResult explore(const Options& options, const std::function<void()>& spmd, std::size_t bound = 2,
+                      std::size_t max_runs = 2000);
+
+struct ShrinkResult {
+  bool failed = false;        // the recorded run fails (else there is nothing to shrink)
+  std::string rule;           // the failure kept: the first failing finding's rule
+  std::size_t choices = 0;    // choices of the recorded run
+  std::size_t kept = 0;       // choices the minimal run keeps; the others take the default
+  std::size_t runs = 0;       // runs it took
+  RunResult minimal;          // the minimal run, recorded into output_file
+};
+
+// Reduces the scheduling choices of a failing run recorded in trace_file (Options::trace_file)
+// towards the default schedule while spmd still fails with the same rule, and records the
+// minimal run into output_file. options as for the recorded run (procs, seed, checks).
+ShrinkResult shrink(const Options& options, const std::function<void()>& spmd, const std::string& trace_file,
+                    const std::string& output_file, std::size_t max_runs = 2000);
+
+}  // namespace bspcheck
