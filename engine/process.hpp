@@ -21,13 +21,6 @@ enum class ProcState : std::uint8_t {
   finished,  // its context has exited
 };
 
-struct Message {
-  int src;
-  std::uint32_t tag_len;
-  std::uint32_t payload_len;
-  std::size_t offset;  // tag at offset, payload at offset + padded tag length, in the arena
-};
-
 struct PushRequest {
   const void* addr;
   long size;
@@ -61,11 +54,6 @@ struct Process {
   std::vector<PopRequest> pops;
   int tagsize_request = -1;
   Site tagsize_site;
-
-  // Messages readable in this superstep, in their seeded order; queue_head is the next one.
-  std::vector<Message> queue;
-  std::size_t queue_head = 0;
-  std::size_t queue_bytes = 0;  // payload bytes not yet moved
 
   // Communication of this superstep, for the h-relation (SuperstepStats).
   std::size_t bytes_out = 0, bytes_in = 0, ops_out = 0, ops_in = 0;

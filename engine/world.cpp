@@ -39,13 +39,11 @@ std::string describe_pids(const std::vector<int>& pids) {
 
 std::chrono::steady_clock::time_point g_real_start;
 
-constexpr std::size_t kMessageAlign = 16;  // bsp_hpmove hands out pointers: keep them aligned
-std::size_t padded(std::size_t n) { return (n + kMessageAlign - 1) & ~(kMessageAlign - 1); }
 
 }  // namespace
 
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
-    : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs) {
+    : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs), messages_(nprocs) {
   sched_ = make_scheduler(options);
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
@@ -60,7 +58,6 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     });
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
-  outbox_.resize(static_cast<std::size_t>(p_));
   for (int pid = 0; pid < p_; ++pid) {
     procs_[pid].pid = pid;
     make_runnable(pid);
@@ -512,18 +509,6 @@ bool World::writes_can_collide(const std::vector<WriteOp>& writes) const {
   return false;
 }
 
-bool World::messages_identical(const std::vector<Message>& queue) const {
-  // The receiver cannot tell messages with the same tag and payload apart (BSMP names no sender).
-  for (std::size_t i = 1; i < queue.size(); ++i) {
-    const Message& a = queue[0];
-    const Message& b = queue[i];
-    if (a.tag_len != b.tag_len || a.payload_len != b.payload_len ||
-        std::memcmp(msg_now_.at(a.offset), msg_now_.at(b.offset), padded(a.tag_len) + a.payload_len) != 0)
-      return false;
-  }
-  return true;
-}
-
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
   hp_pending_[pending_index] = hp_pending_.back();
@@ -625,7 +610,7 @@ void World::level1_enter(const char* name, const Site& site) {
   me.level1.push_back({name ? name : "?", site,
                        static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
                            static_cast<long>(me.pops.size()),
-                       me.tagsize_request >= 0 ? me.tagsize_request : tagsize_, me.queue.size() - me.queue_head,
+                       me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(), messages_.pending(me.pid),
                        superstep_});
 }
 
@@ -642,7 +627,7 @@ void World::level1_exit(const char* name, const Site& site) {
   checker::HygieneState now{at_enter.name, site,
                             static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
                                 static_cast<long>(me.pops.size()),
-                            me.tagsize_request >= 0 ? me.tagsize_request : tagsize_, me.queue.size() - me.queue_head,
+                            me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(), messages_.pending(me.pid),
                             superstep_};
   checker_->hygiene_exit(me.pid, at_enter, now, site);
 }
@@ -918,7 +903,7 @@ void World::set_tagsize(int* tag_nbytes) {
   } else {
     me.tagsize_request = *tag_nbytes;
     me.tagsize_site = me.site;
-    *tag_nbytes = tagsize_;  // the size valid in this superstep
+    *tag_nbytes = messages_.tagsize();  // the size valid in this superstep
   }
 }
 
@@ -955,7 +940,7 @@ void World::apply_tagsize() {
       break;
     }
   if (procs_[0].tagsize_request >= 0) value = procs_[0].tagsize_request;
-  tagsize_ = value;
+  messages_.set_tagsize(value);
   for (Process& pr : procs_) pr.tagsize_request = -1;
 }
 
@@ -969,28 +954,28 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
   } else if (payload_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " sends a negative payload size (" +
                              std::to_string(payload_nbytes) + ")");
-  } else if ((!payload && payload_nbytes > 0) || (!tag && tagsize_ > 0)) {
+  } else if ((!payload && payload_nbytes > 0) || (!tag && messages_.tagsize() > 0)) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
                              (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to bsp_send");
   } else {
     // Buffered on source: tag and payload are copied now.
-    const std::size_t tag_len = static_cast<std::size_t>(tagsize_);
-    const std::size_t off = msg_next_.reserve(padded(tag_len) + static_cast<std::size_t>(payload_nbytes), kMessageAlign);
-    if (tag_len) std::memcpy(msg_next_.at(off), tag, tag_len);
-    if (payload_nbytes) std::memcpy(msg_next_.at(off + padded(tag_len)), payload, static_cast<std::size_t>(payload_nbytes));
-    outbox_[pid].push_back({me.pid, static_cast<std::uint32_t>(tag_len), static_cast<std::uint32_t>(payload_nbytes), off});
-    count_transfer(me.pid, pid, tag_len + static_cast<std::size_t>(payload_nbytes));
+    messages_.send(me.pid, pid, tag, payload, static_cast<std::uint32_t>(payload_nbytes));
+    count_transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
   }
 }
 
 void World::deliver_messages() {
   // Messages sent in this superstep become readable in the next one, in a seeded order; the
   // unread ones of this superstep vanish.
-  if (poisoning_ && msg_now_.size() > 0) {
+  if (checker_)
+    for (const Process& pr : procs_)
+      if (const std::size_t n = messages_.pending(pr.pid))
+        checker_->queue_unconsumed(pr.pid, n, messages_.pending_senders(pr.pid), pr.site, pr.call, superstep_);
+  if (poisoning_ && messages_.readable_storage_bytes() > 0) {
     // Keep this superstep's message storage, poisoned, so that a bsp_hpmove pointer used after
     // the superstep hits it (hpmove-stale); the oldest retired storage is released.
     auto retired = std::make_unique<ByteArena>();
-    retired->swap(msg_now_);
+    messages_.retire_readable_storage(*retired);
     const auto lo = reinterpret_cast<std::uintptr_t>(retired->at(0));
     poison_.poison({lo, lo + retired->size(), Rule::hpmove_stale, -1, -1, superstep_, Site{}, "bsp_hpmove"});
     for (const PoisonedRegion& h : hpmove_handouts_) poison_.poison(h);  // with their call sites
@@ -1003,22 +988,7 @@ void World::deliver_messages() {
     }
   }
   hpmove_handouts_.clear();
-  msg_now_.swap(msg_next_);
-  msg_next_.clear();
-  for (Process& pr : procs_) {
-    if (checker_ && pr.queue_head < pr.queue.size()) {
-      std::vector<int> senders;
-      for (std::size_t i = pr.queue_head; i < pr.queue.size(); ++i) senders.push_back(pr.queue[i].src);
-      checker_->queue_unconsumed(pr.pid, pr.queue.size() - pr.queue_head, senders, pr.site, pr.call, superstep_);
-    }
-    std::vector<Message>& in = outbox_[pr.pid];
-    pr.queue.swap(in);
-    in.clear();
-    pr.queue_head = 0;
-    pr.queue_bytes = 0;
-    for (const Message& m : pr.queue) pr.queue_bytes += m.payload_len;
-    if (!sched_->exploring() || !messages_identical(pr.queue)) sched_->shuffle(pr.queue, ChoiceKind::queue_order);
-  }
+  messages_.deliver(*sched_);
 }
 
 void World::qsize(int* nmessages, int* accum_nbytes) {
@@ -1029,8 +999,8 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
   if (!nmessages || !accum_nbytes)
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
                              (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
-  if (nmessages) *nmessages = static_cast<int>(me.queue.size() - me.queue_head);
-  if (accum_nbytes) *accum_nbytes = static_cast<int>(me.queue_bytes);
+  if (nmessages) *nmessages = static_cast<int>(messages_.pending(me.pid));
+  if (accum_nbytes) *accum_nbytes = static_cast<int>(messages_.pending_bytes(me.pid));
 }
 
 void World::get_tag(int* status, void* tag) {
@@ -1038,13 +1008,13 @@ void World::get_tag(int* status, void* tag) {
   Process& me = self();
   if (!status) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL status pointer to bsp_get_tag");
-  } else if (me.queue_head == me.queue.size()) {
+  } else if (const Message* first = messages_.first(me.pid); !first) {
     *status = -1;
   } else {
-    const Message& m = me.queue[me.queue_head];
+    const Message& m = *first;
     *status = static_cast<int>(m.payload_len);
     if (m.tag_len) {
-      if (tag) std::memcpy(tag, msg_now_.at(m.offset), m.tag_len);
+      if (tag) std::memcpy(tag, messages_.tag(m), m.tag_len);
       else report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
     }
   }
@@ -1055,19 +1025,18 @@ void World::move(void* payload, int reception_nbytes) {
   Process& me = self();
   if (reception_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
-  } else if (me.queue_head == me.queue.size()) {
+  } else if (!messages_.first(me.pid)) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " calls bsp_move on an empty queue");
   } else {
-    const Message& m = me.queue[me.queue_head];
+    const Message& m = *messages_.first(me.pid);
     std::size_t n = std::min<std::size_t>(m.payload_len, static_cast<std::size_t>(reception_nbytes));
     if (n && !payload) {
       report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
     } else {
-      if (n) std::memcpy(payload, msg_now_.at(m.offset + padded(m.tag_len)), n);
+      if (n) std::memcpy(payload, messages_.payload(m), n);
       if (checker_ && reception_nbytes > 0 && n < m.payload_len)
         checker_->move_truncated(me.pid, m.payload_len, n, me.site, superstep_);
-      me.queue_bytes -= m.payload_len;
-      ++me.queue_head;
+      messages_.pop(me.pid);
     }
   }
 }
@@ -1080,20 +1049,19 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
     // Nothing is consumed: the message stays first in the queue, as with bsp_move's NULL buffer.
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
                              (!tag_ptr ? "tag" : "payload") + " pointer to bsp_hpmove");
-  } else if (me.queue_head < me.queue.size()) {
-    const Message& m = me.queue[me.queue_head];
-    // The pointers stay valid until the end of the superstep: msg_now_ is only replaced at the
-    // barrier.
-    *tag_ptr = msg_now_.at(m.offset);
-    *payload_ptr = msg_now_.at(m.offset + padded(m.tag_len));
+  } else if (const Message* first = messages_.first(me.pid)) {
+    const Message& m = *first;
+    // The pointers stay valid until the end of the superstep: the readable messages' storage is
+    // only replaced at the barrier.
+    *tag_ptr = messages_.tag(m);
+    *payload_ptr = messages_.payload(m);
     if (poisoning_) {
-      const auto lo = reinterpret_cast<std::uintptr_t>(msg_now_.at(m.offset));
-      hpmove_handouts_.push_back({lo, lo + padded(m.tag_len) + m.payload_len, Rule::hpmove_stale, me.pid, me.pid,
+      const auto lo = reinterpret_cast<std::uintptr_t>(messages_.tag(m));
+      hpmove_handouts_.push_back({lo, lo + MessageExchange::footprint(m), Rule::hpmove_stale, me.pid, me.pid,
                                   superstep_, me.site, "bsp_hpmove"});
     }
-    me.queue_bytes -= m.payload_len;
-    ++me.queue_head;
     result = static_cast<int>(m.payload_len);
+    messages_.pop(me.pid);
   }
   return result;
 }

@@ -17,6 +17,7 @@
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
+#include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
@@ -225,7 +226,6 @@ class World {
   void fire_hp(std::size_t pending_index, bool during_superstep);
   // Exploring: can the order of these writes, or of this queue, be seen by the program?
   bool writes_can_collide(const std::vector<WriteOp>& writes) const;
-  bool messages_identical(const std::vector<Message>& queue) const;
   void report_poisoned_access(const PoisonedRegion* region, bool is_write);
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);
@@ -288,10 +288,7 @@ class World {
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
   std::vector<PoisonedRegion> hpmove_handouts_;  // this superstep's bsp_hpmove results
   Poisoning poison_;
-  int tagsize_ = 0;                    // valid in this superstep
-  ByteArena msg_next_;                 // messages sent in this superstep
-  std::vector<std::vector<Message>> outbox_;  // per destination
-  ByteArena msg_now_;                  // messages readable in this superstep
+  MessageExchange messages_;  // BSMP: queues, tag size, message storage
 
   checker::Diagnostics diag_;
 };

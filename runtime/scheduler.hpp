@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
@@ -63,6 +64,6 @@ class Scheduler {
 // The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).
 std::unique_ptr<Scheduler> make_scheduler(const Options& options);
 // The strategy's name in BSPCHECK_OPTIONS, the driver's --strategy and trace headers.
-std::string strategy_name(Strategy strategy);  // its name in options and traces (option_values.hpp)
+std::string strategy_name(Strategy strategy);
 
 }  // namespace bspcheck::rt
