@@ -436,22 +436,12 @@ void World::barrier(bool final) {
   while (!hp_pending_.empty())
     fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), false);
   // (2) the sources of all gets are read;
-  for (const GetOp& g : gets_) {
-    std::size_t off = data_.append(g.src, g.nbytes);
-    get_writes_.push_back({g.dst, off, g.nbytes, g.caller, g.caller, g.site, "bsp_get"});
-  }
-  gets_.clear();
-  if (checker_) check_writes_at_barrier();
+  drma_.read_get_sources();
+  if (checker_) checker_->check_writes(drma_.views(), hp_log_, superstep_);
   hp_log_.clear();
   // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
   // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
-  if (!sched_->exploring() || writes_can_collide(get_writes_)) sched_->shuffle(get_writes_, ChoiceKind::write_order);
-  for (const WriteOp& w : get_writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
-  get_writes_.clear();
-  if (!sched_->exploring() || writes_can_collide(writes_)) sched_->shuffle(writes_, ChoiceKind::write_order);
-  for (const WriteOp& w : writes_) std::memmove(w.dst, data_.at(w.data), w.nbytes);
-  writes_.clear();
-  data_.clear();  // every payload has landed: the next superstep reuses the space
+  drma_.land(*sched_);
   apply_registrations();
   apply_tagsize();
   deliver_messages();
@@ -491,22 +481,6 @@ void World::barrier(bool final) {
     pr.state = ProcState::runnable;
     make_runnable(pr.pid);
   }
-}
-
-bool World::writes_can_collide(const std::vector<WriteOp>& writes) const {
-  // Only overlapping writes of different bytes make their order visible.
-  std::vector<const WriteOp*> sorted;
-  for (const WriteOp& w : writes) sorted.push_back(&w);
-  std::sort(sorted.begin(), sorted.end(), [](const WriteOp* a, const WriteOp* b) { return a->dst < b->dst; });
-  for (std::size_t i = 0; i < sorted.size(); ++i)
-    for (std::size_t j = i + 1; j < sorted.size(); ++j) {
-      const auto* a = static_cast<const std::byte*>(sorted[i]->dst);
-      const auto* b = static_cast<const std::byte*>(sorted[j]->dst);
-      if (b >= a + sorted[i]->nbytes) break;
-      const std::size_t overlap = std::min<std::size_t>(a + sorted[i]->nbytes - b, sorted[j]->nbytes);
-      if (std::memcmp(data_.at(sorted[i]->data) + (b - a), data_.at(sorted[j]->data), overlap) != 0) return true;
-    }
-  return false;
 }
 
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
@@ -575,15 +549,6 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   if (poisoning_ && r.dst == dst)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
                     Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call});
-}
-
-void World::check_writes_at_barrier() {
-  std::vector<checker::WriteView> views;
-  views.reserve(writes_.size() + get_writes_.size());
-  for (const auto* group : {&get_writes_, &writes_})
-    for (const WriteOp& w : *group)
-      views.push_back({w.dst, data_.at(w.data), w.nbytes, w.writer, w.owner, w.site, w.call});
-  checker_->check_writes(views, hp_log_, superstep_);
 }
 
 void World::count_transfer(int from, int to, std::size_t nbytes) {
@@ -864,9 +829,8 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
         record_hp(src, target, nbytes, running_, pid);
       } else {
         // Buffered on source: the bytes are copied now; they land at the barrier.
-        std::size_t off = data_.append(src, static_cast<std::size_t>(nbytes));
         const Process& me = self();
-        writes_.push_back({canonical(pid, target), off, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call});
+        drma_.put(canonical(pid, target), src, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call);
       }
     }
   }
@@ -881,8 +845,8 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
       count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
       if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
       else {
-        gets_.push_back({canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_,
-                         pid, self().site});
+        drma_.get(canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_, pid,
+                  self().site);
         if (poisoning_ && !(globals_ && globals_->is_private(dst)))
           poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
                           Rule::get_dst_early_read, running_, running_, superstep_, self().site, "bsp_get"});

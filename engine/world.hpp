@@ -17,6 +17,7 @@
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
+#include "engine/drma_buffer.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
 #include "runtime/registration_table.hpp"
@@ -167,24 +168,6 @@ class World {
   void level1_exit(const char* name, const Site& site);
 
  private:
-  struct WriteOp {  // a destination write performed at the barrier
-    void* dst;
-    std::size_t data;  // offset of the bytes in data_
-    std::uint32_t nbytes;
-    int writer;        // the process that issued the put or get
-    int owner;         // the process whose memory is written
-    Site site;
-    const char* call;
-  };
-  struct GetOp {
-    const void* src;  // on the remote process
-    void* dst;        // on the caller
-    std::uint32_t nbytes;
-    int caller;
-    int remote;
-    Site site;
-  };
-
   static void process_entry(void* arg);
   // Where the engine reaches process owner's copy of p (p itself unless p is a private global).
   void* canonical(int owner, const void* p) const {
@@ -224,8 +207,6 @@ class World {
   void apply_tagsize();
   void deliver_messages();
   void fire_hp(std::size_t pending_index, bool during_superstep);
-  // Exploring: can the order of these writes, or of this queue, be seen by the program?
-  bool writes_can_collide(const std::vector<WriteOp>& writes) const;
   void report_poisoned_access(const PoisonedRegion* region, bool is_write);
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);
@@ -236,7 +217,6 @@ class World {
   }
   void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
   void setup_trace();
-  void check_writes_at_barrier();
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the
@@ -267,10 +247,7 @@ class World {
   std::uint64_t switches_ = 0;
 
   RegistrationTable regs_;
-  ByteArena data_;         // put payloads copied at the call, get data at the barrier
-  std::vector<WriteOp> writes_;      // puts, written at the barrier after all gets
-  std::vector<WriteOp> get_writes_;  // gets, once their sources have been read
-  std::vector<GetOp> gets_;
+  DrmaBuffer drma_;  // buffered puts and gets until the barrier
   std::vector<checker::HpRecord> hp_log_;  // this superstep's hpput/hpget, fired or not
   std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off

@@ -1,0 +1,61 @@
+#include "engine/drma_buffer.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace bspcheck::rt {
+
+void DrmaBuffer::put(void* dst, const void* src, std::uint32_t nbytes, int writer, int owner, const Site& site,
+                     const char* call) {
+  const std::size_t off = data_.append(src, nbytes);
+  puts_.push_back({dst, off, nbytes, writer, owner, site, call});
+}
+
+void DrmaBuffer::get(const void* src, void* dst, std::uint32_t nbytes, int caller, int remote, const Site& site) {
+  gets_.push_back({src, dst, nbytes, caller, remote, site});
+}
+
+void DrmaBuffer::read_get_sources() {
+  for (const PendingGet& g : gets_) {
+    const std::size_t off = data_.append(g.src, g.nbytes);
+    get_writes_.push_back({g.dst, off, g.nbytes, g.caller, g.caller, g.site, "bsp_get"});
+  }
+  gets_.clear();
+}
+
+std::vector<checker::WriteView> DrmaBuffer::views() const {
+  std::vector<checker::WriteView> views;
+  views.reserve(puts_.size() + get_writes_.size());
+  for (const auto* group : {&get_writes_, &puts_})
+    for (const Write& w : *group) views.push_back({w.dst, data_.at(w.data), w.nbytes, w.writer, w.owner, w.site, w.call});
+  return views;
+}
+
+void DrmaBuffer::land(Scheduler& sched) {
+  write_all(get_writes_, sched);
+  write_all(puts_, sched);
+  data_.clear();  // every payload has landed: the next superstep reuses the space
+}
+
+void DrmaBuffer::write_all(std::vector<Write>& writes, Scheduler& sched) {
+  if (!sched.exploring() || can_collide(writes)) sched.shuffle(writes, ChoiceKind::write_order);
+  for (const Write& w : writes) std::memmove(w.dst, data_.at(w.data), w.nbytes);
+  writes.clear();
+}
+
+bool DrmaBuffer::can_collide(const std::vector<Write>& writes) const {
+  std::vector<const Write*> sorted;
+  for (const Write& w : writes) sorted.push_back(&w);
+  std::sort(sorted.begin(), sorted.end(), [](const Write* a, const Write* b) { return a->dst < b->dst; });
+  for (std::size_t i = 0; i < sorted.size(); ++i)
+    for (std::size_t j = i + 1; j < sorted.size(); ++j) {
+      const auto* a = static_cast<const std::byte*>(sorted[i]->dst);
+      const auto* b = static_cast<const std::byte*>(sorted[j]->dst);
+      if (b >= a + sorted[i]->nbytes) break;
+      const std::size_t overlap = std::min<std::size_t>(a + sorted[i]->nbytes - b, sorted[j]->nbytes);
+      if (std::memcmp(data_.at(sorted[i]->data) + (b - a), data_.at(sorted[j]->data), overlap) != 0) return true;
+    }
+  return false;
+}
+
+}  // namespace bspcheck::rt
