@@ -1,7 +1,6 @@
 #include "engine/world.hpp"
-#include "checker/finding_text.hpp"
-#include "runtime/options.hpp"
 
+#include "checker/finding_text.hpp"
 #include "replay/trace_format.hpp"
 #include "replay/trace_schedulers.hpp"
 
@@ -43,13 +42,22 @@ std::chrono::steady_clock::time_point g_real_start;
 }  // namespace
 
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
-    : options_(options), mode_(mode), p_(nprocs), body_(std::move(body)), regs_(nprocs), messages_(nprocs) {
-  sched_ = make_scheduler(options);
+    : options_(options),
+      mode_(mode),
+      p_(nprocs),
+      body_(std::move(body)),
+      schedule_(
+          options, [this](const std::string& what) { fatal(Rule::replay_divergence, what); },
+          [this](const std::string& what) {
+            std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
+          }),
+      sched_(&schedule_.scheduler()),
+      regs_(nprocs),
+      messages_(nprocs) {
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
-  setup_trace();
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
@@ -80,7 +88,6 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
 }
 
 World::~World() {
-  if (trace_) trace_->end();  // the run is over (a stopped program exits without: a cut-off trace)
   if (Poisoning::available()) Poisoning::set_reporter(nullptr);
   for (Process& pr : procs_)
     if (pr.pid != 0) destroy_context(pr.slot);
@@ -90,46 +97,6 @@ World::~World() {
 // ---------------------------------------------------------------------------------------------
 // Traces
 
-// Composition by ownership: a guide replaces the seeded strategy; a replay wraps what is there
-// (its fallback past the end of a cut-off trace); recording wraps everything. Each wrapper owns
-// what it wraps, so replayer_ stays valid for the world's lifetime whatever is combined.
-void World::setup_trace() {
-  if (!options_.guide_file.empty())
-    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options_.guide_file),
-                                                      options_.guide_log);
-  if (!options_.replay_file.empty()) {
-    auto replay = std::make_unique<trace::ReplayScheduler>(
-        trace::Reader::open(options_.replay_file), std::move(sched_),
-        [this](const std::string& what) { fatal(Rule::replay_divergence, what); },
-        [this](const std::string& what) {
-          std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
-        });
-    replayer_ = replay.get();
-    sched_ = std::move(replay);
-    std::string program;
-    std::vector<std::string> args;
-    std::uint64_t digest = 0;
-    program_identity(program, args, digest);
-    if (!replayer_->header().program.empty() && digest != replayer_->header().program_digest)
-      std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
-                   "the replay stops at the first different call\n", options_.replay_file.c_str());
-  }
-  if (!options_.trace_file.empty()) {
-    trace::Header h;
-    h.tool_version = "0.1.0";
-    program_identity(h.program, h.args, h.program_digest);
-    h.procs = static_cast<std::uint32_t>(options_.procs);
-    h.seed = options_.seed;
-    h.strategy = strategy_name(options_.strategy);
-    // The checker options, so that a replay reports what the recorded run reported.
-    ProgramOptions recorded;
-    recorded.run = options_;
-    h.checks = format_program_options(recorded, OptionScope::checker);
-    trace_ = std::make_unique<trace::Writer>(options_.trace_file, h);
-    sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *trace_);
-  }
-}
-
 void World::traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n) {
   trace::CallRecord rec;
   rec.call = call;
@@ -137,16 +104,15 @@ void World::traced_call_slow(trace::Call call, long target, long size, const voi
   rec.target = target;
   rec.size = size;
   if (data && n) rec.checksum = trace::checksum(data, n);
-  if (trace_) trace_->call(rec);
-  if (replayer_) replayer_->call(rec);
+  schedule_.call(rec);
 }
 
 std::pair<std::uint64_t, std::uint64_t> World::trace_size() const {
-  return trace_ ? std::make_pair(trace_->bytes(), trace_->calls()) : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
+  return schedule_.size();
 }
 
 void World::flush_trace() {
-  if (trace_) trace_->flush();
+  schedule_.flush();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -465,8 +431,7 @@ void World::barrier(bool final) {
   for (Process& pr : procs_) pr.vtime = t + kVirtualByteCost * h + kVirtualBarrierCost;
 
   waiting_ = 0;
-  if (trace_ && !final) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
-  if (replayer_ && !final) replayer_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
+  if (!final) schedule_.superstep(static_cast<std::uint64_t>(superstep_ + 1));
   if (!final) {
     ++superstep_;
     for (Process& pr : procs_) {

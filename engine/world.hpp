@@ -20,23 +20,14 @@
 #include "engine/drma_buffer.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
+#include "engine/traced_schedule.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/shared_write_watch.hpp"
 
 extern "C" void bspcheck_breakpoint(int superstep, int process);
 
-namespace bspcheck::trace {
-class Writer;
-class ReplayScheduler;
-enum class Call : std::uint8_t;
-}  // namespace bspcheck::trace
-
 namespace bspcheck::rt {
-
-// What a trace header says about the program: its path, arguments and a digest of both (empty
-// for in-process runs). Defined with the program-mode entry (program_mode.cpp).
-void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest);
 
 // Thrown into a process to unwind its stack back to its entry: after bsp_end on processes
 // 1..p-1, and when a run is stopped (bsp_abort, a fatal error). Not derived from std::exception
@@ -213,10 +204,9 @@ class World {
   void record_stats();
   // Records (or, replaying, checks) the running process's call; data is what it sends.
   void traced_call(trace::Call call, long target, long size, const void* data = nullptr, std::size_t n = 0) {
-    if (trace_ || replayer_) traced_call_slow(call, target, size, data, n);
+    if (schedule_.tracing()) traced_call_slow(call, target, size, data, n);
   }
   void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
-  void setup_trace();
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the
@@ -230,7 +220,8 @@ class World {
   Mode mode_;
   int p_;
   std::function<void()> body_;
-  std::unique_ptr<Scheduler> sched_;
+  TracedSchedule schedule_;      // the run's scheduler chain, and the trace it records or replays
+  Scheduler* sched_;             // schedule_.scheduler(): asked at every call, so held directly
   std::unique_ptr<StackPool> stacks_;
   std::vector<Process> procs_;
   ContextSlot* host_ = nullptr;
@@ -256,9 +247,6 @@ class World {
   std::unique_ptr<SharedWriteWatch> watch_;     // null: no shared variables to watch
   void report_shared_writes();                  // at the barrier: global-shared findings
   std::vector<SuperstepStats> stats_;
-  // Traces: the writer when recording, the replaying scheduler (owned by sched_) when replaying.
-  std::unique_ptr<trace::Writer> trace_;
-  trace::ReplayScheduler* replayer_ = nullptr;
   // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),
   // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
   bool poisoning_ = false;

@@ -1,0 +1,66 @@
+#include "engine/traced_schedule.hpp"
+
+#include <cstdio>
+
+#include "runtime/options.hpp"
+
+namespace bspcheck::rt {
+
+TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
+                               std::function<void(const std::string&)> note)
+    : sched_(make_scheduler(options)) {
+  if (!options.guide_file.empty())
+    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
+                                                      options.guide_log);
+  if (!options.replay_file.empty()) {
+    auto replay = std::make_unique<trace::ReplayScheduler>(trace::Reader::open(options.replay_file), std::move(sched_),
+                                                           std::move(on_divergence), std::move(note));
+    replayer_ = replay.get();
+    sched_ = std::move(replay);
+    std::string program;
+    std::vector<std::string> args;
+    std::uint64_t digest = 0;
+    program_identity(program, args, digest);
+    if (!replayer_->header().program.empty() && digest != replayer_->header().program_digest)
+      std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
+                   "the replay stops at the first different call\n", options.replay_file.c_str());
+  }
+  if (!options.trace_file.empty()) {
+    trace::Header h;
+    h.tool_version = "0.1.0";
+    program_identity(h.program, h.args, h.program_digest);
+    h.procs = static_cast<std::uint32_t>(options.procs);
+    h.seed = options.seed;
+    h.strategy = strategy_name(options.strategy);
+    // The checker options, so that a replay reports what the recorded run reported.
+    ProgramOptions recorded;
+    recorded.run = options;
+    h.checks = format_program_options(recorded, OptionScope::checker);
+    writer_ = std::make_unique<trace::Writer>(options.trace_file, h);
+    sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *writer_);
+  }
+}
+
+TracedSchedule::~TracedSchedule() {
+  if (writer_) writer_->end();
+}
+
+void TracedSchedule::call(const trace::CallRecord& rec) {
+  if (writer_) writer_->call(rec);
+  if (replayer_) replayer_->call(rec);
+}
+
+void TracedSchedule::superstep(std::uint64_t n) {
+  if (writer_) writer_->superstep(n);
+  if (replayer_) replayer_->superstep(n);
+}
+
+std::pair<std::uint64_t, std::uint64_t> TracedSchedule::size() const {
+  return writer_ ? std::make_pair(writer_->bytes(), writer_->calls()) : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
+}
+
+void TracedSchedule::flush() {
+  if (writer_) writer_->flush();
+}
+
+}  // namespace bspcheck::rt

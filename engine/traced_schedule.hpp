@@ -1,0 +1,51 @@
+// traced_schedule.hpp: the scheduler of one run, composed from its options by wrapping, and the
+// trace it records or replays. The seeded strategy (runtime/schedulers/) answers; a guide
+// (bsp-check shrink, explore) replaces it; a replay wraps what is there (its fallback past the
+// end of a cut-off trace); recording wraps everything. Each wrapper owns what it wraps
+// (replay/trace_schedulers.hpp), so the replayer stays valid for the run whatever is combined.
+// World asks scheduler() for every choice and reports every call here (call()).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "bspcheck/bspcheck.hpp"
+#include "replay/trace_format.hpp"
+#include "replay/trace_schedulers.hpp"
+#include "runtime/scheduler.hpp"
+
+namespace bspcheck::rt {
+
+class TracedSchedule {
+ public:
+  // on_divergence: a replayed run made another call than the trace (a finding that stops the
+  // run); note: a remark on the replay (e.g. the trace ended). Throws trace::TraceError for a
+  // trace or script that cannot be read or written.
+  TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
+                 std::function<void(const std::string&)> note);
+  ~TracedSchedule();  // ends a recorded trace (a run stopped by _exit leaves it cut off)
+
+  Scheduler& scheduler() { return *sched_; }
+  // Is any call recorded or checked? (World skips building the record when not.)
+  bool tracing() const { return writer_ || replayer_; }
+  void call(const trace::CallRecord& rec);
+  // A barrier: superstep n begins.
+  void superstep(std::uint64_t n);
+  // Bytes and calls written so far (0, 0 when not recording).
+  std::pair<std::uint64_t, std::uint64_t> size() const;
+  void flush();
+
+ private:
+  std::unique_ptr<Scheduler> sched_;
+  std::unique_ptr<trace::Writer> writer_;
+  trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
+};
+
+// What a trace header says about the program: its path, arguments and a digest of both (empty
+// for in-process runs). Defined with the program-mode entry (program_mode.cpp).
+void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest);
+
+}  // namespace bspcheck::rt
