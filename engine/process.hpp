@@ -18,6 +18,7 @@ enum class ProcState : std::uint8_t {
   runnable,  // may be chosen to run at the next switch point
   in_sync,   // waiting in bsp_sync for the others
   in_end,    // waiting in bsp_end for the others
+  local_wait,  // blocked in a counting/lazy sync until its own predicate holds (engine/local_sync.hpp)
   finished,  // its context has exited
 };
 

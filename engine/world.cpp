@@ -268,6 +268,21 @@ void World::block(ProcState state) {
   else maybe_break();
 }
 
+void World::block_local() {
+  Process& me = self();
+  make_unrunnable(me.pid);
+  me.state = ProcState::local_wait;
+  if (runnable_.empty()) deadlock();
+  switch_to(sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, me.pid));
+}
+
+void World::wake_local(int pid) {
+  Process& pr = procs_[static_cast<std::size_t>(pid)];
+  if (pr.state != ProcState::local_wait) return;
+  pr.state = ProcState::runnable;
+  make_runnable(pid);
+}
+
 void World::report_shared_writes() {
   const Process& me = self();
   watch_->collect(me.pid, me.site, me.call);
@@ -296,6 +311,11 @@ void World::hit_breakpoint() {
 }
 
 void World::deadlock_report() {
+  if (local_ && local_->any_waiting()) {  // a counting or lazy sync cannot go on: it says why
+    local_->report_deadlock();
+    stopping_ = true;
+    return;
+  }
   std::vector<int> in_sync, in_end, gone;
   for (const Process& pr : procs_) {
     if (pr.state == ProcState::in_sync) in_sync.push_back(pr.pid);
@@ -370,6 +390,7 @@ void World::sync() {
 }
 
 void World::end() {
+  if (local_) local_->before_end(self().pid);
   traced_call(trace::Call::end, -1, 0);
   block(ProcState::in_end);
   // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry);

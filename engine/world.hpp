@@ -18,6 +18,7 @@
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
 #include "engine/drma_buffer.hpp"
+#include "engine/local_sync.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
 #include "engine/traced_schedule.hpp"
@@ -119,6 +120,16 @@ class World {
   void get_tag(int* status, void* tag);
   void move(void* payload, int reception_nbytes);
   int hpmove(void** tag_ptr, void** payload_ptr);
+
+  // Processes leaving supersteps without a global barrier (cBSP, BSPk): the engine, created on
+  // first use; it blocks the running process (block_local) until it wakes it (wake_local).
+  LocalSync& local_sync() {
+    if (!local_) local_ = std::make_unique<LocalSync>(*this);
+    return *local_;
+  }
+  void block_local();
+  Scheduler& scheduler() { return *sched_; }  // for the seeded choices of local-sync clients
+  void wake_local(int pid);
 
   // Reports a finding located at the running process's current call.
   void report(Rule rule, std::string message, std::vector<int> processes = {});
@@ -245,6 +256,7 @@ class World {
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;
   std::unique_ptr<SharedWriteWatch> watch_;     // null: no shared variables to watch
+  std::unique_ptr<LocalSync> local_;            // null: no cBSP/BSPk call made yet
   void report_shared_writes();                  // at the barrier: global-shared findings
   std::vector<SuperstepStats> stats_;
   // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),

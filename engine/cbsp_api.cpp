@@ -1,0 +1,49 @@
+// cbsp_api.cpp: the cBSP primitives with the C signatures of include/cbsp.h. Each records its call
+// site, hands the call to the CbspRuntime of the running world and ends in a switch point, like
+// the BSPlib primitives (c_api.cpp).
+#define BSPCHECK_NO_SITE_MACROS
+#include "cbsp.h"
+
+#include "engine/call_entry.hpp"
+#include "engine/cbsp_runtime.hpp"
+#include "engine/world.hpp"
+
+using bspcheck::rt::CbspRuntime;
+using bspcheck::rt::World;
+
+namespace {
+CbspRuntime& cbsp(World& w) { return w.local_sync().client<CbspRuntime>(); }
+}  // namespace
+
+extern "C" {
+
+void cBSP_initialize(void) {
+  // Buffers and node numbers need no set-up here: the runtime keeps them from the first call.
+  World* w = bspcheck::rt::enter_call("cBSP_initialize", __builtin_return_address(0));
+  if (!w) return;
+  cbsp(*w);
+  w->switch_point();
+}
+
+void cBSP_send(int node, void* destAddr, const void* srcAddr, int nbytes, cBSP_handler handler) {
+  World* w = bspcheck::rt::enter_call("cBSP_send", __builtin_return_address(0));
+  if (!w) return;
+  cbsp(*w).send(node, destAddr, srcAddr, nbytes, handler);
+  w->switch_point();
+}
+
+void cBSP_nsync(int count) {
+  World* w = bspcheck::rt::enter_call("cBSP_nsync", __builtin_return_address(0));
+  if (!w) return;
+  cbsp(*w).nsync(count);
+  w->switch_point();
+}
+
+void cBSP_gsync(void) {
+  World* w = bspcheck::rt::enter_call("cBSP_gsync", __builtin_return_address(0));
+  if (!w) return;
+  cbsp(*w).gsync();
+  w->switch_point();
+}
+
+}  // extern "C"
