@@ -149,7 +149,7 @@ void World::on_resume_slow() {
 void World::maybe_fire_hp() {
   if (sched_->choose(ChoiceKind::hp_timing, 2) == 0) {
     if (globals_) globals_->flush();
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_.pending())), true);
     if (globals_) globals_->reload();
   }
 }
@@ -398,13 +398,13 @@ void World::barrier(bool final) {
     poison_.release(Rule::hp_dst_read);
     poison_.release(Rule::get_dst_early_read);
   }
-  if (checker_) checker_->check_hp_at_barrier(hp_log_, superstep_);
-  while (!hp_pending_.empty())
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), false);
+  if (checker_) checker_->check_hp_at_barrier(hp_.log(), superstep_);
+  while (hp_.any_pending())
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_.pending())), false);
   // (2) the sources of all gets are read;
   drma_.read_get_sources();
-  if (checker_) checker_->check_writes(drma_.views(), hp_log_, superstep_);
-  hp_log_.clear();
+  if (checker_) checker_->check_writes(drma_.views(), hp_.log(), superstep_);
+  hp_.clear();
   // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
   // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
   drma_.land(*sched_);
@@ -449,14 +449,11 @@ void World::barrier(bool final) {
 }
 
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
-  checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
-  hp_pending_[pending_index] = hp_pending_.back();
-  hp_pending_.pop_back();
+  checker::HpRecord& op = hp_.take(pending_index);
   const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
   if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
-  std::memmove(op.dst, op.src, op.nbytes);
-  op.fired = true;
+  HpOperations::perform(op);
   if (checker_) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
@@ -507,8 +504,7 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
     r.src_hash_at_call = content_hash(r.src, r.nbytes);
     r.dst_hash_at_call = content_hash(r.dst, r.nbytes);
   }
-  hp_pending_.push_back(hp_log_.size());
-  hp_log_.push_back(r);
+  hp_.add(r);
   // A private global's live address belongs to whichever process runs: it cannot be poisoned
   // for one process alone.
   if (poisoning_ && r.dst == dst)

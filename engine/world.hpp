@@ -18,6 +18,7 @@
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
 #include "engine/drma_buffer.hpp"
+#include "engine/hp_operations.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
 #include "engine/traced_schedule.hpp"
@@ -97,7 +98,7 @@ class World {
   // BSPlib call ends in one, so the common case (no hp operation pending, the default strategy)
   // is inline down to the jump into the next process.
   void switch_point() {
-    if (__builtin_expect(!hp_pending_.empty(), false)) maybe_fire_hp();
+    if (__builtin_expect(hp_.any_pending(), false)) maybe_fire_hp();
     if (runnable_.size() <= 1) return;
     const int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, running_);
     if (next != running_) switch_to(next);
@@ -239,8 +240,7 @@ class World {
 
   RegistrationTable regs_;
   DrmaBuffer drma_;  // buffered puts and gets until the barrier
-  std::vector<checker::HpRecord> hp_log_;  // this superstep's hpput/hpget, fired or not
-  std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
+  HpOperations hp_;  // this superstep's hpput/hpget, performed or not
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;
