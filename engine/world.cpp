@@ -53,6 +53,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
           }),
       sched_(&schedule_.scheduler()),
       regs_(nprocs),
+      output_lines_(options.output_prefix, options.capture_output, options.echo_output),
       messages_(nprocs) {
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
@@ -996,38 +997,9 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
 
 void World::on_output(int stream, const char* data, std::size_t n) {
   Process& me = self();
-  me.output_hash.add(data, n);
-  if (options_.capture_output) me.output.append(data, n);
-  if (!options_.echo_output) return;
-  // Whole lines only, so that lines of different processes never mix within a line.
-  std::string& part = me.partial[stream];
-  part.append(data, n);
-  std::size_t start = 0, nl;
-  while ((nl = part.find('\n', start)) != std::string::npos) {
-    write_prefix(stream, me.pid);
-    std::fwrite(part.data() + start, 1, nl + 1 - start, real_out[stream]);
-    start = nl + 1;
-  }
-  part.erase(0, start);
+  output_lines_.write(me.output, me.pid, stream, data, n, real_out);
 }
 
-void World::write_prefix(int stream, int pid) {
-  if (options_.output_prefix.empty()) return;
-  std::string prefix = options_.output_prefix;
-  for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;) prefix.replace(at, 2, std::to_string(pid));
-  std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
-}
-
-void World::flush_partial_lines(Process& pr) {
-  // A process that ends without a final newline still gets its last line shown (with prefix).
-  if (!options_.echo_output) return;
-  for (int stream = 0; stream < 2; ++stream) {
-    if (pr.partial[stream].empty()) continue;
-    write_prefix(stream, pr.pid);
-    std::fwrite(pr.partial[stream].data(), 1, pr.partial[stream].size(), real_out[stream]);
-    std::fputc('\n', real_out[stream]);
-    pr.partial[stream].clear();
-  }
-}
+void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, real_out); }
 
 }  // namespace bspcheck::rt

@@ -129,7 +129,6 @@ class World {
   // Output written by the running process (the capture calls this).
   void on_output(int stream, const char* data, std::size_t n);
   void flush_partial_lines(Process& pr);
-  void write_prefix(int stream, int pid);  // the --prefix of process pid's output lines
 
   // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
   // `prepare` runs on each process 1..p-1 before its constructors (the output capture's streams).
@@ -253,6 +252,7 @@ class World {
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
   std::vector<PoisonedRegion> hpmove_handouts_;  // this superstep's bsp_hpmove results
   Poisoning poison_;
+  OutputLines output_lines_;  // where the processes' output goes
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
 
   checker::Diagnostics diag_;
