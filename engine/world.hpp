@@ -21,6 +21,7 @@
 #include "engine/hp_operations.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
+#include "engine/registration_sync.hpp"
 #include "engine/traced_schedule.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
