@@ -2,7 +2,6 @@
 
 #include "checker/finding_text.hpp"
 #include "replay/trace_format.hpp"
-#include "replay/trace_schedulers.hpp"
 
 #include <algorithm>
 #include <chrono>
