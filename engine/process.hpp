@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "engine/process_output.hpp"
 #include "runtime/context_switch.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/hash.hpp"
@@ -62,10 +63,7 @@ struct Process {
   // Open level-1 brackets (bspcheck_level1_enter), innermost last.
   std::vector<checker::HygieneState> level1;
 
-  // Output: lines not yet complete, per stream, and (when capturing) everything written.
-  std::string partial[2];
-  std::string output;
-  Fnv1a64 output_hash;  // of everything written: the driver compares it across seeds
+  ProcessOutput output;  // what it printed (engine/process_output.hpp)
 };
 
 }  // namespace bspcheck::rt

@@ -103,7 +103,7 @@ void write_report(bool completed) {
     r.aborted = w->aborted();
     r.abort_message = w->abort_message();
     r.switches = w->switches();
-    for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output_hash.value());
+    for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output.digest.value());
     std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();
     r.findings = w->diagnostics().findings();
   }

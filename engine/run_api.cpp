@@ -105,7 +105,7 @@ RunResult run(const Options& options, const std::function<void()>& spmd) {
     r.switches = w->switches();
     r.superstep_stats = w->superstep_stats();
     for (const Finding& f : w->diagnostics().findings()) r.findings.push_back(f);
-    for (rt::Process& pr : w->processes()) r.output.push_back(std::move(pr.output));
+    for (rt::Process& pr : w->processes()) r.output.push_back(std::move(pr.output.captured));
     l.world.reset();
   }
   rt::destroy_context(l.process0);

@@ -14,7 +14,9 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "replay/trace_format.hpp"
-#include "replay/trace_schedulers.hpp"
+#include "replay/guided_scheduler.hpp"
+#include "replay/recording_scheduler.hpp"
+#include "replay/replay_scheduler.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace bspcheck::rt {

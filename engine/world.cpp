@@ -2,7 +2,6 @@
 
 #include "checker/finding_text.hpp"
 #include "replay/trace_format.hpp"
-#include "replay/trace_schedulers.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,15 +26,6 @@ namespace bspcheck::rt {
 
 namespace {
 
-std::string describe_pids(const std::vector<int>& pids) {
-  std::ostringstream s;
-  for (std::size_t i = 0; i < pids.size(); ++i) {
-    if (i) s << (i + 1 == pids.size() ? " and " : ", ");
-    s << pids[i];
-  }
-  return s.str();
-}
-
 std::chrono::steady_clock::time_point g_real_start;
 
 
@@ -53,6 +43,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
           }),
       sched_(&schedule_.scheduler()),
       regs_(nprocs),
+      output_lines_(options.output_prefix, options.capture_output, options.echo_output),
       messages_(nprocs) {
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
@@ -146,13 +137,6 @@ void World::on_resume_slow() {
   maybe_break();
 }
 
-void World::maybe_fire_hp() {
-  if (sched_->choose(ChoiceKind::hp_timing, 2) == 0) {
-    if (globals_) globals_->flush();
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), true);
-    if (globals_) globals_->reload();
-  }
-}
 
 SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
   SpmdEnd end;
@@ -419,13 +403,13 @@ void World::barrier(bool final) {
     poison_.release(Rule::hp_dst_read);
     poison_.release(Rule::get_dst_early_read);
   }
-  if (checker_) checker_->check_hp_at_barrier(hp_log_, superstep_);
-  while (!hp_pending_.empty())
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_pending_.size())), false);
+  if (checker_) checker_->check_hp_at_barrier(hp_.log(), superstep_);
+  while (hp_.any_pending())
+    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_.pending())), false);
   // (2) the sources of all gets are read;
   drma_.read_get_sources();
-  if (checker_) checker_->check_writes(drma_.views(), hp_log_, superstep_);
-  hp_log_.clear();
+  if (checker_) checker_->check_writes(drma_.views(), hp_.log(), superstep_);
+  hp_.clear();
   // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
   // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
   drma_.land(*sched_);
@@ -469,18 +453,6 @@ void World::barrier(bool final) {
   }
 }
 
-void World::fire_hp(std::size_t pending_index, bool during_superstep) {
-  checker::HpRecord& op = hp_log_[hp_pending_[pending_index]];
-  hp_pending_[pending_index] = hp_pending_.back();
-  hp_pending_.pop_back();
-  const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
-  if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
-  if (checker_) checker_->check_hp_before_fire(op, superstep_);
-  std::memmove(op.dst, op.src, op.nbytes);
-  op.fired = true;
-  if (checker_) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
-  if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
-}
 
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // Called from AddressSanitizer's death callback: the program is being stopped.
@@ -518,24 +490,6 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 
-void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner) {
-  const Process& me = self();
-  // The operation may fire while another process runs: it keeps the canonical addresses.
-  checker::HpRecord r{canonical(src_owner, src), canonical(dst_owner, dst), static_cast<std::uint32_t>(nbytes),
-                      me.pid, src_owner, dst_owner, me.site, me.call, 0, 0};
-  if (checker_) {
-    if (globals_) globals_->flush();  // src and dst may be the running process's own globals
-    r.src_hash_at_call = content_hash(r.src, r.nbytes);
-    r.dst_hash_at_call = content_hash(r.dst, r.nbytes);
-  }
-  hp_pending_.push_back(hp_log_.size());
-  hp_log_.push_back(r);
-  // A private global's live address belongs to whichever process runs: it cannot be poisoned
-  // for one process alone.
-  if (poisoning_ && r.dst == dst)
-    poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
-                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call});
-}
 
 void World::count_transfer(int from, int to, std::size_t nbytes) {
   procs_[from].bytes_out += nbytes;
@@ -584,475 +538,13 @@ void World::level1_exit(const char* name, const Site& site) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Registration
-
-void World::push_reg(const void* ident, int size) {
-  traced_call(trace::Call::push_reg, -1, size);
-  Process& me = self();
-  if (size < 0) {
-    report(Rule::reg_negative_size, "process " + std::to_string(me.pid) + " registers an area of size " +
-                                    std::to_string(size));
-    size = 0;
-  }
-  me.pushes.push_back({ident, size, me.site});
-}
-
-void World::pop_reg(const void* ident) {
-  traced_call(trace::Call::pop_reg, -1, 0);
-  Process& me = self();
-  me.pops.push_back({ident, me.site, me.pushes.size()});
-}
-
-void World::apply_registrations() {
-  auto counts_agree = [&](auto member, const char* what) {
-    const std::size_t n0 = (procs_[0].*member).size();
-    bool agree = true;
-    for (const Process& pr : procs_) agree = agree && (pr.*member).size() == n0;
-    if (agree) return n0;
-    Finding f;
-    f.rule = std::string(what) == "bsp_push_reg" ? rule_id(Rule::reg_count_mismatch) : rule_id(Rule::reg_pop_mismatch);
-    std::ostringstream s;
-    s << "the processes called " << what << " different numbers of times in this superstep (";
-    std::size_t fewest = n0;
-    for (const Process& pr : procs_) fewest = std::min(fewest, (pr.*member).size());
-    constexpr std::size_t kMaxLocations = 16;
-    for (const Process& pr : procs_) {
-      const auto& calls = pr.*member;
-      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": " << calls.size();
-      f.processes.push_back(pr.pid);
-      if (f.locations.size() >= kMaxLocations) continue;
-      // The calls without partners on the other processes, or where a process with fewer waits.
-      if (calls.size() > fewest)
-        for (std::size_t k = fewest; k < calls.size() && f.locations.size() < kMaxLocations; ++k)
-          f.locations.push_back(diag_.location(calls[k].site, pr.pid, what));
-      else
-        f.locations.push_back(diag_.location(pr.site, pr.pid, pr.call));
-    }
-    s << ")";
-    f.message = s.str();
-    f.superstep = superstep_;
-    diag_.report(std::move(f));
-    stopping_ = true;
-    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
-    throw ProcessExit{};
-  };
-  const std::size_t npops = counts_agree(&Process::pops, "bsp_pop_reg");
-  const std::size_t npushes = counts_agree(&Process::pushes, "bsp_push_reg");
-
-  if (checker_) {
-    // Where a process pops an address it pushed earlier in this superstep, program order (here)
-    // and all-pops-first (other BSPlibs, and bsp-check before) remove different slots: a
-    // portability warning.
-    std::vector<checker::RegOrderConflict> conflicts;
-    for (const Process& pr : procs_)
-      for (const PopRequest& pop : pr.pops) {
-        if (!pop.addr) continue;
-        for (std::size_t k = 0; k < pop.pushes_before; ++k)
-          if (pr.pushes[k].addr == pop.addr) {
-            conflicts.push_back({pr.pid, pr.pushes[k].site, pop.site});
-            break;
-          }
-      }
-    if (!conflicts.empty()) checker_->registration_order(conflicts, superstep_);
-  }
-
-  // A de-registration names, on every process, the most recent live slot holding that process's
-  // address; all must name the same slot.
-  auto apply_pop = [&](std::size_t k) {
-    int slot = -1;
-    bool mismatch = false;
-    std::vector<int> unknown;
-    for (const Process& pr : procs_) {
-      const void* a = pr.pops[k].addr;
-      if (!a) continue;  // a process that registered NULL pops NULL
-      int s = regs_.find(pr.pid, a);
-      if (s < 0) unknown.push_back(pr.pid);
-      else if (slot < 0) slot = s;
-      else if (s != slot) mismatch = true;
-    }
-    if (unknown.empty() && slot < 0 && !mismatch) {
-      // Every process pops NULL: the most recent slot in which every process registered NULL.
-      const std::vector<int> live = regs_.live_slot_ids();
-      for (auto it = live.rbegin(); it != live.rend() && slot < 0; ++it) {
-        bool all_null = true;
-        for (int pid = 0; pid < p_ && all_null; ++pid) all_null = regs_.entry(*it, pid).addr == nullptr;
-        if (all_null) slot = *it;
-      }
-      if (slot < 0) {
-        for (const Process& pr : procs_) unknown.push_back(pr.pid);
-      }
-    }
-    if (!unknown.empty()) {
-      Finding f;
-      f.rule = rule_id(Rule::reg_pop_unknown);
-      f.message = "process" + std::string(unknown.size() > 1 ? "es " : " ") + describe_pids(unknown) +
-                  (unknown.size() > 1 ? " pop" : " pops") + " an address that is not registered";
-      f.superstep = superstep_;
-      f.processes = unknown;
-      for (int pid : unknown) f.locations.push_back(diag_.location(procs_[pid].pops[k].site, pid, "bsp_pop_reg"));
-      diag_.report(std::move(f));
-      return;
-    }
-    if (!mismatch && slot >= 0)
-      for (const Process& pr : procs_)
-        if (!pr.pops[k].addr && regs_.entry(slot, pr.pid).addr) mismatch = true;
-    if (mismatch || slot < 0) {
-      Finding f;
-      f.rule = rule_id(Rule::reg_pop_mismatch);
-      f.message = "the processes' bsp_pop_reg calls name different registration slots";
-      f.superstep = superstep_;
-      for (const Process& pr : procs_) {
-        f.processes.push_back(pr.pid);
-        f.locations.push_back(diag_.location(pr.pops[k].site, pr.pid, "bsp_pop_reg"));
-      }
-      diag_.report(std::move(f));
-      return;
-    }
-    regs_.remove(slot);
-  };
-  // The k-th push of every process forms a new slot, the newest.
-  auto apply_push = [&](std::size_t k) {
-    std::vector<RegistrationTable::Entry> entries(static_cast<std::size_t>(p_));
-    for (const Process& pr : procs_) {
-      const PushRequest& r = pr.pushes[k];
-      entries[pr.pid] = {r.addr, r.size, r.site};
-    }
-    if (checker_) {
-      std::vector<const void*> addrs;
-      std::vector<Site> sites;
-      for (const auto& e : entries) {
-        addrs.push_back(e.size > 0 ? e.addr : nullptr);  // a 0-byte dummy pairs with anything, as NULL does
-        sites.push_back(e.site);
-      }
-      checker_->slot_created(addrs, sites, superstep_);
-    }
-    regs_.add(std::move(entries));
-  };
-  // In program order (process 0's interleaving of its pushes and pops; the order only matters
-  // where a process pops an address it pushed before in this superstep, which is reported
-  // above): a pop of an area pushed earlier in the superstep removes that new registration, a
-  // push after a pop adds a new one.
-  std::size_t pushed = 0;
-  for (std::size_t k = 0; k < npops; ++k) {
-    for (; pushed < procs_[0].pops[k].pushes_before; ++pushed) apply_push(pushed);
-    apply_pop(k);
-  }
-  for (; pushed < npushes; ++pushed) apply_push(pushed);
-  for (Process& pr : procs_) {
-    pr.pushes.clear();
-    pr.pops.clear();
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// DRMA
-
-bool World::check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name) {
-  Process& me = self();
-  if (pid < 0 || pid >= p_) {
-    report(Rule::bad_pid, "process " + std::to_string(me.pid) + " names process " + std::to_string(pid) +
-                          ", outside 0.." + std::to_string(p_ - 1));
-    return false;
-  }
-  if (offset < 0 || nbytes < 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative " +
-                             (offset < 0 ? "offset (" + std::to_string(offset) + ")"
-                                         : "size (" + std::to_string(nbytes) + ")"));
-    return false;
-  }
-  if (!local && nbytes > 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " + local_name +
-                             " with nbytes = " + std::to_string(nbytes));
-    return false;
-  }
-  return true;
-}
-
-void* World::resolve(int target, const void* local_addr, long offset, long nbytes, bool is_put, long* extent) {
-  Process& me = self();
-  const int slot = regs_.find(me.pid, local_addr);
-  const char* what = is_put ? "destination" : "source";
-  if (slot < 0) {
-    for (const PushRequest& r : me.pushes)
-      if (r.addr == local_addr && local_addr) {
-        report(Rule::reg_not_active, std::string("the ") + what + " of process " + std::to_string(me.pid) +
-                                     "'s " + me.call + " was registered in this superstep; it becomes usable after the next bsp_sync");
-        return nullptr;
-      }
-    std::ostringstream s;
-    s << "the " << what << " address " << local_addr << " of process " << me.pid << "'s " << me.call
-      << " is not registered";
-    report(Rule::reg_unregistered, s.str());
-    return nullptr;
-  }
-  const RegistrationTable::Entry& e = regs_.entry(slot, target);
-  if (!e.addr) {
-    report(Rule::reg_unregistered, "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " +
-                                   std::to_string(target) + ", which registered NULL in that slot",
-           {me.pid, target});
-    return nullptr;
-  }
-  *extent = e.size;
-  if (offset + nbytes > e.size) {
-    std::ostringstream s;
-    s << "process " << me.pid << (is_put ? " writes" : " reads") << " bytes " << offset << ".."
-      << offset + nbytes << " of a " << e.size << "-byte area on process " << target;
-    report(is_put ? Rule::bounds_put : Rule::bounds_get, s.str(), {me.pid, target});
-    return nullptr;
-  }
-  return const_cast<void*>(e.addr);
-}
-
-void World::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
-  traced_call(unbuffered ? trace::Call::hpput : trace::Call::put, pid, nbytes, src,
-              src && nbytes > 0 && pid >= 0 && pid < p_ ? static_cast<std::size_t>(nbytes) : 0);
-  if (check_transfer_args(pid, offset, nbytes, src, "source") && nbytes > 0) {
-    long extent = 0;
-    if (void* base = resolve(pid, dst, offset, nbytes, true, &extent)) {
-      void* target = static_cast<char*>(base) + offset;
-      count_transfer(running_, pid, static_cast<std::size_t>(nbytes));
-      if (unbuffered) {
-        record_hp(src, target, nbytes, running_, pid);
-      } else {
-        // Buffered on source: the bytes are copied now; they land at the barrier.
-        const Process& me = self();
-        drma_.put(canonical(pid, target), src, static_cast<std::uint32_t>(nbytes), running_, pid, me.site, me.call);
-      }
-    }
-  }
-}
-
-void World::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
-  traced_call(unbuffered ? trace::Call::hpget : trace::Call::get, pid, nbytes);
-  if (check_transfer_args(pid, offset, nbytes, dst, "destination") && nbytes > 0) {
-    long extent = 0;
-    if (void* base = resolve(pid, src, offset, nbytes, false, &extent)) {
-      const void* source = static_cast<const char*>(base) + offset;
-      count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
-      if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
-      else {
-        drma_.get(canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_, pid,
-                  self().site);
-        if (poisoning_ && !(globals_ && globals_->is_private(dst)))
-          poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
-                          Rule::get_dst_early_read, running_, running_, superstep_, self().site, "bsp_get"});
-      }
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// BSMP
-
-void World::set_tagsize(int* tag_nbytes) {
-  traced_call(trace::Call::set_tagsize, -1, tag_nbytes ? *tag_nbytes : -1);
-  Process& me = self();
-  if (!tag_nbytes || *tag_nbytes < 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes " +
-                             (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
-  } else {
-    me.tagsize_request = *tag_nbytes;
-    me.tagsize_site = me.site;
-    *tag_nbytes = messages_.tagsize();  // the size valid in this superstep
-  }
-}
-
-void World::apply_tagsize() {
-  bool any = false, agree = true;
-  int value = -1;
-  for (const Process& pr : procs_) {
-    if (pr.tagsize_request >= 0) any = true;
-    if (pr.pid == 0) value = pr.tagsize_request;
-    else if (pr.tagsize_request != value) agree = false;
-  }
-  if (!any) return;
-  if (!agree) {
-    Finding f;
-    f.rule = rule_id(Rule::tagsize_mismatch);
-    std::ostringstream s;
-    s << "the processes set different tag sizes in this superstep (";
-    for (const Process& pr : procs_) {
-      s << (pr.pid ? ", " : "") << "process " << pr.pid << ": ";
-      if (pr.tagsize_request >= 0) s << pr.tagsize_request;
-      else s << "no call";
-      f.processes.push_back(pr.pid);
-      f.locations.push_back(diag_.location(pr.tagsize_request >= 0 ? pr.tagsize_site : pr.site, pr.pid,
-                                           pr.tagsize_request >= 0 ? "bsp_set_tagsize" : pr.call));
-    }
-    s << ")";
-    f.message = s.str();
-    f.superstep = superstep_;
-    diag_.report(std::move(f));
-  }
-  for (const Process& pr : procs_)
-    if (pr.tagsize_request >= 0) {
-      value = pr.tagsize_request;  // process 0's value when it set one, else the first setter's
-      break;
-    }
-  if (procs_[0].tagsize_request >= 0) value = procs_[0].tagsize_request;
-  messages_.set_tagsize(value);
-  for (Process& pr : procs_) pr.tagsize_request = -1;
-}
-
-void World::send(int pid, const void* tag, const void* payload, int payload_nbytes) {
-  traced_call(trace::Call::send, pid, payload_nbytes, payload,
-              payload && payload_nbytes > 0 ? static_cast<std::size_t>(payload_nbytes) : 0);
-  Process& me = self();
-  if (pid < 0 || pid >= p_) {
-    report(Rule::bad_pid, "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
-                          ", outside 0.." + std::to_string(p_ - 1));
-  } else if (payload_nbytes < 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " sends a negative payload size (" +
-                             std::to_string(payload_nbytes) + ")");
-  } else if ((!payload && payload_nbytes > 0) || (!tag && messages_.tagsize() > 0)) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to bsp_send");
-  } else {
-    // Buffered on source: tag and payload are copied now.
-    messages_.send(me.pid, pid, tag, payload, static_cast<std::uint32_t>(payload_nbytes));
-    count_transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
-  }
-}
-
-void World::deliver_messages() {
-  // Messages sent in this superstep become readable in the next one, in a seeded order; the
-  // unread ones of this superstep vanish.
-  if (checker_)
-    for (const Process& pr : procs_)
-      if (const std::size_t n = messages_.pending(pr.pid))
-        checker_->queue_unconsumed(pr.pid, n, messages_.pending_senders(pr.pid), pr.site, pr.call, superstep_);
-  if (poisoning_ && messages_.readable_storage_bytes() > 0) {
-    // Keep this superstep's message storage, poisoned, so that a bsp_hpmove pointer used after
-    // the superstep hits it (hpmove-stale); the oldest retired storage is released.
-    auto retired = std::make_unique<ByteArena>();
-    messages_.retire_readable_storage(*retired);
-    const auto lo = reinterpret_cast<std::uintptr_t>(retired->at(0));
-    poison_.poison({lo, lo + retired->size(), Rule::hpmove_stale, -1, -1, superstep_, Site{}, "bsp_hpmove"});
-    for (const PoisonedRegion& h : hpmove_handouts_) poison_.poison(h);  // with their call sites
-    retired_messages_.push_back(std::move(retired));
-    if (retired_messages_.size() > 4) {
-      const ByteArena& oldest = *retired_messages_.front();
-      const auto olo = reinterpret_cast<std::uintptr_t>(oldest.at(0));
-      poison_.release_within(olo, olo + oldest.size());
-      retired_messages_.erase(retired_messages_.begin());
-    }
-  }
-  hpmove_handouts_.clear();
-  messages_.deliver(*sched_);
-}
-
-void World::qsize(int* nmessages, int* accum_nbytes) {
-  traced_call(trace::Call::qsize, -1, 0);
-  Process& me = self();
-  // BSPlib writes both results: a NULL is a misuse (MulticoreBSP's optional size is handled by
-  // its front end, engine/mcbsp_api.cpp, before the call reaches here).
-  if (!nmessages || !accum_nbytes)
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
-  if (nmessages) *nmessages = static_cast<int>(messages_.pending(me.pid));
-  if (accum_nbytes) *accum_nbytes = static_cast<int>(messages_.pending_bytes(me.pid));
-}
-
-void World::get_tag(int* status, void* tag) {
-  traced_call(trace::Call::get_tag, -1, 0);
-  Process& me = self();
-  if (!status) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL status pointer to bsp_get_tag");
-  } else if (const Message* first = messages_.first(me.pid); !first) {
-    *status = -1;
-  } else {
-    const Message& m = *first;
-    *status = static_cast<int>(m.payload_len);
-    if (m.tag_len) {
-      if (tag) std::memcpy(tag, messages_.tag(m), m.tag_len);
-      else report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL tag buffer to bsp_get_tag");
-    }
-  }
-}
-
-void World::move(void* payload, int reception_nbytes) {
-  traced_call(trace::Call::move, -1, reception_nbytes);
-  Process& me = self();
-  if (reception_nbytes < 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative reception size to bsp_move");
-  } else if (!messages_.first(me.pid)) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " calls bsp_move on an empty queue");
-  } else {
-    const Message& m = *messages_.first(me.pid);
-    std::size_t n = std::min<std::size_t>(m.payload_len, static_cast<std::size_t>(reception_nbytes));
-    if (n && !payload) {
-      report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL payload buffer to bsp_move");
-    } else {
-      if (n) std::memcpy(payload, messages_.payload(m), n);
-      if (checker_ && reception_nbytes > 0 && n < m.payload_len)
-        checker_->move_truncated(me.pid, m.payload_len, n, me.site, superstep_);
-      messages_.pop(me.pid);
-    }
-  }
-}
-
-int World::hpmove(void** tag_ptr, void** payload_ptr) {
-  traced_call(trace::Call::hpmove, -1, 0);
-  Process& me = self();
-  int result = -1;
-  if (!tag_ptr || !payload_ptr) {
-    // Nothing is consumed: the message stays first in the queue, as with bsp_move's NULL buffer.
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!tag_ptr ? "tag" : "payload") + " pointer to bsp_hpmove");
-  } else if (const Message* first = messages_.first(me.pid)) {
-    const Message& m = *first;
-    // The pointers stay valid until the end of the superstep: the readable messages' storage is
-    // only replaced at the barrier.
-    *tag_ptr = messages_.tag(m);
-    *payload_ptr = messages_.payload(m);
-    if (poisoning_) {
-      const auto lo = reinterpret_cast<std::uintptr_t>(messages_.tag(m));
-      hpmove_handouts_.push_back({lo, lo + MessageExchange::footprint(m), Rule::hpmove_stale, me.pid, me.pid,
-                                  superstep_, me.site, "bsp_hpmove"});
-    }
-    result = static_cast<int>(m.payload_len);
-    messages_.pop(me.pid);
-  }
-  return result;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Output
 
 void World::on_output(int stream, const char* data, std::size_t n) {
   Process& me = self();
-  me.output_hash.add(data, n);
-  if (options_.capture_output) me.output.append(data, n);
-  if (!options_.echo_output) return;
-  // Whole lines only, so that lines of different processes never mix within a line.
-  std::string& part = me.partial[stream];
-  part.append(data, n);
-  std::size_t start = 0, nl;
-  while ((nl = part.find('\n', start)) != std::string::npos) {
-    write_prefix(stream, me.pid);
-    std::fwrite(part.data() + start, 1, nl + 1 - start, real_out[stream]);
-    start = nl + 1;
-  }
-  part.erase(0, start);
+  output_lines_.write(me.output, me.pid, stream, data, n, real_out);
 }
 
-void World::write_prefix(int stream, int pid) {
-  if (options_.output_prefix.empty()) return;
-  std::string prefix = options_.output_prefix;
-  for (std::size_t at; (at = prefix.find("%p")) != std::string::npos;) prefix.replace(at, 2, std::to_string(pid));
-  std::fwrite(prefix.data(), 1, prefix.size(), real_out[stream]);
-}
-
-void World::flush_partial_lines(Process& pr) {
-  // A process that ends without a final newline still gets its last line shown (with prefix).
-  if (!options_.echo_output) return;
-  for (int stream = 0; stream < 2; ++stream) {
-    if (pr.partial[stream].empty()) continue;
-    write_prefix(stream, pr.pid);
-    std::fwrite(pr.partial[stream].data(), 1, pr.partial[stream].size(), real_out[stream]);
-    std::fputc('\n', real_out[stream]);
-    pr.partial[stream].clear();
-  }
-}
+void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, real_out); }
 
 }  // namespace bspcheck::rt

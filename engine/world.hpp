@@ -18,9 +18,11 @@
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
 #include "engine/drma_buffer.hpp"
+#include "engine/hp_operations.hpp"
 #include "engine/local_sync.hpp"
 #include "engine/message_exchange.hpp"
 #include "engine/process.hpp"
+#include "engine/registration_sync.hpp"
 #include "engine/traced_schedule.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
@@ -98,7 +100,7 @@ class World {
   // BSPlib call ends in one, so the common case (no hp operation pending, the default strategy)
   // is inline down to the jump into the next process.
   void switch_point() {
-    if (__builtin_expect(!hp_pending_.empty(), false)) maybe_fire_hp();
+    if (__builtin_expect(hp_.any_pending(), false)) maybe_fire_hp();
     if (runnable_.size() <= 1) return;
     const int next = sched_->pick_next(RunnableSet{runnable_, runnable_pos_}, running_);
     if (next != running_) switch_to(next);
@@ -139,7 +141,6 @@ class World {
   // Output written by the running process (the capture calls this).
   void on_output(int stream, const char* data, std::size_t n);
   void flush_partial_lines(Process& pr);
-  void write_prefix(int stream, int pid);  // the --prefix of process pid's output lines
 
   // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
   // `prepare` runs on each process 1..p-1 before its constructors (the output capture's streams).
@@ -250,8 +251,7 @@ class World {
 
   RegistrationTable regs_;
   DrmaBuffer drma_;  // buffered puts and gets until the barrier
-  std::vector<checker::HpRecord> hp_log_;  // this superstep's hpput/hpget, fired or not
-  std::vector<std::size_t> hp_pending_;    // indices into hp_log_ of those not yet performed
+  HpOperations hp_;  // this superstep's hpput/hpget, performed or not
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;
@@ -265,6 +265,7 @@ class World {
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
   std::vector<PoisonedRegion> hpmove_handouts_;  // this superstep's bsp_hpmove results
   Poisoning poison_;
+  OutputLines output_lines_;  // where the processes' output goes
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
 
   checker::Diagnostics diag_;

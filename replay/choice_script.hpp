@@ -1,5 +1,5 @@
 // choice_script.hpp: the files that steer a run's choices from outside, as the guided scheduler
-// (trace_schedulers.hpp, GuidedScheduler) reads and writes them:
+// (guided_scheduler.hpp) reads and writes them:
 //   a script: one line per choice, "KIND VALUE" or "KIND -" (the default), KIND as in traces;
 //   a log (an exploring run): one line per choice offered, "KIND N VALUE", N the options.
 // Shrinking (shrink.hpp) and bounded search (bounded_search.hpp) speak to runs through them.

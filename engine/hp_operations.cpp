@@ -1,0 +1,19 @@
+#include "engine/hp_operations.hpp"
+
+#include <cstring>
+
+namespace bspcheck::rt {
+
+checker::HpRecord& HpOperations::take(std::size_t i) {
+  checker::HpRecord& op = log_[pending_[i]];
+  pending_[i] = pending_.back();  // the order of the rest is the scheduler's to draw anyway
+  pending_.pop_back();
+  return op;
+}
+
+void HpOperations::perform(checker::HpRecord& op) {
+  std::memmove(op.dst, op.src, op.nbytes);
+  op.fired = true;
+}
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,39 @@
+// hp_operations.hpp: the unbuffered operations of a superstep (bsp_hpput, bsp_hpget; BSPlib
+// 3.2.2, 3.3.2). Each takes effect at some moment between its call and the barrier: the engine
+// performs a pending one at a switch point or at the barrier, which one and when drawn from the
+// scheduler. The log keeps every operation of the superstep, performed or not, for the checker's
+// hazard rules; World wires the checker and poisoning around perform().
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "checker/checker.hpp"
+
+namespace bspcheck::rt {
+
+class HpOperations {
+ public:
+  // A new operation, pending until performed.
+  void add(const checker::HpRecord& op) {
+    pending_.push_back(log_.size());
+    log_.push_back(op);
+  }
+  bool any_pending() const { return !pending_.empty(); }
+  std::size_t pending() const { return pending_.size(); }
+  // The i-th pending operation (0 <= i < pending(), the scheduler's choice), no longer pending.
+  checker::HpRecord& take(std::size_t i);
+  // Copies its bytes now and marks it performed.
+  static void perform(checker::HpRecord& op);
+
+  // Every operation of this superstep, in call order.
+  const std::vector<checker::HpRecord>& log() const { return log_; }
+  // The barrier has passed: a new superstep's log (nothing may be pending).
+  void clear() { log_.clear(); }
+
+ private:
+  std::vector<checker::HpRecord> log_;
+  std::vector<std::size_t> pending_;  // indices into log_ of those not yet performed
+};
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,40 @@
+// process_output.hpp: what becomes of the bytes a process prints (engine/output_capture.hpp hands
+// them over, attributed to the running process). Every byte goes into the process's digest, which
+// the driver compares across seeds (schedule-divergence); in-process runs keep a copy
+// (RunResult::output); a linked program echoes them to the real streams in whole lines, each
+// with the --prefix, so that lines of different processes never mix.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <string>
+
+#include "runtime/hash.hpp"
+
+namespace bspcheck::rt {
+
+// One process's output so far.
+struct ProcessOutput {
+  std::string partial[2];  // echoing: the unfinished line of stdout, stderr
+  std::string captured;    // capturing: everything written
+  Fnv1a64 digest;          // of everything written
+};
+
+class OutputLines {
+ public:
+  // prefix: "%p" stands for the process; capture: keep a copy; echo: write to the real streams.
+  OutputLines(std::string prefix, bool capture, bool echo)
+      : prefix_(std::move(prefix)), capture_(capture), echo_(echo) {}
+
+  // Bytes process pid wrote to stream (0 stdout, 1 stderr); complete lines go to out[stream].
+  void write(ProcessOutput& o, int pid, int stream, const char* data, std::size_t n, std::FILE* const out[2]) const;
+  // The process ends: an unfinished last line is shown too, with a newline.
+  void flush(ProcessOutput& o, int pid, std::FILE* const out[2]) const;
+
+ private:
+  void write_prefix(std::FILE* out, int pid) const;
+  std::string prefix_;
+  bool capture_, echo_;
+};
+
+}  // namespace bspcheck::rt

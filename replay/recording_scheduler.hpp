@@ -1,0 +1,32 @@
+// recording_scheduler.hpp: the scheduler that records. It asks the scheduler it wraps (the run's
+// strategy, or a guide) for every choice and writes each answer to the trace, so that
+// replay_scheduler.hpp can give the same answers again.
+#pragma once
+
+#include <memory>
+
+#include "replay/trace_format.hpp"
+#include "runtime/scheduler.hpp"
+
+namespace bspcheck::trace {
+
+class RecordingScheduler final : public rt::Scheduler {
+ public:
+  RecordingScheduler(std::unique_ptr<rt::Scheduler> inner, Writer& out) : inner_(std::move(inner)), out_(out) {}
+  int next_process(const rt::RunnableSet& runnable, int current) override {
+    const int pid = inner_->next_process(runnable, current);
+    out_.choice(static_cast<std::uint8_t>(rt::ChoiceKind::next_process), static_cast<std::uint64_t>(pid));
+    return pid;
+  }
+  std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override {
+    const std::uint32_t v = inner_->choose(kind, n);
+    out_.choice(static_cast<std::uint8_t>(kind), v);
+    return v;
+  }
+
+ private:
+  std::unique_ptr<rt::Scheduler> inner_;
+  Writer& out_;
+};
+
+}  // namespace bspcheck::trace

@@ -1,0 +1,47 @@
+// replay_scheduler.hpp: the scheduler that replays. It answers every choice from a recorded
+// trace and checks that the program makes the same calls, reporting the first difference as
+// replay-divergence. Past the end of a cut-off trace the scheduler it wraps answers.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "replay/trace_format.hpp"
+#include "runtime/scheduler.hpp"
+
+namespace bspcheck::trace {
+
+class ReplayScheduler final : public rt::Scheduler {
+ public:
+  // diverged(message) reports replay-divergence and stops the run; it does not return.
+  // note(message) tells the user something worth knowing that is not a finding.
+  ReplayScheduler(Reader trace, std::unique_ptr<rt::Scheduler> after_end,
+                  std::function<void(const std::string&)> diverged, std::function<void(const std::string&)> note)
+      : trace_(std::move(trace)), after_end_(std::move(after_end)), diverged_(std::move(diverged)),
+        note_(std::move(note)) {}
+
+  int next_process(const rt::RunnableSet& runnable, int current) override;
+  std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
+  // The program made this call: it must be the trace's next record.
+  void call(const CallRecord& actual);
+  void superstep(std::uint64_t n);
+  // Past the end of a trace that was cut off (a crash): choices come from the fallback.
+  bool past_end() const { return pos_ >= trace_.events().size(); }
+  const Header& header() const { return trace_.header(); }
+
+ private:
+  const Event* next(const char* expecting);
+  std::string describe(const Event& e) const;
+  Reader trace_;
+  std::size_t pos_ = 0;
+  std::unique_ptr<rt::Scheduler> after_end_;
+  std::function<void(const std::string&)> diverged_;
+  std::function<void(const std::string&)> note_;
+  bool noted_end_ = false;
+};
+
+// "bsp_put by process 1 to process 2, size 8, data checksum 3f2a": a call for messages.
+std::string describe_call(const CallRecord& r);
+
+}  // namespace bspcheck::trace
