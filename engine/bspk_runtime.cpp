@@ -332,8 +332,9 @@ void BspkRuntime::sync() {
                     },
                     Rule::bspk_count_mismatch, 2});
 
-  // Land: the counted messages in a seeded order (which of more than announced is the seed's
-  // arrival order), stores and sends first, then fetches are served from the stored-to memory.
+  // Land everything that has arrived, in a seeded order (more than announced is reported: on a
+  // real machine the extra ones would land while the receiver computes), stores and sends first;
+  // then the fetches are served from the stored-to memory.
   const long expected = expected_now(pid, s);
   std::vector<Op> mine, later;
   for (Op& op : pp.inbox) (op.superstep <= s ? mine : later).push_back(std::move(op));

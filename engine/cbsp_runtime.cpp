@@ -73,16 +73,19 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
   Message m{me, sync_.superstep(me), dest, {}, handler, world_.self().site, false};
   m.data.assign(static_cast<const unsigned char*>(src), static_cast<const unsigned char*>(src) + nbytes);
   const Process& rp = world_.processes()[static_cast<std::size_t>(node)];
-  if (rp.state == ProcState::in_end || rp.state == ProcState::finished) {
+  const bool at_end = rp.state == ProcState::in_end || rp.state == ProcState::finished;
+  // A receiver past the superstep: its count was too small (the cause, even when it has reached
+  // bsp_end since); one still in it at bsp_end never synced: the message is pending at the end.
+  if (sync_.superstep(node) > m.superstep) {
+    report_late(m, node, sync_.superstep(node) - 1, "arrives after the receiver left that superstep's sync");
+    m.reported = true;
+    if (at_end) return;
+  } else if (at_end) {
     world_.report(Rule::cbsp_pending_at_end,
                   "process " + std::to_string(me) + " sends a cBSP message to process " + std::to_string(node) +
                       ", which has already reached bsp_end: it is never delivered",
                   {me, node});
     return;
-  }
-  if (sync_.superstep(node) > m.superstep) {
-    report_late(m, node, sync_.superstep(node) - 1, "arrives after the receiver left that superstep's sync");
-    m.reported = true;
   }
   inbox_[static_cast<std::size_t>(node)].push_back(std::move(m));
   sync_.notify(node);
@@ -109,6 +112,11 @@ void CbspRuntime::nsync(int count) {
   std::vector<Message>& in = inbox_[static_cast<std::size_t>(me)];
   std::vector<Message> now, later, mine;
   for (Message& m : in) (m.superstep < s ? now : m.superstep == s ? mine : later).push_back(std::move(m));
+  for (Message& m : now)  // arrived while this process was still leaving that superstep's sync
+    if (!m.reported) {
+      report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
+      m.reported = true;
+    }
   world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
   for (std::size_t i = 0; i < mine.size(); ++i) {
     if (i < static_cast<std::size_t>(count)) {
