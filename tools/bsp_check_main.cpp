@@ -36,6 +36,11 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
       ->check(bspcheck::cli::whole_number(1, bspcheck::cli::kMaxSeeds));
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
+  app.add_flag_callback("--check-determinism", [&c] { c.determinism_check = 2; },
+                        "run every seed twice and compare the traces (uncontrolled-nondeterminism); by default "
+                        "only the first run is checked");
+  app.add_flag_callback("--no-determinism-check", [&c] { c.determinism_check = 0; },
+                        "do not check that a seed reproduces its run");
   app.add_option("--shard", shard, "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
                                    "matrices and batch arrays; bsp-check merge joins their --json reports")
       ->type_name("I/N");

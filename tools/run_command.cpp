@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
 #include "tools/atomic_file.hpp"
+#include "tools/determinism_check.hpp"
 #include "tools/fork_server_client.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/output_divergence.hpp"
@@ -152,6 +154,16 @@ int run_command(const RunConfig& c) {
           r.err += checker::render_finding(f, "");  // shown with the run, like the runtime's own findings
           r.report.findings.push_back(std::move(f));
           r.passed = false;
+        }
+      // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
+      if (!stream && c.trace_file.empty() && c.replay_file.empty() && c.guide_file.empty() &&
+          (c.determinism_check == 2 || (c.determinism_check == 1 && done == 1)) &&
+          std::find(c.disabled_rules.begin(), c.disabled_rules.end(),
+                    rule_id(Rule::uncontrolled_nondeterminism)) == c.disabled_rules.end())
+        if (std::optional<Finding> f = check_determinism(c, pc.path, p, seed, stdin_feed)) {
+          r.err += checker::render_finding(*f, "");
+          if (c.werror) r.passed = false;
+          r.report.findings.push_back(std::move(*f));
         }
       runs.push_back(outcome_json(r, repro_command(c, p, seed)));
       const std::vector<Finding>& findings = r.report.findings;
