@@ -20,6 +20,8 @@
 #   PROCS p...             processor counts, one test each (default 1 2 3 4 8)
 #   SEEDS n                schedules per processor count (default 20)
 #   SEED s                 first seed (default 1)
+#   SHARDS n               split each processor count's seeds into n tests, <NAME>.p<P>.s<I>, each
+#                          running `--shard I/n` of them, so that `ctest -j` runs them in parallel
 #   STRATEGY s             random (default) or round_robin
 #   TIMEOUT sec            per-run timeout given to bsp-check (--timeout); the CTest TIMEOUT of
 #                          each test is left to CTest's default unless CTEST_TIMEOUT is given
@@ -40,7 +42,7 @@ set(BSPCHECK_TEST_REPORT_DIR "${CMAKE_BINARY_DIR}/bspcheck-reports" CACHE PATH
 
 function(bspcheck_add_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "WERROR;SARIF;NO_JUNIT"
-                        "NAME;SEEDS;SEED;STRATEGY;TIMEOUT;CTEST_TIMEOUT;WORKING_DIRECTORY"
+                        "NAME;SEEDS;SEED;SHARDS;STRATEGY;TIMEOUT;CTEST_TIMEOUT;WORKING_DIRECTORY"
                         "COMMAND;PROCS;BSPCHECK_ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bspcheck_add_test: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -62,6 +64,12 @@ function(bspcheck_add_test)
   endif()
   if(NOT arg_LABELS)
     set(arg_LABELS bspcheck)
+  endif()
+  if(NOT arg_SHARDS)
+    set(arg_SHARDS 1)
+  endif()
+  if(NOT arg_SHARDS MATCHES "^[1-9][0-9]*$")
+    message(FATAL_ERROR "bspcheck_add_test(${arg_NAME}): SHARDS must be a whole number from 1, got '${arg_SHARDS}'")
   endif()
 
   # The driver.
@@ -97,8 +105,15 @@ function(bspcheck_add_test)
   list(APPEND options ${arg_BSPCHECK_ARGS})
 
   file(MAKE_DIRECTORY "${BSPCHECK_TEST_REPORT_DIR}")
+  math(EXPR last_shard "${arg_SHARDS} - 1")
   foreach(p IN LISTS arg_PROCS)
+   foreach(shard RANGE ${last_shard})
     set(test "${arg_NAME}.p${p}")
+    set(shard_options)
+    if(arg_SHARDS GREATER 1)
+      set(test "${arg_NAME}.p${p}.s${shard}")
+      set(shard_options --shard ${shard}/${arg_SHARDS})
+    endif()
     set(reports)
     if(NOT arg_NO_JUNIT)
       list(APPEND reports --junit "${BSPCHECK_TEST_REPORT_DIR}/${test}.xml")
@@ -107,14 +122,15 @@ function(bspcheck_add_test)
       list(APPEND reports --sarif "${BSPCHECK_TEST_REPORT_DIR}/${test}.sarif")
     endif()
     if(arg_WORKING_DIRECTORY)
-      add_test(NAME ${test} COMMAND ${driver} run -p ${p} ${options} ${reports} ${prog} ${arg_COMMAND}
+      add_test(NAME ${test} COMMAND ${driver} run -p ${p} ${options} ${shard_options} ${reports} ${prog} ${arg_COMMAND}
                WORKING_DIRECTORY ${arg_WORKING_DIRECTORY})
     else()
-      add_test(NAME ${test} COMMAND ${driver} run -p ${p} ${options} ${reports} ${prog} ${arg_COMMAND})
+      add_test(NAME ${test} COMMAND ${driver} run -p ${p} ${options} ${shard_options} ${reports} ${prog} ${arg_COMMAND})
     endif()
     set_tests_properties(${test} PROPERTIES LABELS "${arg_LABELS}")
     if(arg_CTEST_TIMEOUT)
       set_tests_properties(${test} PROPERTIES TIMEOUT ${arg_CTEST_TIMEOUT})
     endif()
+   endforeach()
   endforeach()
 endfunction()

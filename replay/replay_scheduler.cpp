@@ -17,14 +17,6 @@ const char* kind_name(std::uint8_t k) {
 }
 }  // namespace
 
-std::string describe_call(const CallRecord& r) {
-  std::ostringstream s;
-  s << call_name(r.call) << " by process " << r.pid;
-  if (r.target >= 0) s << " to process " << r.target;
-  if (r.size != 0) s << ", size " << r.size;
-  if (r.checksum) s << ", data checksum " << std::hex << r.checksum;
-  return s.str();
-}
 
 std::string ReplayScheduler::describe(const Event& e) const {
   switch (e.type) {

@@ -41,7 +41,5 @@ class ReplayScheduler final : public rt::Scheduler {
   bool noted_end_ = false;
 };
 
-// "bsp_put by process 1 to process 2, size 8, data checksum 3f2a": a call for messages.
-std::string describe_call(const CallRecord& r);
 
 }  // namespace bspcheck::trace

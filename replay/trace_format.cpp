@@ -3,6 +3,7 @@
 #include "runtime/option_values.hpp"
 
 #include <cstring>
+#include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -248,6 +249,15 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
     r.events_.push_back(e);
   }
   return r;
+}
+
+std::string describe_call(const CallRecord& r) {
+  std::ostringstream s;
+  s << call_name(r.call) << " by process " << r.pid;
+  if (r.target >= 0) s << " to process " << r.target;
+  if (r.size != 0) s << ", size " << r.size;
+  if (r.checksum) s << ", data checksum " << std::hex << r.checksum;
+  return s.str();
 }
 
 }  // namespace bspcheck::trace

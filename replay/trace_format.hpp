@@ -51,6 +51,9 @@ struct CallRecord {
   bool operator==(const CallRecord&) const = default;
 };
 
+// "bsp_put by process 1 to process 2, size 8, data checksum 3f2a": a call for messages.
+std::string describe_call(const CallRecord& r);
+
 struct Event {
   enum Type { choice, call, superstep, end } type = end;
   std::uint8_t kind = 0;      // choice: rt::ChoiceKind

@@ -19,13 +19,15 @@
 #include "tools/explore_command.hpp"
 #include "tools/list_options_command.hpp"
 #include "tools/list_rules_command.hpp"
+#include "tools/merge_command.hpp"
+#include "tools/shard.hpp"
 #include "tools/shrink_command.hpp"
 
 namespace {
 
 constexpr const char* kVersion = "0.1.0";
 
-void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs) {
+void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs, std::string& shard) {
   app.add_option("-p,--procs", procs, "processors available: a number, range or list (1-4,8); each is run")
       ->default_str("1-4,8");
   app.add_option("--seed", c.seed, "first schedule seed")
@@ -34,6 +36,14 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
       ->check(bspcheck::cli::whole_number(1, bspcheck::cli::kMaxSeeds));
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
+  app.add_flag_callback("--check-determinism", [&c] { c.determinism_check = 2; },
+                        "run every seed twice and compare the traces (uncontrolled-nondeterminism); by default "
+                        "only the first run is checked");
+  app.add_flag_callback("--no-determinism-check", [&c] { c.determinism_check = 0; },
+                        "do not check that a seed reproduces its run");
+  app.add_option("--shard", shard, "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
+                                   "matrices and batch arrays; bsp-check merge joins their --json reports")
+      ->type_name("I/N");
   app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
   app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
   // The flags that set one BSPCHECK_OPTIONS key take its check and help from the options table.
@@ -94,6 +104,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
+  if (!args.empty() && args[0] == "merge") return bspcheck::cli::merge_command(args, kVersion);
   if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
   if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
@@ -104,21 +115,22 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|shrink|show|explore ... (each has its own --help)\n"
+      "       bsp-check replay|shrink|show|explore|merge ... (each has its own --help)\n"
       "\nCommands:\n"
       "  run      (the default) run PROGRAM under many seeds and process counts\n"
       "  replay   run a program again with the choices recorded in a trace\n"
       "  shrink   reduce a failing trace to the scheduling choices that matter\n"
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  run PROGRAM under every schedule within a bound of the default one\n"
+      "  merge    join the --json reports of sharded runs into one report of each format\n"
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
       "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
       "bsp-check"};
   app.set_version_flag("--version", kVersion);
   bspcheck::cli::RunConfig config;
   config.seeds = 20;
-  std::string procs = "1-4,8";
-  add_run_options(app, config, procs);
+  std::string procs = "1-4,8", shard;
+  add_run_options(app, config, procs, shard);
 
   if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
   std::vector<std::string> rest = app.remaining();
@@ -132,6 +144,16 @@ int main(int argc, char** argv) {
     return 2;
   }
   config.procs_text = procs;
+  if (!shard.empty()) {
+    std::string why;
+    const auto s = bspcheck::cli::parse_shard(shard, why);
+    if (!s) {
+      std::cerr << "bsp-check: error: --shard: " << why << "\n";
+      return 2;
+    }
+    config.shard_index = s->index;
+    config.shard_count = s->count;
+  }
   for (const std::string& rule : config.disabled_rules)
     if (!bspcheck::is_known_rule(rule)) {
       std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/checks.md lists the rule ids)\n";

@@ -29,6 +29,7 @@ class OutputComparison {
   // of that p becomes the reference). Returns the first process whose output differs, with the
   // reference's seed.
   std::optional<std::pair<int, std::uint64_t>> compare(const RunOutcome& r);
+  bool has_reference(int p) const { return reference_.count(p) > 0; }
 
  private:
   std::map<int, std::pair<std::uint64_t, std::vector<std::uint64_t>>> reference_;  // p -> seed, digests

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -21,6 +22,7 @@
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
 #include "tools/atomic_file.hpp"
+#include "tools/determinism_check.hpp"
 #include "tools/fork_server_client.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/output_divergence.hpp"
@@ -28,6 +30,7 @@
 #include "tools/reports.hpp"
 #include "tools/run_launcher.hpp"
 #include "tools/run_summary.hpp"
+#include "tools/shard.hpp"
 #include "tools/stdin_feed.hpp"
 
 namespace bspcheck::cli {
@@ -35,8 +38,9 @@ namespace bspcheck::cli {
 namespace {
 
 // A run as the --json report lists it (docs/cli.md, "JSON"): its findings as the runtime wrote them.
-nlohmann::json outcome_json(const RunOutcome& r) {
-  nlohmann::json j = {{"procs", r.p}, {"seed", r.seed}, {"exit_status", r.exit_status}, {"passed", r.passed}};
+nlohmann::json outcome_json(const RunOutcome& r, const std::string& repro) {
+  nlohmann::json j = {{"procs", r.p},     {"seed", r.seed},         {"exit_status", r.exit_status},
+                      {"passed", r.passed}, {"seconds", r.seconds}, {"reproduce", repro}};
   const nlohmann::json report = checker::run_report_to_json(r.report);
   j["findings"] = report["findings"];
   if (r.reported) {
@@ -81,7 +85,8 @@ int run_command(const RunConfig& c) {
   }
   install_interrupt_handlers();
 
-  const std::uint64_t total = c.procs.size() * c.seeds;
+  const Shard shard{c.shard_index, c.shard_count};
+  const std::uint64_t total = shard.size(c.procs.size() * c.seeds);  // the runs of this shard
   const bool stream = total == 1;  // a single run shows its output live
   const bool progress = !c.quiet && !stream && isatty(STDERR_FILENO);
   StdinFeed stdin_feed;  // nothing is read before the first run wants it
@@ -102,29 +107,45 @@ int run_command(const RunConfig& c) {
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
   OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
   const bool compare_outputs = OutputComparison::wanted(c);
+  // One run at (p, seed): forked from p's server when there is one, else started anew.
+  auto run_one = [&](int p, std::uint64_t seed) {
+    RunOutcome r;
+    bool served = false;
+    if (use_servers && !no_server.count(p)) {
+      std::unique_ptr<ForkServer>& server = servers[p];
+      if (!server) {
+        server = std::make_unique<ForkServer>();
+        if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
+      }
+      if (server) served = server->run(c, p, seed, r);
+      if (!served) {  // e.g. a program that never reaches bsp_begin: run it the usual way
+        servers.erase(p);
+        no_server.insert(p);
+        r = RunOutcome{};
+      }
+    }
+    if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, stream);
+    return r;
+  };
   const auto start = std::chrono::steady_clock::now();
+  std::uint64_t run_number = 0;  // in the whole session's order, shards or not
   for (int p : c.procs) {
     for (std::uint64_t i = 0; i < c.seeds && !interrupted(); ++i) {
       const std::uint64_t seed = c.seed + i;
+      if (!shard.contains(run_number++)) {
+        // Another shard's run. Until this p has a reference output, run it anyway (not counted):
+        // every shard then compares with the same reference as the whole session would, so the
+        // shards' union is the unsharded session, schedule-divergence included.
+        if (compare_outputs && !stream && !outputs.has_reference(p)) {
+          const RunOutcome ref = run_one(p, seed);
+          if (ref.passed) outputs.compare(ref);
+        }
+        continue;
+      }
       if (progress)
         std::fprintf(stderr, "\rbsp-check: run %llu/%llu (p=%d seed=%llu)...", static_cast<unsigned long long>(done + 1),
                      static_cast<unsigned long long>(total), p, static_cast<unsigned long long>(seed));
-      RunOutcome r;
-      bool served = false;
-      if (use_servers && !no_server.count(p)) {
-        std::unique_ptr<ForkServer>& server = servers[p];
-        if (!server) {
-          server = std::make_unique<ForkServer>();
-          if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
-        }
-        if (server) served = server->run(c, p, seed, r);
-        if (!served) {  // e.g. a program that never reaches bsp_begin: run it the usual way
-          servers.erase(p);
-          no_server.insert(p);
-          r = RunOutcome{};
-        }
-      }
-      if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, stream);
+      RunOutcome r = run_one(p, seed);
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
       if (r.passed && !stream && compare_outputs)
@@ -134,7 +155,17 @@ int run_command(const RunConfig& c) {
           r.report.findings.push_back(std::move(f));
           r.passed = false;
         }
-      runs.push_back(outcome_json(r));
+      // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
+      if (!stream && c.trace_file.empty() && c.replay_file.empty() && c.guide_file.empty() &&
+          (c.determinism_check == 2 || (c.determinism_check == 1 && done == 1)) &&
+          std::find(c.disabled_rules.begin(), c.disabled_rules.end(),
+                    rule_id(Rule::uncontrolled_nondeterminism)) == c.disabled_rules.end())
+        if (std::optional<Finding> f = check_determinism(c, pc.path, p, seed, stdin_feed)) {
+          r.err += checker::render_finding(*f, "");
+          if (c.werror) r.passed = false;
+          r.report.findings.push_back(std::move(*f));
+        }
+      runs.push_back(outcome_json(r, repro_command(c, p, seed)));
       const std::vector<Finding>& findings = r.report.findings;
 
       // Which of its findings were not seen in an earlier run?
@@ -225,6 +256,7 @@ int run_command(const RunConfig& c) {
                         {"total", done},
                         {"failed", failed},
                         {"planned", total},
+                        {"shard", shard.text()},
                         {"interrupted", stop_signal != 0}};
     if (stop_signal) j["interrupted_by"] = session.interrupted_by;
     if (!json_out->commit(dump(j) + "\n")) return report_write_failed(*json_out);
@@ -243,9 +275,10 @@ int run_command(const RunConfig& c) {
     for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
     return 128 + stop_signal;  // as a shell reports a command ended by the signal
   }
-  char range[160];
-  std::snprintf(range, sizeof range, "p = %s; seeds %llu..%llu", c.procs_text.c_str(),
-                static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1));
+  char range[200];
+  std::snprintf(range, sizeof range, "p = %s; seeds %llu..%llu%s%s", c.procs_text.c_str(),
+                static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1),
+                shard.count > 1 ? "; shard " : "", shard.count > 1 ? shard.text().c_str() : "");
   if (failed == 0) {
     if (!c.quiet) {
       std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.1f s", static_cast<unsigned long long>(done),

@@ -41,6 +41,11 @@ struct RunConfig {
   std::string guide_log;          // explore: where the run logs the choices it was offered
   bool fork_server = true;        // many runs fork from one start of the program at bsp_begin
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
+  // uncontrolled-nondeterminism (tools/determinism_check.hpp): run a seed twice and compare the
+  // traces: 0 never, 1 the session's first run (the default), 2 every run.
+  int determinism_check = 1;
+  std::uint64_t shard_index = 0;  // --shard I/N: run only the runs numbered I modulo N (tools/shard.hpp)
+  std::uint64_t shard_count = 1;
   std::string program;
   std::vector<std::string> args;
 };

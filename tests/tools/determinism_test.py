@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""uncontrolled-nondeterminism (tools/determinism_check.hpp): a program whose BSPlib data depends on
+the wall clock and its pid is caught on the first run of a session, with where the runs part; a
+deterministic program is not; --no-determinism-check turns it off; --werror makes it fail the run.
+Usage: determinism_test.py BSP-CHECK BSPCC PROGRAM-SOURCE DETERMINISTIC-PROGRAM [CFLAGS]"""
+import os
+import subprocess
+import sys
+import tempfile
+
+bsp_check, bspcc, source, clean = sys.argv[1:5]
+cflags = sys.argv[5].split() if len(sys.argv) > 5 else []  # the sanitizer build's flags
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args):
+    p = subprocess.run([bsp_check, "run", *args], capture_output=True, timeout=300)
+    return p.returncode, p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+
+
+with tempfile.TemporaryDirectory() as work:
+    prog = os.path.join(work, "nondeterministic")
+    subprocess.run([bspcc, *cflags, source, "-o", prog], check=True)
+    status, out = run("-p", "2", "--seeds", "3", prog)
+    check("warning[uncontrolled-nondeterminism]" in out, f"not reported: {out[-800:]}")
+    check("data checksum" in out and "likely source: the same call sends different bytes" in out,
+          f"the finding does not say where the runs part: {out[-800:]}")
+    check(status == 0, f"a warning failed the session: exit {status}")
+    status, out = run("-p", "2", "--seeds", "3", "--werror", prog)
+    check(status == 1, f"--werror: exit {status}")
+    status, out = run("-p", "2", "--seeds", "3", "--no-determinism-check", prog)
+    check("uncontrolled-nondeterminism" not in out and status == 0, f"--no-determinism-check: {out[-500:]}")
+    status, out = run("-p", "1-3", "--seeds", "4", "--check-determinism", "--werror", clean)
+    check(status == 0 and "uncontrolled-nondeterminism" not in out, f"a deterministic program: {out[-500:]}")
+
+print("determinism test: ok" if not failures else f"{len(failures)} failures")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# bsp-check run --shard and bsp-check merge (tools/shard.hpp, tools/merge_command.hpp):
+#  - the shards of a session are disjoint and their union is the unsharded session, findings and
+#    schedule-divergence included (a program whose output depends on the schedule);
+#  - merge is order-independent and idempotent (a report merged with itself, or merged reports
+#    merged again, give the same report);
+#  - the merged SARIF and JUnit are valid; bad shards and bad inputs exit 2 with one line.
+# Usage: shard_merge_test.sh BSP-CHECK PROGRAM-WITH-SCHEDULE-DEPENDENT-OUTPUT CLEAN-PROGRAM
+set -uo pipefail
+b="$1"; prog="$2"; clean="$3"
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+fail=0
+say() { echo "FAIL: $*"; fail=1; }
+
+n=3
+for i in $(seq 0 $((n - 1))); do
+  "$b" run -q -p 2,3 --seeds 7 --keep-going --shard "$i/$n" --json "$work/s$i.json" "$prog" >/dev/null 2>&1
+  [ $? -le 1 ] || say "shard $i/$n exited $?"
+done
+"$b" run -q -p 2,3 --seeds 7 --keep-going --json "$work/all.json" "$prog" >/dev/null 2>&1
+"$b" merge --json "$work/m1.json" --sarif "$work/m1.sarif" --junit "$work/m1.xml" "$work/s2.json" "$work/s0.json" "$work/s1.json" 2>"$work/merge.err"
+status=$?
+"$b" merge --json "$work/m2.json" "$work/s0.json" "$work/s1.json" "$work/s1.json" "$work/s2.json" 2>/dev/null
+"$b" merge --json "$work/m3.json" "$work/m1.json" "$work/m2.json" "$work/s0.json" 2>/dev/null
+python3 - "$work" "$status" <<'PY' || fail=1
+import json, sys, xml.dom.minidom
+work, status = sys.argv[1], int(sys.argv[2])
+load = lambda f: json.load(open(f"{work}/{f}"))
+whole, m1, m2, m3 = load("all.json"), load("m1.json"), load("m2.json"), load("m3.json")
+shards = [load(f"s{i}.json") for i in range(3)]
+key = lambda r: (r["procs"], r["seed"])
+bad = 0
+def check(ok, what):
+    global bad
+    if not ok:
+        print("FAIL:", what); bad = 1
+keys = [set(map(key, s["runs"])) for s in shards]
+check(all(not (keys[i] & keys[j]) for i in range(3) for j in range(i + 1, 3)), "shards overlap")
+check(set().union(*keys) == set(map(key, whole["runs"])), "the shards' runs are not the session's runs")
+strip = lambda runs: sorted(({k: v for k, v in r.items() if k != "seconds"} for r in runs), key=key)
+check(strip(m1["runs"]) == strip(whole["runs"]), "merged runs differ from the unsharded session's (findings or results)")
+check(whole["failed"] > 0 and m1["failed"] == whole["failed"], f"failed: merged {m1['failed']}, whole {whole['failed']}")
+check(m1["planned"] == whole["planned"] == len(whole["runs"]), "planned runs")
+check(m1 == m2, "merge depends on the order or repetition of its inputs")
+check(m1 == m3, "merging merged reports again changes them")
+check(status == 1, f"merge of failing runs exited {status}, not 1")
+sarif = load("m1.sarif")
+check(sarif["version"] == "2.1.0" and len(sarif["runs"][0]["results"]) > 0, "merged SARIF has no results")
+dom = xml.dom.minidom.parse(f"{work}/m1.xml")
+cases = dom.getElementsByTagName("testcase")
+check(len(cases) == len(whole["runs"]), f"JUnit has {len(cases)} test cases")
+sys.exit(bad)
+PY
+grep -q "first failure p=" "$work/merge.err" || say "merge does not name the first failure: $(cat "$work/merge.err")"
+
+# Bad usage and bad input: exit 2, one line.
+expect2() {
+  local out; out="$("$@" 2>&1)"; local st=$?
+  [ "$st" = 2 ] || say "'$*' exited $st, not 2"
+  [ "$(printf '%s\n' "$out" | grep -c 'bsp-check: error')" -ge 1 ] || say "'$*' said: $out"
+}
+expect2 "$b" run --shard 3/3 "$clean"
+expect2 "$b" run --shard 1 "$clean"
+expect2 "$b" run --shard -1/4 "$clean"
+echo '{"not": "a report"}' >"$work/bad.json"
+expect2 "$b" merge "$work/bad.json"
+expect2 "$b" merge "$work/missing.json"
+"$b" run -q -p 2 --seeds 2 --json "$work/other.json" "$clean" >/dev/null 2>&1
+expect2 "$b" merge "$work/s0.json" "$work/other.json"
+# A clean merge exits 0.
+"$b" merge --json "$work/clean.json" "$work/other.json" 2>/dev/null || say "merge of clean runs exited $?"
+
+[ "$fail" = 0 ] && echo "shard and merge test: ok"
+exit "$fail"

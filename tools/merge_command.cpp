@@ -1,0 +1,186 @@
+#include "tools/merge_command.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include "checker/finding_codec.hpp"
+#include "tools/atomic_file.hpp"
+#include "tools/cli_parse.hpp"
+#include "tools/reports.hpp"
+
+namespace bspcheck::cli {
+
+namespace {
+
+// Reports are read with bounded memory: a JSON report of a very long session is far below this.
+constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+
+std::optional<nlohmann::json> read_report(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot read it";
+    return std::nullopt;
+  }
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxReportBytes) {
+      error = path + ": larger than 1 GiB, not a bsp-check report";
+      return std::nullopt;
+    }
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "bsp-check-runs" || !j.contains("runs") ||
+      !j["runs"].is_array()) {
+    error = path + ": not a bsp-check --json report (format bsp-check-runs)";
+    return std::nullopt;
+  }
+  return j;
+}
+
+// The shards a report covers, with how many runs each planned: {"I/N": planned}.
+nlohmann::json shards_of(const nlohmann::json& report) {
+  if (report.contains("shards") && report["shards"].is_object()) return report["shards"];
+  return {{report.value("shard", std::string("0/1")), report.value("planned", std::uint64_t{0})}};
+}
+
+RunRecord record_of(const nlohmann::json& run) {
+  RunRecord r;
+  r.p = run.value("procs", 0);
+  r.seed = run.value("seed", std::uint64_t{0});
+  r.passed = run.value("passed", false);
+  r.exit_status = run.value("exit_status", 0);
+  r.seconds = run.value("seconds", 0.0);
+  r.reason = run.value("reason", "");
+  r.repro = run.value("reproduce", "");
+  if (run.contains("findings") && run["findings"].is_array())
+    for (const auto& f : run["findings"]) r.findings.push_back(checker::finding_from_json(f));
+  return r;
+}
+
+}  // namespace
+
+int merge_command(const std::vector<std::string>& args, const char* version) {
+  CLI::App app{"bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
+               "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
+               "the order of the inputs does not matter. Exit status: 1 when a merged run failed.\n"
+               "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] REPORT.json...",
+               "bsp-check merge"};
+  std::string json_file, sarif_file, junit_file;
+  std::vector<std::string> inputs;
+  app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")->type_name("FILE");
+  app.add_option("REPORT", inputs, "the --json reports to merge")->required();
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+
+  std::optional<AtomicFile> json_out, sarif_out, junit_out;
+  for (auto [file, out] : {std::pair{&json_file, &json_out}, std::pair{&sarif_file, &sarif_out},
+                           std::pair{&junit_file, &junit_out}}) {
+    if (file->empty()) continue;
+    out->emplace(*file);
+    if (!(*out)->ok()) {
+      std::cerr << "bsp-check: error: cannot write " << *file << ": " << (*out)->error() << "\n";
+      return 2;
+    }
+  }
+
+  std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
+  nlohmann::json shards = nlohmann::json::object();
+  nlohmann::json first;  // program, args and options: every input must agree on them
+  bool interrupted = false;
+  for (const std::string& path : inputs) {
+    std::string error;
+    const std::optional<nlohmann::json> report = read_report(path, error);
+    if (!report) {
+      std::cerr << "bsp-check: error: " << error << "\n";
+      return 2;
+    }
+    const nlohmann::json session = {{"program", report->value("program", "")},
+                                    {"args", report->value("args", nlohmann::json::array())},
+                                    {"options", report->value("options", nlohmann::json::object())}};
+    if (first.is_null()) first = session;
+    else if (session != first) {
+      std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than "
+                << inputs.front() << ": reports of different sessions cannot be merged\n";
+      return 2;
+    }
+    const nlohmann::json its_shards = shards_of(*report);  // (items() of a temporary would dangle)
+    for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
+    interrupted = interrupted || report->value("interrupted", false);
+    for (const auto& run : (*report)["runs"]) {
+      if (!run.is_object()) continue;
+      runs.try_emplace({run.value("procs", 0), run.value("seed", std::uint64_t{0})}, run);
+    }
+  }
+
+  nlohmann::json merged_runs = nlohmann::json::array();
+  std::vector<RunRecord> records;
+  std::uint64_t failed = 0, planned = 0;
+  const nlohmann::json* first_failure = nullptr;
+  for (const auto& [key, run] : runs) {
+    merged_runs.push_back(run);
+    records.push_back(record_of(run));
+    if (!records.back().passed) {
+      ++failed;
+      if (!first_failure) first_failure = &run;
+    }
+  }
+  for (const auto& [shard, n] : shards.items()) planned += n.is_number_integer() ? n.get<std::uint64_t>() : 0;
+
+  const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  if (json_out) {
+    nlohmann::json j = {{"format", "bsp-check-runs"},
+                        {"version", 1},
+                        {"program", first["program"]},
+                        {"args", first["args"]},
+                        {"options", first["options"]},
+                        {"runs", merged_runs},
+                        {"total", runs.size()},
+                        {"failed", failed},
+                        {"planned", planned},
+                        {"shards", shards},
+                        {"interrupted", interrupted}};
+    if (!json_out->commit(dump(j) + "\n")) {
+      std::cerr << "bsp-check: error: writing " << json_out->path() << " failed: " << json_out->error() << "\n";
+      return 2;
+    }
+  }
+  SessionInfo session;
+  session.program = first["program"].get<std::string>();
+  for (const auto& a : first["args"])
+    if (a.is_string()) session.args.push_back(a.get<std::string>());
+  session.command_line = "bsp-check merge";
+  for (const std::string& a : std::vector<std::string>(args.begin() + 1, args.end())) session.command_line += " " + a;
+  session.version = version;
+  session.werror = first["options"].value("werror", false);
+  for (const RunRecord& r : records) session.seconds += r.seconds;
+  if (interrupted) session.interrupted_by = "a signal (in one of the merged sessions)";
+  if (sarif_out && !sarif_out->commit(dump(sarif_log(session, records)) + "\n")) {
+    std::cerr << "bsp-check: error: writing " << sarif_out->path() << " failed: " << sarif_out->error() << "\n";
+    return 2;
+  }
+  if (junit_out && !junit_out->commit(junit_xml(session, records))) {
+    std::cerr << "bsp-check: error: writing " << junit_out->path() << " failed: " << junit_out->error() << "\n";
+    return 2;
+  }
+  std::cerr << "bsp-check: merged " << inputs.size() << " report" << (inputs.size() == 1 ? "" : "s") << " ("
+            << shards.size() << " shard" << (shards.size() == 1 ? "" : "s") << "): " << runs.size() << " of " << planned
+            << " planned runs, " << failed << " failed";
+  if (first_failure)
+    std::cerr << "; first failure p=" << first_failure->value("procs", 0)
+              << " seed=" << first_failure->value("seed", std::uint64_t{0}) << "\n  reproduce: "
+              << first_failure->value("reproduce", "");
+  std::cerr << "\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace bspcheck::cli
