@@ -38,8 +38,23 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
     }
   }
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("format", "") != "bsp-check-runs" || !j.contains("runs") ||
-      !j["runs"].is_array()) {
+  // Every field merge reads, of the type it reads: a hand-edited or foreign file is refused here,
+  // never half-read.
+  const auto is = [&](const nlohmann::json& o, const char* key, auto check) {
+    return o.is_object() && o.contains(key) && check(o[key]);
+  };
+  bool ok = !j.is_discarded() && j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
+            is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
+            is(j, "program", [](const auto& v) { return v.is_string(); }) &&
+            (!j.contains("args") || j["args"].is_array()) && (!j.contains("options") || j["options"].is_object()) &&
+            (!j.contains("shards") || j["shards"].is_object());
+  if (ok)
+    for (const auto& run : j["runs"])
+      ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
+           is(run, "seed", [](const auto& v) { return v.is_number_unsigned(); }) &&
+           is(run, "passed", [](const auto& v) { return v.is_boolean(); }) &&
+           (!run.contains("findings") || run["findings"].is_array());
+  if (!ok) {
     error = path + ": not a bsp-check --json report (format bsp-check-runs)";
     return std::nullopt;
   }
@@ -53,14 +68,21 @@ nlohmann::json shards_of(const nlohmann::json& report) {
 }
 
 RunRecord record_of(const nlohmann::json& run) {
+  // Fields checked by read_report; the others may be absent or of another type (defaults then).
+  const auto text = [&](const char* key) {
+    return run.contains(key) && run[key].is_string() ? run[key].get<std::string>() : std::string();
+  };
+  const auto number = [&](const char* key) {
+    return run.contains(key) && run[key].is_number() ? run[key].get<double>() : 0.0;
+  };
   RunRecord r;
   r.p = run.value("procs", 0);
   r.seed = run.value("seed", std::uint64_t{0});
   r.passed = run.value("passed", false);
-  r.exit_status = run.value("exit_status", 0);
-  r.seconds = run.value("seconds", 0.0);
-  r.reason = run.value("reason", "");
-  r.repro = run.value("reproduce", "");
+  r.exit_status = static_cast<int>(number("exit_status"));
+  r.seconds = number("seconds");
+  r.reason = text("reason");
+  r.repro = text("reproduce");
   if (run.contains("findings") && run["findings"].is_array())
     for (const auto& f : run["findings"]) r.findings.push_back(checker::finding_from_json(f));
   return r;
@@ -104,7 +126,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
       std::cerr << "bsp-check: error: " << error << "\n";
       return 2;
     }
-    const nlohmann::json session = {{"program", report->value("program", "")},
+    const nlohmann::json session = {{"program", (*report)["program"]},
                                     {"args", report->value("args", nlohmann::json::array())},
                                     {"options", report->value("options", nlohmann::json::object())}};
     if (first.is_null()) first = session;
@@ -134,7 +156,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
       if (!first_failure) first_failure = &run;
     }
   }
-  for (const auto& [shard, n] : shards.items()) planned += n.is_number_integer() ? n.get<std::uint64_t>() : 0;
+  for (const auto& [shard, n] : shards.items()) planned += n.is_number_unsigned() ? n.get<std::uint64_t>() : 0;
 
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (json_out) {
@@ -156,12 +178,13 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   }
   SessionInfo session;
   session.program = first["program"].get<std::string>();
-  for (const auto& a : first["args"])
+  for (const auto& a : first["args"])  // an array (read_report)
     if (a.is_string()) session.args.push_back(a.get<std::string>());
   session.command_line = "bsp-check merge";
   for (const std::string& a : std::vector<std::string>(args.begin() + 1, args.end())) session.command_line += " " + a;
   session.version = version;
-  session.werror = first["options"].value("werror", false);
+  session.werror = first["options"].contains("werror") && first["options"]["werror"].is_boolean() &&
+                   first["options"]["werror"].get<bool>();
   for (const RunRecord& r : records) session.seconds += r.seconds;
   if (interrupted) session.interrupted_by = "a signal (in one of the merged sessions)";
   if (sarif_out && !sarif_out->commit(dump(sarif_log(session, records)) + "\n")) {
@@ -176,9 +199,8 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
             << shards.size() << " shard" << (shards.size() == 1 ? "" : "s") << "): " << runs.size() << " of " << planned
             << " planned runs, " << failed << " failed";
   if (first_failure)
-    std::cerr << "; first failure p=" << first_failure->value("procs", 0)
-              << " seed=" << first_failure->value("seed", std::uint64_t{0}) << "\n  reproduce: "
-              << first_failure->value("reproduce", "");
+    std::cerr << "; first failure p=" << (*first_failure)["procs"] << " seed=" << (*first_failure)["seed"]
+              << "\n  reproduce: " << record_of(*first_failure).repro;
   std::cerr << "\n";
   return failed ? 1 : 0;
 }

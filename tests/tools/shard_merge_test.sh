@@ -64,6 +64,15 @@ expect2 "$b" run --shard 1 "$clean"
 expect2 "$b" run --shard -1/4 "$clean"
 echo '{"not": "a report"}' >"$work/bad.json"
 expect2 "$b" merge "$work/bad.json"
+# A report whose fields have other types (hand-edited, another tool's): refused, never half-read.
+for bad in '{"format":"bsp-check-runs","program":"p","runs":[{"procs":"x","seed":1,"passed":true}]}' \
+           '{"format":"bsp-check-runs","program":7,"runs":[]}' \
+           '{"format":"bsp-check-runs","program":"p","options":"x","runs":[]}' \
+           '{"format":"bsp-check-runs","program":"p","runs":[{"procs":1,"seed":-1,"passed":true}]}' \
+           '[1,2,3]'; do
+  printf '%s' "$bad" >"$work/hostile.json"
+  expect2 "$b" merge "$work/hostile.json"
+done
 expect2 "$b" merge "$work/missing.json"
 "$b" run -q -p 2 --seeds 2 --json "$work/other.json" "$clean" >/dev/null 2>&1
 expect2 "$b" merge "$work/s0.json" "$work/other.json"
