@@ -10,6 +10,7 @@
 // why each strategy wins where it does.
 #include <bsp.h>
 #include <bspcheck/bspcheck.hpp>
+#include <bspcheck/exploration.hpp>
 
 #include "bench_util.hpp"
 
@@ -17,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,116 +29,106 @@ struct Bug {
   const char* what;
   int procs;
   std::uint64_t pct_steps;  // the estimate PCT's change points are spread over
-  // Runs the program once under o; true if the run showed the bug.
-  std::function<bool(const bspcheck::Options&)> shows;
+  // The program: sets its argument when the run shows the bug.
+  void (*body)(bool&);
 };
 
-bool run_and_check(const bspcheck::Options& o, int p, const std::function<void(bool&)>& body) {
-  bool bug = false;
+bspcheck::Options bench_options(const bspcheck::Options& o, int p) {
   bspcheck::Options opts = o;
   opts.procs = p;
   opts.checks = false;  // the bugs are the program's own wrong results, not rule violations
   opts.asan_poisoning = false;
-  bspcheck::run(opts, [&] { body(bug); });
-  return bug;
+  return opts;
 }
 
 // The hpput to process 1 must land before its 20th look (the program "knows" it is quick).
-bool hp_late(const bspcheck::Options& o) {
-  return run_and_check(o, 2, [](bool& bug) {
-    bsp_begin(2);
-    static int flag;  // one per run: the processes share the lambda's address space
-    flag = 0;
-    bsp_push_reg(&flag, sizeof flag);
-    bsp_sync();
-    if (bsp_pid() == 0) {
-      static const int one = 1;
-      bsp_hpput(1, &one, &flag, 0, sizeof one);
-    } else {
-      int n = 0, b = 0;
-      for (int look = 0; look < 20; ++look) bsp_qsize(&n, &b);  // each call is a switch point
-      if (flag == 0) bug = true;
-    }
-    bsp_sync();
-    bsp_pop_reg(&flag);
-    bsp_sync();
-    bsp_end();
-  });
+void hp_late(bool& bug) {
+  bsp_begin(2);
+  static int flag;  // one per run: the processes share the lambda's address space
+  flag = 0;
+  bsp_push_reg(&flag, sizeof flag);
+  bsp_sync();
+  if (bsp_pid() == 0) {
+    static const int one = 1;
+    bsp_hpput(1, &one, &flag, 0, sizeof one);
+  } else {
+    int n = 0, b = 0;
+    for (int look = 0; look < 20; ++look) bsp_qsize(&n, &b);  // each call is a switch point
+    if (flag == 0) bug = true;
+  }
+  bsp_sync();
+  bsp_pop_reg(&flag);
+  bsp_sync();
+  bsp_end();
 }
 
 // The hpput must land exactly between process 1's 10th and 11th look.
-bool hp_window(const bspcheck::Options& o) {
-  return run_and_check(o, 2, [](bool& bug) {
-    bsp_begin(2);
-    static int flag;
-    flag = 0;
-    bsp_push_reg(&flag, sizeof flag);
-    bsp_sync();
-    if (bsp_pid() == 0) {
-      static const int one = 1;
-      bsp_hpput(1, &one, &flag, 0, sizeof one);
-    } else {
-      int n = 0, b = 0, seen[20];
-      for (int look = 0; look < 20; ++look) {
-        bsp_qsize(&n, &b);
-        seen[look] = flag;
-      }
-      if (seen[9] == 0 && seen[10] == 1) bug = true;
+void hp_window(bool& bug) {
+  bsp_begin(2);
+  static int flag;
+  flag = 0;
+  bsp_push_reg(&flag, sizeof flag);
+  bsp_sync();
+  if (bsp_pid() == 0) {
+    static const int one = 1;
+    bsp_hpput(1, &one, &flag, 0, sizeof one);
+  } else {
+    int n = 0, b = 0, seen[20];
+    for (int look = 0; look < 20; ++look) {
+      bsp_qsize(&n, &b);
+      seen[look] = flag;
     }
-    bsp_sync();
-    bsp_pop_reg(&flag);
-    bsp_sync();
-    bsp_end();
-  });
+    if (seen[9] == 0 && seen[10] == 1) bug = true;
+  }
+  bsp_sync();
+  bsp_pop_reg(&flag);
+  bsp_sync();
+  bsp_end();
 }
 
 // 100 supersteps, both processes put to process 0's x every superstep; the bug needs the same
 // winner in supersteps 0..56 and the other one in superstep 57.
-bool collision_streak(const bspcheck::Options& o) {
-  return run_and_check(o, 2, [](bool& bug) {
-    bsp_begin(2);
-    static int x;
-    static int winners[100];
-    x = 0;
-    bsp_push_reg(&x, sizeof x);
+void collision_streak(bool& bug) {
+  bsp_begin(2);
+  static int x;
+  static int winners[100];
+  x = 0;
+  bsp_push_reg(&x, sizeof x);
+  bsp_sync();
+  const int mine = bsp_pid() + 1;
+  for (int s = 0; s < 100; ++s) {
+    bsp_put(0, &mine, &x, 0, sizeof mine);
     bsp_sync();
-    const int mine = bsp_pid() + 1;
-    for (int s = 0; s < 100; ++s) {
-      bsp_put(0, &mine, &x, 0, sizeof mine);
-      bsp_sync();
-      if (bsp_pid() == 0) winners[s] = x;
-    }
-    if (bsp_pid() == 0) {
-      bool streak = true;
-      for (int s = 1; s < 57; ++s) streak = streak && winners[s] == winners[0];
-      if (streak && winners[57] != winners[0]) bug = true;
-    }
-    bsp_pop_reg(&x);
-    bsp_sync();
-    bsp_end();
-  });
+    if (bsp_pid() == 0) winners[s] = x;
+  }
+  if (bsp_pid() == 0) {
+    bool streak = true;
+    for (int s = 1; s < 57; ++s) streak = streak && winners[s] == winners[0];
+    if (streak && winners[57] != winners[0]) bug = true;
+  }
+  bsp_pop_reg(&x);
+  bsp_sync();
+  bsp_end();
 }
 
 // 10 processes each send one message to process 0 in each of 10 supersteps; the bug needs
 // process 7's message first in process 0's queue in superstep 6.
-bool queue_first(const bspcheck::Options& o) {
-  return run_and_check(o, 10, [](bool& bug) {
-    bsp_begin(10);
-    int ts = sizeof(int);
-    bsp_set_tagsize(&ts);
+void queue_first(bool& bug) {
+  bsp_begin(10);
+  int ts = sizeof(int);
+  bsp_set_tagsize(&ts);
+  bsp_sync();
+  for (int s = 0; s < 10; ++s) {
+    const int me = bsp_pid();
+    bsp_send(0, &me, &me, sizeof me);
     bsp_sync();
-    for (int s = 0; s < 10; ++s) {
-      const int me = bsp_pid();
-      bsp_send(0, &me, &me, sizeof me);
-      bsp_sync();
-      if (me == 0) {
-        int st = 0, tag = -1;
-        bsp_get_tag(&st, &tag);
-        if (s == 6 && tag == 7) bug = true;  // the rest of the queue vanishes at the sync
-      }
+    if (me == 0) {
+      int st = 0, tag = -1;
+      bsp_get_tag(&st, &tag);
+      if (s == 6 && tag == 7) bug = true;  // the rest of the queue vanishes at the sync
     }
-    bsp_end();
-  });
+  }
+  bsp_end();
 }
 
 struct Found {
@@ -144,17 +136,31 @@ struct Found {
   double seconds;
 };
 
+// Seeds base·1000003, +1, ... of one seeded strategy until one shows the bug.
 Found hunt(const Bug& bug, bspcheck::Strategy strategy, std::uint64_t base, std::uint64_t cap) {
   bspcheck::Options o;
   o.strategy = strategy;
   o.pct_depth = 3;
   o.pct_steps = bug.pct_steps;
+  o = bench_options(o, bug.procs);
   const double t0 = bench::now_s();
   for (std::uint64_t i = 0; i < cap; ++i) {
     o.seed = base * 1000003 + i;
-    if (bug.shows(o)) return {i + 1, bench::now_s() - t0};
+    bool shown = false;
+    bspcheck::run(o, [&] { bug.body(shown); });
+    if (shown) return {i + 1, bench::now_s() - t0};
   }
   return {cap + 1, bench::now_s() - t0};
+}
+
+// The coverage-guided search (bspcheck::coverage_search) seeded with base, until a run shows it.
+Found hunt_coverage(const Bug& bug, std::uint64_t base, std::uint64_t cap) {
+  const bspcheck::Options o = bench_options(bspcheck::Options{}, bug.procs);
+  bool shown = false;
+  const double t0 = bench::now_s();
+  const bspcheck::CoverageResult r = bspcheck::coverage_search(
+      o, [&] { shown = false; bug.body(shown); }, base, cap, [&](const bspcheck::RunResult&) { return shown; });
+  return {r.failed ? r.schedules : cap + 1, bench::now_s() - t0};
 }
 
 template <typename T>
@@ -174,8 +180,9 @@ int main(int argc, char** argv) {
       {"collision-streak", "same winner in supersteps 0..56, the other in 57 (of 100)", 2, 400, collision_streak},
       {"queue-first", "process 7's message first of 10 in superstep 6 (of 10)", 10, 1000, queue_first},
   };
-  const std::pair<const char*, bspcheck::Strategy> strategies[] = {
-      {"random", bspcheck::Strategy::random}, {"pct d=3", bspcheck::Strategy::pct}};
+  // The coverage search is not a seeded scheduler but a loop over runs: nullopt marks it.
+  const std::pair<const char*, std::optional<bspcheck::Strategy>> strategies[] = {
+      {"random", bspcheck::Strategy::random}, {"pct d=3", bspcheck::Strategy::pct}, {"coverage", std::nullopt}};
   std::printf("| bug | strategy | median schedules to find | median seconds | found within cap |\n");
   std::printf("|---|---|---|---|---|\n");
   for (const Bug& bug : bugs) {
@@ -184,7 +191,8 @@ int main(int argc, char** argv) {
       std::vector<double> seconds;
       int found = 0;
       for (int b = 1; b <= bases; ++b) {
-        const Found f = hunt(bug, strategy, static_cast<std::uint64_t>(b), cap);
+        const Found f = strategy ? hunt(bug, *strategy, static_cast<std::uint64_t>(b), cap)
+                                 : hunt_coverage(bug, static_cast<std::uint64_t>(b), cap);
         counts.push_back(f.schedules);
         seconds.push_back(f.seconds);
         if (f.schedules <= cap) ++found;

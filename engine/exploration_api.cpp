@@ -1,5 +1,5 @@
-// The in-process searches of include/bspcheck/exploration.hpp: bounded search and shrinking
-// (replay/bounded_search.hpp, replay/shrink.hpp) over runs of an SPMD function, steered through
+// The in-process searches of include/bspcheck/exploration.hpp: bounded search, coverage-guided
+// search and shrinking (replay/bounded_search.hpp, replay/coverage_search.hpp, replay/shrink.hpp) over runs of an SPMD function, steered through
 // the guided scheduler's script and log files in a temporary folder.
 #include "bspcheck/exploration.hpp"
 
@@ -11,6 +11,7 @@
 
 #include "replay/bounded_search.hpp"
 #include "replay/choice_script.hpp"
+#include "replay/coverage_search.hpp"
 #include "replay/shrink.hpp"
 #include "replay/trace_format.hpp"
 
@@ -77,6 +78,40 @@ ExploreResult explore(const Options& options, const std::function<void()>& spmd,
     search.ran(*s, offered);
   }
   out.exhausted = search.exhaustive();
+  return out;
+}
+
+CoverageResult coverage_search(const Options& options, const std::function<void()>& spmd, std::uint64_t seed,
+                               std::size_t max_runs, const std::function<bool(const RunResult&)>& fails) {
+  ScratchFolder dir;
+  Options o = options;
+  o.guide_file = dir.file("script");
+  o.guide_log = dir.file("log");  // the log makes each run an exploring one
+  o.trace_file.clear();
+  o.replay_file.clear();
+  CoverageResult out;
+  trace::CoverageSearch search(seed);
+  while (out.schedules < max_runs) {
+    const trace::CoverageSearch::Schedule s = search.next();
+    trace::CoverageSearch::write_script(o.guide_file, s);
+    RunResult r = run(o, spmd);
+    ++out.schedules;
+    const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(o.guide_log);
+    search.ran(s, offered);
+    out.tuples = search.tuples();
+    out.corpus = search.corpus_size();
+    if (fails ? fails(r) : !r.ok()) {
+      out.failed = true;
+      out.failing = std::move(r);
+      for (std::size_t i = 0; i < offered.size(); ++i)
+        if (offered[i].value + 1 != offered[i].n)
+          out.deviations.push_back("choice " + std::to_string(i + 1) + " (superstep " +
+                                   std::to_string(offered[i].superstep) + "): " +
+                                   trace::choice_kind_text(offered[i].kind) + " -> " + std::to_string(offered[i].value) +
+                                   " of " + std::to_string(offered[i].n));
+      return out;
+    }
+  }
   return out;
 }
 

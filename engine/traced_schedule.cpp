@@ -9,9 +9,12 @@ namespace bspcheck::rt {
 TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
                                std::function<void(const std::string&)> note)
     : sched_(make_scheduler(options)) {
-  if (!options.guide_file.empty())
-    sched_ = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
-                                                      options.guide_log);
+  if (!options.guide_file.empty()) {
+    auto guide = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
+                                                          options.guide_log);
+    guide_ = guide.get();
+    sched_ = std::move(guide);
+  }
   if (!options.replay_file.empty()) {
     auto replay = std::make_unique<trace::ReplayScheduler>(trace::Reader::open(options.replay_file), std::move(sched_),
                                                            std::move(on_divergence), std::move(note));
@@ -31,7 +34,7 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     program_identity(h.program, h.args, h.program_digest);
     h.procs = static_cast<std::uint32_t>(options.procs);
     h.seed = options.seed;
-    h.strategy = strategy_name(options.strategy);
+    h.strategy = sched_->exploring() ? trace::kExploringStrategy : strategy_name(options.strategy);
     // The checker options, so that a replay reports what the recorded run reported.
     ProgramOptions recorded;
     recorded.run = options;
@@ -51,6 +54,7 @@ void TracedSchedule::call(const trace::CallRecord& rec) {
 }
 
 void TracedSchedule::superstep(std::uint64_t n) {
+  if (guide_) guide_->superstep(n);
   if (writer_) writer_->superstep(n);
   if (replayer_) replayer_->superstep(n);
 }

@@ -2,7 +2,7 @@
 // trace it records or replays. The seeded strategy (runtime/schedulers/) answers; a guide
 // (bsp-check shrink, explore) replaces it; a replay wraps what is there (its fallback past the
 // end of a cut-off trace); recording wraps everything. Each wrapper owns what it wraps
-// (replay/trace_schedulers.hpp), so the replayer stays valid for the run whatever is combined.
+// (replay/), so the replayer stays valid for the run whatever is combined.
 // World asks scheduler() for every choice and reports every call here (call()).
 #pragma once
 
@@ -44,6 +44,7 @@ class TracedSchedule {
   std::unique_ptr<Scheduler> sched_;
   std::unique_ptr<trace::Writer> writer_;
   trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
+  trace::GuidedScheduler* guide_ = nullptr;     // inside sched_'s chain, when guided
 };
 
 // What a trace header says about the program: its path, arguments and a digest of both (empty

@@ -1,5 +1,6 @@
 #include "replay/choice_script.hpp"
 
+#include <cstdio>
 #include <fstream>
 
 namespace bspcheck::trace {
@@ -41,7 +42,14 @@ void write_choice_script(const std::string& path, const std::vector<RecordedChoi
 std::vector<OfferedChoice> read_choice_log(const std::string& path) {
   std::vector<OfferedChoice> points;
   std::ifstream in(path);
-  for (OfferedChoice pt; in >> pt.kind >> pt.n >> pt.value;) points.push_back(pt);
+  for (std::string line; std::getline(in, line);) {
+    OfferedChoice pt{};
+    unsigned long long superstep = 0;
+    // A run that crashed may have left its last line half written: it ends the log.
+    if (std::sscanf(line.c_str(), "%u %u %u %llu", &pt.kind, &pt.n, &pt.value, &superstep) < 3) break;
+    pt.superstep = superstep;
+    points.push_back(pt);
+  }
   return points;
 }
 

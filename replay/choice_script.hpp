@@ -1,7 +1,7 @@
 // choice_script.hpp: the files that steer a run's choices from outside, as the guided scheduler
 // (guided_scheduler.hpp) reads and writes them:
 //   a script: one line per choice, "KIND VALUE" or "KIND -" (the default), KIND as in traces;
-//   a log (an exploring run): one line per choice offered, "KIND N VALUE", N the options.
+//   a log (an exploring run): one line per choice offered, "KIND N VALUE SUPERSTEP", N the options.
 // Shrinking (shrink.hpp) and bounded search (bounded_search.hpp) speak to runs through them.
 #pragma once
 
@@ -37,6 +37,7 @@ struct OfferedChoice {
   unsigned kind;
   unsigned n;
   unsigned value;
+  std::uint64_t superstep = 0;
 };
 std::vector<OfferedChoice> read_choice_log(const std::string& path);
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "replay/trace_format.hpp"
+#include "runtime/rng.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace bspcheck::trace {
@@ -22,13 +23,25 @@ class GuidedScheduler final : public rt::Scheduler {
     bool given;
     std::uint64_t value;
   };
-  // With a log file the scheduler explores: it writes every choice it is offered ("KIND N VALUE"
-  // per line, N the number of options) and the runtime offers only those that can matter.
-  explicit GuidedScheduler(std::vector<Entry> script, const std::string& log_path = "");
+  // With a log file the scheduler explores: it writes every choice it is offered ("KIND N VALUE
+  // SUPERSTEP" per line, N the number of options) and the runtime offers only those that can matter.
+  explicit GuidedScheduler(std::vector<Entry> script, const std::string& log_path = "")
+      : GuidedScheduler(Script{std::move(script)}, log_path) {}
   ~GuidedScheduler() override;
   bool exploring() const override { return log_ != nullptr; }
   // Script file: one line per choice, "KIND VALUE" or "KIND -" (default); KIND as in traces.
-  static std::vector<Entry> load(const std::string& path);  // throws TraceError
+  // A line "random SEED" anywhere makes the choices past the script's end uniform draws from
+  // SEED instead of the default (a coverage search's fresh runs, replay/coverage_search.hpp).
+  struct Script {
+    std::vector<Entry> entries;
+    bool random_tail = false;
+    std::uint64_t tail_seed = 0;
+  };
+  static Script load(const std::string& path);  // throws TraceError
+  explicit GuidedScheduler(Script script, const std::string& log_path = "");
+
+  // Superstep n begins: the log names each choice's superstep (coverage counts per superstep).
+  void superstep(std::uint64_t n) { superstep_ = n; }
 
   int next_process(const rt::RunnableSet& runnable, int current) override;
   std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
@@ -36,9 +49,14 @@ class GuidedScheduler final : public rt::Scheduler {
  private:
   const Entry* next(std::uint8_t kind);
   std::uint32_t logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value);
+  // Past the script's end: the default, or a uniform draw when the script asked for it.
+  std::uint32_t tail(std::uint32_t n, bool past_end);
   std::vector<Entry> script_;
   std::size_t pos_ = 0;
   std::FILE* log_ = nullptr;
+  std::uint64_t superstep_ = 0;
+  bool random_tail_ = false;
+  rt::Rng tail_rng_;
 };
 
 }  // namespace bspcheck::trace

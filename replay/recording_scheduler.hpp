@@ -23,6 +23,9 @@ class RecordingScheduler final : public rt::Scheduler {
     out_.choice(static_cast<std::uint8_t>(kind), v);
     return v;
   }
+  // The run offers what the wrapped scheduler explores, recorded or not: otherwise the recorded
+  // run of a failing explored schedule would make other choices than the schedule it records.
+  bool exploring() const override { return inner_->exploring(); }
 
  private:
   std::unique_ptr<rt::Scheduler> inner_;

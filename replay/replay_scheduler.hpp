@@ -26,6 +26,8 @@ class ReplayScheduler final : public rt::Scheduler {
   // The program made this call: it must be the trace's next record.
   void call(const CallRecord& actual);
   void superstep(std::uint64_t n);
+  // A trace recorded by an exploring run is replayed exploring: offered the same choices.
+  bool exploring() const override { return trace_.header().strategy == kExploringStrategy; }
   // Past the end of a trace that was cut off (a crash): choices come from the fallback.
   bool past_end() const { return pos_ >= trace_.events().size(); }
   const Header& header() const { return trace_.header(); }

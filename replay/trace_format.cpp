@@ -205,7 +205,7 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
   bool known_strategy = true;  // a strategy's own name, as traces are written (not an alias)
-  try {
+  if (h.strategy != kExploringStrategy) try {
     known_strategy = rt::StrategyValue::format(rt::StrategyValue::parse("strategy", h.strategy)) == h.strategy;
   } catch (const std::invalid_argument&) {
     known_strategy = false;

@@ -30,6 +30,11 @@ const char* call_name(Call c);
 // Record tags: 1..5 are choices (the value of rt::ChoiceKind), 0x10 + Call a call, then markers.
 enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71 };
 
+// The strategy a trace names when an exploring run (bsp-check explore, coverage search) recorded
+// it: such a run is offered only the choices that can change what the program sees, so its
+// replay must be offered the same ones.
+constexpr const char* kExploringStrategy = "explore";
+
 struct Header {
   std::uint16_t version = kFormatVersion;
   std::string tool_version;
@@ -38,7 +43,7 @@ struct Header {
   std::vector<std::string> args;
   std::uint32_t procs = 0;           // processors available
   std::uint64_t seed = 0;
-  std::string strategy;
+  std::string strategy;               // kExploringStrategy: recorded by an exploring run
   std::string checks;                // checker options of the run: "disable=a,b:werror=1:check=0:suppressions=F"
 };
 

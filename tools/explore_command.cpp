@@ -1,3 +1,8 @@
+// explore_command.cpp: `bsp-check explore`: a systematic or coverage-guided search over the
+// choices that can change what the program sees, one run per schedule. The searches are library
+// code (replay/bounded_search.hpp, replay/coverage_search.hpp); this file runs the program for
+// them, compares each schedule's output with the default schedule's as `run --seeds` compares
+// seeds, and keeps the trace of the first failing schedule.
 #include "tools/explore_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -6,35 +11,159 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <iostream>
 
+#include "bspcheck/rules.hpp"
 #include "replay/bounded_search.hpp"
+#include "replay/coverage_search.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/interrupt.hpp"
+#include "tools/option_checks.hpp"
+#include "tools/output_divergence.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/program_check.hpp"
 #include "tools/run_command.hpp"
 #include "tools/temp_files.hpp"
-#include "tools/option_checks.hpp"
 
 namespace bspcheck::cli {
 
+namespace {
+
+// A schedule of either search, as the session loop sees it: how to steer a run into it and how
+// to describe it when it fails.
+struct Planned {
+  std::function<void(const std::string& script)> write;
+  std::string origin;                    // coverage: where the schedule came from
+  std::size_t deviations = 0;            // bounded: its non-default choices
+  std::vector<std::string> description;  // filled in after the run, from what it was offered
+};
+
+// The non-default choices a run took, for people; at most `limit` lines.
+std::vector<std::string> describe_taken(const std::vector<trace::OfferedChoice>& offered, std::size_t limit = 12) {
+  std::vector<std::string> lines;
+  std::size_t more = 0;
+  for (std::size_t i = 0; i < offered.size(); ++i) {
+    const trace::OfferedChoice& c = offered[i];
+    if (c.value + 1 == c.n) continue;
+    if (lines.size() == limit) {
+      ++more;
+      continue;
+    }
+    lines.push_back("choice " + std::to_string(i + 1) + " (superstep " + std::to_string(c.superstep) +
+                    "): " + trace::choice_kind_text(c.kind) + " -> " + std::to_string(c.value) + " of " +
+                    std::to_string(c.n));
+  }
+  if (more) lines.push_back("... and " + std::to_string(more) + " more non-default choices");
+  return lines;
+}
+
+class Session {
+ public:
+  Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare)
+      : c_(std::move(c)), path_(std::move(path)), dir_(std::move(dir)), trace_dir_(std::move(trace_dir)),
+        quiet_(quiet), compare_(compare) {
+    c_.guide_file = dir_ + "/script";
+  }
+
+  // Runs one schedule at p. Returns false when it fails (reported, trace kept): the session ends.
+  bool run(int p, Planned& s, std::vector<trace::OfferedChoice>& offered) {
+    s.write(c_.guide_file);
+    RunConfig run = c_;
+    run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
+    QuietRun q = run_quietly(run, path_, p, 1);
+    ++runs_;
+    offered = trace::read_choice_log(run.guide_log);
+    if (s.description.empty()) s.description = describe_taken(offered);
+    if (interrupted()) return true;  // a killed run is neither passed nor failed
+    if (!q.passed) {
+      report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
+      return false;
+    }
+    if (compare_)
+      if (const auto differs = outputs_.compare(q.outcome)) {
+        const std::string line = first_difference(p, s, differs->first);
+        report(p, s, run, " with " + std::string(rule_id(Rule::schedule_divergence)),
+               "process " + std::to_string(differs->first) +
+                   " prints other output than under the default schedule (explore's first): " + line);
+        return false;
+      }
+    return true;
+  }
+
+  std::size_t runs() const { return runs_; }
+  void progress(const std::string& what) const {
+    if (!quiet_ && runs_ % 20 == 0) std::fprintf(stderr, "\r\033[Kbsp-check: explore: %zu schedules run%s...", runs_, what.c_str());
+  }
+  void clear_progress() const {
+    if (!quiet_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  // The first line where process pid's output under s differs from the default schedule's: both
+  // are run again with per-process prefixes (runs are deterministic).
+  std::string first_difference(int p, Planned& s, int pid) {
+    RunConfig again = c_;
+    again.prefix = "[%p] ";
+    again.guide_log = dir_ + "/log.again";
+    { std::FILE* f = std::fopen(again.guide_file.c_str(), "w"); if (f) std::fclose(f); }  // the default
+    const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
+    s.write(again.guide_file);
+    const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
+    return first_output_difference(a, b, pid, "the default schedule", "this one");
+  }
+
+  void report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason) {
+    clear_progress();
+    RunConfig record = run;
+    const std::string base = std::filesystem::path(c_.program).filename().string();
+    record.trace_file = (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
+    s.write(record.guide_file);
+    const QuietRun recorded = run_quietly(record, path_, p, 1);
+    std::printf("bsp-check: explore: schedule %zu fails (p = %d", runs_, p);
+    if (!s.origin.empty()) std::printf(", %s", s.origin.c_str());
+    else std::printf(", %zu non-default choice%s", s.deviations, s.deviations == 1 ? "" : "s");
+    std::printf(")%s\n", with.c_str());
+    if (!reason.empty()) std::printf("  %s\n", reason.c_str());
+    for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
+    if (std::filesystem::exists(record.trace_file) && (!recorded.passed || !with.empty()))
+      std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.trace_file.c_str(),
+                  shell_quote(record.trace_file).c_str());
+  }
+
+  RunConfig c_;
+  std::string path_, dir_, trace_dir_;
+  bool quiet_, compare_;
+  std::size_t runs_ = 0;
+  OutputComparison outputs_;  // per p, the default schedule's output is the reference
+};
+
+}  // namespace
+
 int explore_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check explore: run PROGRAM under every schedule that differs from the default one in at most\n"
-               "K choices (--bound), counting only choices that can change what the program sees: the order\n"
-               "of messages that differ, the order of overlapping writes of different data, and when\n"
-               "unbuffered operations take effect. Stops at the first failing schedule and keeps its trace.\n"
+  CLI::App app{"bsp-check explore: run PROGRAM under many schedules, counting only choices that can change what\n"
+               "the program sees: the order of messages that differ, the order of overlapping writes of\n"
+               "different data, and when unbuffered operations take effect. Each schedule's output is compared\n"
+               "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
+               "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
+               "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
                "\nUsage: bsp-check explore [options] PROGRAM [ARGS...]",
                "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
-  std::string procs = "4", trace_dir = ".";
-  bool quiet = false;
-  app.add_option("--bound", bound, "at most this many non-default choices per schedule (default 2)")
+  std::uint64_t seed = 1;
+  std::string procs = "4", trace_dir = ".", strategy = "bounded";
+  bool quiet = false, schedule_dependent_output = false;
+  app.add_option("--strategy", strategy, "bounded (default) or coverage")
+      ->check(CLI::IsMember({"bounded", "coverage"}));
+  app.add_option("--bound", bound, "bounded: at most this many non-default choices per schedule (default 2)")
       ->check(whole_number(0, 1000));
+  app.add_option("--seed", seed, "coverage: the search's seed (default 1)")->check(whole_number(0, kMaxSeed));
   app.add_option("-p,--procs", procs, "processors available: a number, range or list; each is explored (default 4)");
   app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)")
       ->check(whole_number(1, 100000000));
   app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
+  app.add_flag("--schedule-dependent-output", schedule_dependent_output,
+               "do not compare each schedule's output with the default schedule's");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
@@ -46,6 +175,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   c.args.assign(program.begin() + 1, program.end());
   c.version = version;
   c.keep_trace = false;
+  c.schedule_dependent_output = schedule_dependent_output;
   try {
     c.procs = parse_proc_list(procs);
   } catch (const std::invalid_argument& e) {
@@ -63,55 +193,67 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     return 2;
   }
   const std::string dir = dir_template;
-  const std::string script = dir + "/script", log = dir + "/log";
-  c.guide_file = script;
-
-  std::size_t runs = 0;
-  bool exhausted = true;
-  for (int p : c.procs) {
-    trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
-    while (const auto s = search.next()) {
-      if (runs >= max_runs) {
-        exhausted = false;
-        break;
-      }
-      trace::BoundedSearch::write_script(script, *s);
-      RunConfig run = c;
-      run.guide_log = log;  // the log makes the run an exploring one
-      const QuietRun q = run_quietly(run, pc.path, p, 1);
-      ++runs;
-      if (!quiet && runs % 20 == 0)
-        std::fprintf(stderr, "\rbsp-check: explore: %zu schedules run...", runs);
-      const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(log);
-      if (!q.passed) {
-        if (!quiet) std::fputs("\r\033[K", stderr);
-        RunConfig record = run;
-        const std::string base = std::filesystem::path(c.program).filename().string();
-        record.trace_file = (std::filesystem::path(trace_dir) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
-        run_quietly(record, pc.path, p, 1);
-        std::printf("bsp-check: explore: schedule %zu fails (p = %d, %zu non-default choice%s)%s%s\n", runs, p,
-                    s->deviations, s->deviations == 1 ? "" : "s",
-                    q.failing_rules.empty() ? "" : " with ", q.failing_rules.empty() ? "" : q.failing_rules.front().c_str());
-        if (!q.reason.empty()) std::printf("  %s\n", q.reason.c_str());
-        for (const std::string& line : trace::BoundedSearch::describe(*s, offered)) std::printf("  %s\n", line.c_str());
-        std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.trace_file.c_str(),
-                    shell_quote(record.trace_file).c_str());
-        std::filesystem::remove_all(dir);
-        return 1;
-      }
-      search.ran(*s, offered);
+  install_interrupt_handlers();
+  Session session(c, pc.path, dir, trace_dir, quiet, OutputComparison::wanted(c));
+  auto finish = [&](int status) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+    if (interrupted()) {
+      session.clear_progress();
+      std::fprintf(stderr, "bsp-check: explore: interrupted after %zu schedules; none failed\n", session.runs());
+      return 128 + interrupt_signal();
     }
-    if (!search.exhaustive()) exhausted = false;
-    if (runs >= max_runs) break;
+    return status;
+  };
+
+  bool exhausted = true;
+  std::size_t tuples = 0;
+  std::vector<trace::OfferedChoice> offered;
+  for (int p : c.procs) {
+    if (strategy == "bounded") {
+      trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
+      while (const auto s = search.next()) {
+        if (session.runs() >= max_runs || interrupted()) {
+          exhausted = false;
+          break;
+        }
+        Planned plan{[&](const std::string& f) { trace::BoundedSearch::write_script(f, *s); }, "", s->deviations, {}};
+        if (!session.run(p, plan, offered)) return finish(1);
+        search.ran(*s, offered);
+        session.progress("");
+      }
+      if (!search.exhaustive()) exhausted = false;
+    } else {
+      // replay/coverage_search.hpp; each p gets an equal share of the runs.
+      trace::CoverageSearch search(seed ^ static_cast<std::uint64_t>(p));
+      const std::size_t share = max_runs / c.procs.size() + 1;
+      while (search.runs() < share && session.runs() < max_runs && !interrupted()) {
+        const trace::CoverageSearch::Schedule s = search.next();
+        Planned plan{[&](const std::string& f) { trace::CoverageSearch::write_script(f, s); }, s.origin, 0, {}};
+        if (!session.run(p, plan, offered)) return finish(1);
+        search.ran(s, offered);
+        session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
+                         std::to_string(search.corpus_size()));
+      }
+      tuples += search.tuples();
+      exhausted = false;
+    }
+    if (session.runs() >= max_runs || interrupted()) break;
   }
-  if (!quiet) std::fputs("\r\033[K", stderr);
-  std::filesystem::remove_all(dir);
-  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); the space %s\n", runs,
-              procs.c_str(), bound,
+  session.clear_progress();
+  if (interrupted()) return finish(0);
+  if (strategy == "coverage") {
+    std::printf("bsp-check: explore: %zu coverage-guided schedules, none fails (p = %s, seed %llu); %zu distinct "
+                "(superstep, choice, outcome) tuples reached\n",
+                session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
+    return finish(0);
+  }
+  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); the space %s\n",
+              session.runs(), procs.c_str(), bound,
               exhausted ? "was exhausted: every schedule that can differ was run"
-                        : (runs >= max_runs ? "was not exhausted (stopped at --max-runs)"
-                                            : "was not exhausted: schedules with more deviations exist (raise --bound)"));
-  return 0;
+                        : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
+                                                      : "was not exhausted: schedules with more deviations exist (raise --bound)"));
+  return finish(0);
 }
 
 }  // namespace bspcheck::cli

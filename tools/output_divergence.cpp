@@ -33,6 +33,21 @@ std::vector<std::string> lines_of(const std::string& text, int pid) {
   return lines;
 }
 
+std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
+                                    const std::string& name_b) {
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<std::string> la = lines_of(a.*stream, pid);
+    const std::vector<std::string> lb = lines_of(b.*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    auto show = [](const std::vector<std::string>& l, std::size_t k) { return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)"); };
+    return std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
+           std::to_string(i + 1) + ": " + name_a + " prints " + show(la, i) + ", " + name_b + " prints " + show(lb, i);
+  }
+  return "the outputs could not be told apart when run again";
+}
+
 // Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                            std::uint64_t seed_b, int pid, StdinFeed& in) {
@@ -41,19 +56,8 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   again.keep_trace = false;
   const RunOutcome a = run_once(again, path, p, seed_a, in, false);
   const RunOutcome b = run_once(again, path, p, seed_b, in, false);
-  std::string detail = "the outputs could not be told apart when run again";
-  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
-    const std::vector<std::string> la = lines_of(a.*stream, pid);
-    const std::vector<std::string> lb = lines_of(b.*stream, pid);
-    std::size_t i = 0;
-    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
-    if (i == la.size() && i == lb.size()) continue;
-    auto show = [](const std::vector<std::string>& l, std::size_t k) { return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)"); };
-    detail = std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
-             std::to_string(i + 1) + ": seed " + std::to_string(seed_a) + " prints " + show(la, i) + ", seed " +
-             std::to_string(seed_b) + " prints " + show(lb, i);
-    break;
-  }
+  const std::string detail =
+      first_output_difference(a, b, pid, "seed " + std::to_string(seed_a), "seed " + std::to_string(seed_b));
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
   f.severity = Severity::error;

@@ -40,6 +40,11 @@ class OutputComparison {
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                            std::uint64_t seed_b, int pid, StdinFeed& in);
 
+// "first difference on stdout, line 3: NAME_A prints "x", NAME_B prints "y"": the first line where
+// process pid's output differs between two runs captured with the prefix "[pid] ".
+std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
+                                    const std::string& name_b);
+
 // The lines process `pid` printed, from output captured with the prefix "[pid] ".
 std::vector<std::string> lines_of(const std::string& text, int pid);
 

@@ -28,7 +28,8 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.procs_text = std::to_string(h.procs);
   c.seed = h.seed;
   c.seeds = 1;
-  c.strategy = h.strategy;
+  // An explored trace answers every choice itself (its replay explores, replay_scheduler.hpp).
+  c.strategy = h.strategy == trace::kExploringStrategy ? "random" : h.strategy;
   c.keep_trace = false;
   // The recorded run's checker options, so that the replay reports what it reported.
   rt::ProgramOptions recorded;

@@ -20,6 +20,9 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
 }  // namespace
 
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
+  // A replayed run is the trace's run, whatever seed or strategy recorded it (an explored
+  // schedule has no seed that gives it).
+  if (!c.replay_file.empty()) return "bsp-check replay " + shell_quote(c.replay_file);
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (c.strategy != "random") cmd += " --strategy " + c.strategy;
   if (c.strategy == "pct")

@@ -321,11 +321,11 @@ int run_command(const RunConfig& c) {
 
 QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed) {
   static StdinFeed stdin_feed;  // shrink and explore: each run gets the same input
-  const RunOutcome r = run_once(c, path, p, seed, stdin_feed, false);
   QuietRun q;
-  q.passed = r.passed;
-  q.reason = r.reason;
-  for (const Finding& f : r.report.findings)
+  q.outcome = run_once(c, path, p, seed, stdin_feed, false);
+  q.passed = q.outcome.passed;
+  q.reason = q.outcome.reason;
+  for (const Finding& f : q.outcome.report.findings)
     if (checker::finding_fails(f, c.werror)) q.failing_rules.push_back(f.rule);
   return q;
 }

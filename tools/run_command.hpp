@@ -7,6 +7,7 @@
 
 #include "tools/reproduce_command.hpp"
 #include "tools/run_config.hpp"
+#include "tools/run_launcher.hpp"
 
 namespace bspcheck::cli {
 
@@ -20,6 +21,7 @@ struct QuietRun {
   bool passed = false;
   std::vector<std::string> failing_rules;
   std::string reason;
+  RunOutcome outcome;  // the whole run: its report (output digests) and captured output
 };
 QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed);
 

@@ -27,6 +27,24 @@ struct ExploreResult {
 ExploreResult explore(const Options& options, const std::function<void()>& spmd, std::size_t bound = 2,
                       std::size_t max_runs = 2000);
 
+struct CoverageResult {
+  bool failed = false;                  // a schedule failed
+  RunResult failing;                    // its run, when one failed
+  std::vector<std::string> deviations;  // its non-default choices
+  std::size_t schedules = 0;            // schedules run
+  std::size_t tuples = 0;               // distinct (superstep, choice kind, outcome) tuples reached
+  std::size_t corpus = 0;               // runs that reached a new tuple
+};
+
+// Coverage-guided random search (replay/coverage_search.hpp, docs/exploration.md): the default
+// schedule first, then mostly mutants of runs that reached new (superstep, choice kind, outcome)
+// tuples, until a run fails or max_runs have run. A run fails when `fails` says so (default:
+// RunResult::ok() is false), so a test may also hunt for a wrong result of its own. The search
+// draws everything from `seed`: the same seed and function give the same schedules.
+CoverageResult coverage_search(const Options& options, const std::function<void()>& spmd, std::uint64_t seed = 1,
+                               std::size_t max_runs = 2000,
+                               const std::function<bool(const RunResult&)>& fails = nullptr);
+
 struct ShrinkResult {
   bool failed = false;        // the recorded run fails (else there is nothing to shrink)
   std::string rule;           // the failure kept: the first failing finding's rule

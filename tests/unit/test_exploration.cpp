@@ -12,7 +12,7 @@ namespace {
 
 // Processes 1..p-1 each send their pid to process 0, which stops (bsp_abort) when the first
 // message in its queue is process 2's. In the default schedule the queue keeps its issue order,
-// 3 1 2 (process 3 arrived last at the barrier and runs on), so it passes; putting 2 first takes
+// 1 2 3 (an exploring run runs the processes in pid order), so it passes; putting 2 first takes
 // one non-default queue-order choice.
 void first_message_not_from_two() {
   bsp_begin(bsp_nprocs());
@@ -82,4 +82,71 @@ TEST(Exploration, ShrinkKeepsOnlyTheChoiceThatMatters) {
   EXPECT_TRUE(std::filesystem::exists(minimal));
   std::remove(trace.c_str());
   std::remove(minimal.c_str());
+}
+
+namespace {
+
+// Both processes put to process 0's x in each of 60 supersteps; process 0 aborts when the same
+// process wins the collision in supersteps 0..39 and the other one in superstep 40. Uniform
+// random choices show it with probability 2^-40; the coverage search, one mutation away from
+// the default schedule (the same winner everywhere), within a few hundred runs.
+void collision_streak() {
+  bsp_begin(2);
+  static int x;
+  int winners[60];
+  bsp_push_reg(&x, sizeof x);
+  bsp_sync();
+  const int mine = bsp_pid() + 1;
+  for (int s = 0; s < 60; ++s) {
+    bsp_put(0, &mine, &x, 0, sizeof mine);
+    bsp_sync();
+    winners[s] = x;
+  }
+  if (bsp_pid() == 0) {
+    bool streak = true;
+    for (int s = 1; s < 40; ++s) streak = streak && winners[s] == winners[0];
+    if (streak && winners[40] != winners[0]) bsp_abort("the rare schedule\n");
+  }
+  bsp_pop_reg(&x);
+  bsp_sync();
+  bsp_end();
+}
+
+}  // namespace
+
+TEST(Exploration, CoverageSearchFindsARareCollisionThatRandomSeedsMiss) {
+  bspcheck::Options o;
+  o.procs = 2;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    o.seed = seed;
+    ASSERT_TRUE(bspcheck::run(o, collision_streak).ok()) << "seed " << seed << " found the 2^-40 schedule";
+  }
+  const bspcheck::CoverageResult r = bspcheck::coverage_search(o, collision_streak, /*seed=*/1, /*max_runs=*/3000);
+  ASSERT_TRUE(r.failed) << r.schedules << " schedules, " << r.tuples << " tuples";
+  EXPECT_TRUE(r.failing.aborted);
+  EXPECT_GT(r.tuples, 60u) << "each superstep's collision counts apart";
+  EXPECT_GT(r.corpus, 1u);
+  ASSERT_FALSE(r.deviations.empty());
+}
+
+TEST(Exploration, CoverageSearchIsAFunctionOfItsSeed) {
+  bspcheck::Options o;
+  o.procs = 2;
+  const bspcheck::CoverageResult a = bspcheck::coverage_search(o, collision_streak, 7, 3000);
+  const bspcheck::CoverageResult b = bspcheck::coverage_search(o, collision_streak, 7, 3000);
+  ASSERT_TRUE(a.failed);
+  EXPECT_EQ(a.schedules, b.schedules);
+  EXPECT_EQ(a.tuples, b.tuples);
+  EXPECT_EQ(a.corpus, b.corpus);
+  EXPECT_EQ(a.deviations, b.deviations);
+}
+
+TEST(Exploration, CoverageSearchUsesTheCallersVerdict) {
+  bspcheck::Options o;
+  o.procs = 4;
+  int runs = 0;
+  const bspcheck::CoverageResult r = bspcheck::coverage_search(
+      o, first_message_not_from_two, 1, 50, [&](const bspcheck::RunResult&) { return ++runs == 5; });
+  EXPECT_TRUE(r.failed);
+  EXPECT_EQ(r.schedules, 5u);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "replay/bounded_search.hpp"
+#include "replay/coverage_search.hpp"
 #include "replay/shrink.hpp"
 
 namespace trace = bspcheck::trace;
@@ -78,4 +79,68 @@ TEST(BoundedSearch, ExhaustiveOnlyWhenTheBoundCutNothing) {
   trace::BoundedSearch all(5);
   while (const auto t = all.next()) all.ran(*t, {{2, 2, 1}});
   EXPECT_TRUE(all.exhaustive());
+}
+
+// replay/coverage_search.hpp with made-up runs: what the search hands out and keeps.
+namespace {
+
+std::vector<trace::OfferedChoice> made_up_run(const trace::CoverageSearch::Schedule& s, std::size_t points) {
+  // A run offered `points` binary choices, one per superstep, taking the script's values and
+  // the default (1) past it.
+  std::vector<trace::OfferedChoice> offered;
+  for (std::size_t i = 0; i < points; ++i)
+    offered.push_back({3, 2, i < s.values.size() ? s.values[i] : 1u, i + 1});
+  return offered;
+}
+
+}  // namespace
+
+TEST(CoverageSearch, StartsWithTheDefaultScheduleAndKeepsRunsThatAddTuples) {
+  trace::CoverageSearch search(1);
+  const trace::CoverageSearch::Schedule first = search.next();
+  EXPECT_TRUE(first.values.empty());
+  EXPECT_FALSE(first.random_tail) << "the default schedule";
+  EXPECT_EQ(search.ran(first, made_up_run(first, 10)), 10u) << "ten supersteps, each its own tuple";
+  EXPECT_EQ(search.corpus_size(), 1u);
+  EXPECT_EQ(search.ran(first, made_up_run(first, 10)), 0u) << "nothing new: not kept";
+  EXPECT_EQ(search.corpus_size(), 1u);
+}
+
+TEST(CoverageSearch, MutantsChangeOneToFourChoicesOfTheirParent) {
+  trace::CoverageSearch search(3);
+  search.ran(search.next(), made_up_run({}, 20));
+  int mutants = 0;
+  for (int i = 0; i < 200; ++i) {
+    const trace::CoverageSearch::Schedule s = search.next();
+    if (s.random_tail) continue;  // a fresh run
+    ++mutants;
+    ASSERT_EQ(s.values.size(), 20u) << "the parent's choices, in full";
+    const auto changed = std::count(s.values.begin(), s.values.end(), 0u);
+    EXPECT_GE(changed, 1);
+    EXPECT_LE(changed, 4);
+  }
+  EXPECT_GT(mutants, 50) << "mostly mutants, some fresh runs";
+}
+
+TEST(CoverageSearch, TupleClassesAreTheDefaultTheFirstOptionAndTheRest) {
+  using OC = trace::OfferedChoice;
+  const auto t = [](unsigned n, unsigned v, std::uint64_t s) { return trace::CoverageSearch::tuple(OC{2, n, v, s}); };
+  EXPECT_EQ(t(5, 2, 1), t(5, 3, 1)) << "two non-default, non-first values are one class";
+  EXPECT_NE(t(5, 4, 1), t(5, 3, 1));
+  EXPECT_NE(t(5, 0, 1), t(5, 3, 1));
+  EXPECT_NE(t(5, 4, 1), t(5, 4, 2)) << "supersteps count apart";
+  EXPECT_NE(trace::CoverageSearch::tuple(OC{2, 2, 1, 1}), trace::CoverageSearch::tuple(OC{3, 2, 1, 1}))
+      << "choice kinds count apart";
+}
+
+TEST(CoverageSearch, SameSeedSameSchedules) {
+  trace::CoverageSearch a(11), b(11);
+  for (int i = 0; i < 50; ++i) {
+    const trace::CoverageSearch::Schedule sa = a.next(), sb = b.next();
+    ASSERT_EQ(sa.values, sb.values);
+    ASSERT_EQ(sa.tail_seed, sb.tail_seed);
+    a.ran(sa, made_up_run(sa, 12));
+    b.ran(sb, made_up_run(sb, 12));
+  }
+  EXPECT_EQ(a.tuples(), b.tuples());
 }

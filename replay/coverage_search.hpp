@@ -1,0 +1,71 @@
+// coverage_search.hpp: coverage-guided random search over the choices an exploring run is
+// offered (AFL's loop, for BSP schedules). Each run reports the distinct (superstep, choice
+// kind, outcome class) tuples it produced; a run that adds tuples joins the corpus, and later
+// runs are mostly mutants of corpus entries: the entry's own choices with one to four of them
+// changed, so a run reaches again what its parent reached and then goes one step further. The
+// rest are fresh runs (uniform choices), and the first run is the default schedule.
+//
+// Why it beats uniform random on rare bugs: a bug that needs most of a run's choices to go one
+// way and one to go the other (one collision in superstep 57 of 100 going the other way) has
+// probability 2^-57 under uniform choices, but it is one mutation away from the default
+// schedule, whose run is always in the corpus. docs/exploration.md, docs/performance.md.
+//
+// The runs are the caller's, as with BoundedSearch: `bsp-check explore --strategy coverage`
+// runs the program (tools/explore_command.cpp), bspcheck::coverage_search an SPMD function.
+// Everything is drawn from the search's seed: the same seed and program give the same runs.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "replay/choice_script.hpp"
+#include "runtime/rng.hpp"
+
+namespace bspcheck::trace {
+
+class CoverageSearch {
+ public:
+  struct Schedule {
+    std::vector<unsigned> kinds, values;  // the first choice points; the rest: default or random
+    bool random_tail = false;             // choices past the script drawn from tail_seed
+    std::uint64_t tail_seed = 0;
+    std::string origin;                   // "default", "fresh", "mutant of run 12 (2 changes)"
+  };
+
+  explicit CoverageSearch(std::uint64_t seed) : rng_(seed) {}
+
+  // The next schedule to run (there is always one: the search ends when its caller stops).
+  Schedule next();
+  // What a run of s was offered (its choice log): returns how many tuples it added.
+  std::size_t ran(const Schedule& s, const std::vector<OfferedChoice>& offered);
+
+  std::size_t tuples() const { return seen_.size(); }      // distinct tuples reached so far
+  std::size_t corpus_size() const { return corpus_.size(); }
+  std::size_t runs() const { return runs_; }
+
+  // The script that makes a run follow s (replay/guided_scheduler.hpp reads it).
+  static void write_script(const std::string& path, const Schedule& s);
+  // The tuple of one offered choice: its superstep, kind and outcome class (the default, the
+  // first option, or another one). Coarse on purpose, so that the set saturates.
+  static std::uint64_t tuple(const OfferedChoice& c);
+
+ private:
+  struct Entry {
+    std::vector<OfferedChoice> offered;
+    std::size_t run = 0;      // which run it was, for Schedule::origin
+    std::uint64_t picked = 0; // how often it was mutated: fresh entries get more turns
+  };
+  Schedule mutant();
+  std::size_t pick_parent();
+
+  rt::Rng rng_;
+  std::size_t runs_ = 0, handed_out_ = 0;
+  std::unordered_set<std::uint64_t> seen_;   // tuples
+  std::unordered_set<std::uint64_t> tried_;  // schedules handed out (hash of kinds and values)
+  std::vector<Entry> corpus_;
+};
+
+}  // namespace bspcheck::trace

@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""bsp-check explore: both strategies find what they should and keep a trace that replays to the
+same failure; a schedule whose output differs from the default schedule's is a failure
+(schedule-divergence) as it is for run --seeds; the coverage search is a function of its seed.
+Usage: explore_test.py BSP-CHECK BSPCC STREAK-SOURCE MESSAGE-ORDER RING-HP-RACE [CFLAGS]"""
+import os
+import subprocess
+import sys
+import tempfile
+
+bsp_check, bspcc, streak_source, message_order, ring_hp_race = sys.argv[1:6]
+cflags = sys.argv[6].split() if len(sys.argv) > 6 else []  # the sanitizer build's flags
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def bsp(*args, cwd=None):
+    p = subprocess.run([bsp_check, *args], capture_output=True, timeout=600, cwd=cwd)
+    return p.returncode, p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+
+
+with tempfile.TemporaryDirectory() as work:
+    streak = os.path.join(work, "collision_streak")
+    subprocess.run([bspcc, *cflags, streak_source, "-o", streak], check=True)
+
+    # The rare collision: uniform random seeds miss it, the coverage search finds it.
+    status, out = bsp("run", "-p", "2", "--seeds", "200", "--disable", "put-collision", streak)
+    check(status == 0, f"200 random seeds found the 2^-57 schedule? exit {status}: {out[-500:]}")
+    status, out = bsp("explore", "--strategy", "coverage", "-p", "2", "--max-runs", "3000",
+                      "--trace-dir", work, streak)
+    check(status == 1 and "with abort" in out, f"coverage did not find the streak: exit {status}: {out[-800:]}")
+    trace = os.path.join(work, "collision_streak-p2-explore.trace")
+    check(os.path.exists(trace), f"no trace kept: {os.listdir(work)}")
+    if os.path.exists(trace):
+        status, out = bsp("replay", trace)
+        check(status == 1 and "error[abort]" in out and "the rare schedule" in out,
+              f"the trace does not replay the failure: exit {status}: {out[-800:]}")
+        check("reproduce: bsp-check replay" in out, f"a replayed run's reproduce line is not the replay: {out[-500:]}")
+    a = bsp("explore", "--strategy", "coverage", "--seed", "5", "-p", "2", "--max-runs", "3000", "--trace-dir", work, streak)
+    b = bsp("explore", "--strategy", "coverage", "--seed", "5", "-p", "2", "--max-runs", "3000", "--trace-dir", work, streak)
+    check(a == b, f"the same seed gave two searches:\n{a[1][-400:]}\n{b[1][-400:]}")
+
+    # Output compared with the default schedule's: message_order prints what arrived first.
+    for strategy in ("bounded", "coverage"):
+        status, out = bsp("explore", "--strategy", strategy, "-p", "3", "--trace-dir", work, message_order)
+        check(status == 1 and "schedule-divergence" in out and "first difference on stdout" in out,
+              f"{strategy}: explore did not compare outputs: exit {status}: {out[-800:]}")
+    status, out = bsp("explore", "--schedule-dependent-output", "-p", "3", message_order)
+    check(status == 0, f"--schedule-dependent-output still compares: exit {status}: {out[-500:]}")
+
+    # The recorded trace of a failing explored schedule is that schedule (its replay explores).
+    status, out = bsp("explore", "-p", "2", "--trace-dir", work, ring_hp_race)
+    rule = out.split(" with ", 1)[1].split()[0] if " with " in out else "?"
+    check(status == 1, f"ring_hp_race: exit {status}: {out[-500:]}")
+    status, out = bsp("replay", os.path.join(work, "ring_hp_race-p2-explore.trace"))
+    first = out.split("error[", 1)[1].split("]")[0] if "error[" in out else "none"
+    check(status == 1 and first == rule, f"explore failed with {rule}, its trace replays with {first}: {out[-600:]}")
+
+if failures:
+    sys.exit(1)
+print("ok: explore")
