@@ -24,6 +24,11 @@ struct Message {
 class MessageExchange {
  public:
   explicit MessageExchange(int nprocs);
+  // Fewer processes than constructed for (bsp_begin granted fewer), before any message.
+  void set_processes(int nprocs) {
+    outbox_.resize(static_cast<std::size_t>(nprocs));
+    inbox_.resize(static_cast<std::size_t>(nprocs));
+  }
 
   // The tag size of this superstep's messages (BSPlib 4.1: set at a barrier for the next one).
   int tagsize() const { return tagsize_; }

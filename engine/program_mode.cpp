@@ -401,6 +401,7 @@ void begin_program(int maxprocs, const Site& site) {
     std::exit(2);
   }
   World& w = *g_world;
+  p = w.nprocs();  // fewer than asked when the schedule grants fewer (grant_fewer)
   g_capture = std::make_unique<OutputCapture>(w);
   const bool private_globals = o.private_globals(g_dialect_shares_globals);
   if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);

@@ -55,6 +55,14 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write) {
       report_poisoned_access(r, is_write);
     });
+  if (options.grant_fewer && p_ > 1) {
+    // BSPlib 2.1: bsp_begin(maxprocs) starts *at most* maxprocs processes. The number granted is
+    // the schedule's first choice (its default, for PCT and the guided scheduler, is all of
+    // them), so it is traced, replayed and explored like any other.
+    p_ = 1 + static_cast<int>(sched_->choose(ChoiceKind::grant, static_cast<std::uint32_t>(p_)));
+    regs_ = RegistrationTable(p_);
+    messages_.set_processes(p_);
+  }
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   for (int pid = 0; pid < p_; ++pid) {

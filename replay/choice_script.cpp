@@ -25,6 +25,7 @@ const char* choice_kind_text(unsigned kind) {
     case 3: return "write order";
     case 4: return "hp timing";
     case 5: return "time";
+    case 6: return "processes granted";
     default: return "choice";
   }
 }

@@ -26,7 +26,7 @@ GuidedScheduler::Script GuidedScheduler::load(const std::string& path) {
       continue;
     }
     const std::uint64_t k = number(kind);
-    if (k < 1 || k > 5) throw TraceError(path + ": bad choice kind " + kind);
+    if (k < 1 || k > 6) throw TraceError(path + ": bad choice kind " + kind);
     Entry e{static_cast<std::uint8_t>(k), value != "-", 0};
     if (e.given) e.value = number(value);
     script.entries.push_back(e);

@@ -218,7 +218,7 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
     Event e;
     e.offset = c.pos();
     const std::uint8_t tag = c.byte("record");
-    if (tag >= 1 && tag <= 5) {
+    if (tag >= 1 && tag <= 6) {
       e.type = Event::choice;
       e.kind = tag;
       e.value = c.varint("choice");

@@ -54,6 +54,7 @@ enum class ChoiceKind : std::uint64_t {
   write_order = 3,
   hp_timing = 4,
   time = 5,
+  grant = 6,  // how many processes bsp_begin grants (with grant_fewer; BSPlib 2.1)
 };
 
 inline Rng stream_for(std::uint64_t seed, ChoiceKind kind) {

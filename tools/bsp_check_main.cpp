@@ -62,6 +62,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
                  "private (default): each process its own copy of the program's globals, as separate processes; "
                  "shared: one copy for all, as MulticoreBSP's threads (docs/semantics.md)")
       ->check(option_value("globals"));
+  app.add_flag("--grant-fewer", c.grant_fewer,
+               "bsp_begin may grant fewer processes than asked, as BSPlib allows: the number granted is a choice "
+               "of the schedule (programs that assume they get what they asked for fail)");
   app.add_flag("--time-jitter", c.time_jitter,
                "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
                "under every seed, so printed timings do not count as schedule-divergence)");

@@ -152,7 +152,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t bound = 2, max_runs = 2000;
   std::uint64_t seed = 1;
   std::string procs = "4", trace_dir = ".", strategy = "bounded";
-  bool quiet = false, schedule_dependent_output = false;
+  bool quiet = false, schedule_dependent_output = false, grant_fewer = false;
   app.add_option("--strategy", strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
   app.add_option("--bound", bound, "bounded: at most this many non-default choices per schedule (default 2)")
@@ -164,6 +164,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
   app.add_flag("--schedule-dependent-output", schedule_dependent_output,
                "do not compare each schedule's output with the default schedule's");
+  app.add_flag("--grant-fewer", grant_fewer,
+               "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
@@ -176,6 +178,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   c.version = version;
   c.keep_trace = false;
   c.schedule_dependent_output = schedule_dependent_output;
+  c.grant_fewer = grant_fewer;
   try {
     c.procs = parse_proc_list(procs);
   } catch (const std::invalid_argument& e) {

@@ -38,6 +38,7 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   if (!c.suppressions_file.empty()) cmd += " --suppressions " + shell_quote(c.suppressions_file);
   if (c.no_check) cmd += " --no-check";
   if (c.time_jitter) cmd += " --time-jitter";
+  if (c.grant_fewer) cmd += " --grant-fewer";
   if (!c.globals.empty()) cmd += " --globals " + c.globals;
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);

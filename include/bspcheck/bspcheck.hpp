@@ -56,6 +56,9 @@ struct Options {
   // Virtual bsp_time also draws a seeded jitter below 1 us at every reading (docs/semantics.md).
   // Off by default: without it bsp_time is the same under every schedule and seed.
   bool time_jitter = false;
+  // bsp_begin(maxprocs) may grant fewer processes than min(maxprocs, procs), as BSPlib allows
+  // (section 2.1): the number granted, 1..that, is a choice of the schedule (docs/exploration.md).
+  bool grant_fewer = false;
   bool checks = true;                   // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped

@@ -2,6 +2,7 @@
 """bsp-check explore: both strategies find what they should and keep a trace that replays to the
 same failure; a schedule whose output differs from the default schedule's is a failure
 (schedule-divergence) as it is for run --seeds; the coverage search is a function of its seed.
+Also bsp_begin granting fewer processes than asked (--grant-fewer), a choice of the schedule.
 Usage: explore_test.py BSP-CHECK BSPCC STREAK-SOURCE MESSAGE-ORDER RING-HP-RACE [CFLAGS]"""
 import os
 import subprocess
@@ -60,6 +61,26 @@ with tempfile.TemporaryDirectory() as work:
     status, out = bsp("replay", os.path.join(work, "ring_hp_race-p2-explore.trace"))
     first = out.split("error[", 1)[1].split("]")[0] if "error[" in out else "none"
     check(status == 1 and first == rule, f"explore failed with {rule}, its trace replays with {first}: {out[-600:]}")
+
+    # bsp_begin granting fewer: a program that assumes all were granted fails, found by run's
+    # seeds and by explore (one deviation: fewer granted), and its trace replays the grant.
+    granted = os.path.join(work, "assumes_all_granted")
+    subprocess.run([bspcc, *cflags, os.path.join(os.path.dirname(streak_source), "assumes_all_granted.c"),
+                    "-o", granted], check=True)
+    status, out = bsp("run", "-p", "4", "--seeds", "20", granted)
+    check(status == 0, f"all granted: exit {status}: {out[-500:]}")
+    status, out = bsp("run", "-p", "4", "--seeds", "20", "--grant-fewer", "--trace-dir", work, granted)
+    check(status == 1 and "error[bad-pid]" in out and "--grant-fewer" in out,
+          f"--grant-fewer: not found, or the reproduce line lacks the flag: exit {status}: {out[-800:]}")
+    kept = [f for f in os.listdir(work) if f.startswith("assumes_all_granted-p4-s")]
+    check(len(kept) == 1, f"no trace kept: {os.listdir(work)}")
+    if kept:
+        status, out = bsp("replay", os.path.join(work, kept[0]))
+        check(status == 1 and "error[bad-pid]" in out, f"the grant is not replayed: exit {status}: {out[-500:]}")
+    status, out = bsp("explore", "--grant-fewer", "-p", "4", "--bound", "1", granted)
+    check(status == 1 and "processes granted" in out, f"explore --grant-fewer: exit {status}: {out[-800:]}")
+    status, out = bsp("explore", "-p", "4", "--bound", "1", granted)
+    check(status == 0, f"explore without --grant-fewer: exit {status}: {out[-500:]}")
 
 if failures:
     sys.exit(1)
