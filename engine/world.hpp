@@ -64,6 +64,9 @@ class World {
   int superstep() const { return superstep_; }
   checker::Diagnostics& diagnostics() { return diag_; }
   const Options& options() const { return options_; }
+  // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
+  // the C library's clocks under virtual_time (engine/virtual_clock.cpp). Not a traced call.
+  double read_virtual_clock(double step) { return self().vtime += step; }
   bool stopping() const { return stopping_; }
   void request_stop() { stopping_ = true; }
   std::uint64_t switches() const { return switches_; }

@@ -20,6 +20,7 @@
 #include "tools/list_options_command.hpp"
 #include "tools/list_rules_command.hpp"
 #include "tools/merge_command.hpp"
+#include "tools/stats_command.hpp"
 #include "tools/shard.hpp"
 #include "tools/shrink_command.hpp"
 
@@ -62,6 +63,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
                  "private (default): each process its own copy of the program's globals, as separate processes; "
                  "shared: one copy for all, as MulticoreBSP's threads (docs/semantics.md)")
       ->check(option_value("globals"));
+  app.add_flag("--virtual-time", c.virtual_time,
+               "time(), gettimeofday() and clock_gettime() read each process's virtual clock (a fixed epoch plus its "
+               "virtual bsp_time): the same under every seed, for programs that seed rand with the time or print dates");
   app.add_flag("--grant-fewer", c.grant_fewer,
                "bsp_begin may grant fewer processes than asked, as BSPlib allows: the number granted is a choice "
                "of the schedule (programs that assume they get what they asked for fail)");
@@ -108,6 +112,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
   if (!args.empty() && args[0] == "merge") return bspcheck::cli::merge_command(args, kVersion);
+  if (!args.empty() && args[0] == "stats") return bspcheck::cli::stats_command(args);
   if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
   if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
   if (!args.empty() && args[0] == "run") args.erase(args.begin());
@@ -118,14 +123,15 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|shrink|show|explore|merge ... (each has its own --help)\n"
+      "       bsp-check replay|shrink|show|explore|merge|stats ... (each has its own --help)\n"
       "\nCommands:\n"
       "  run      (the default) run PROGRAM under many seeds and process counts\n"
       "  replay   run a program again with the choices recorded in a trace\n"
       "  shrink   reduce a failing trace to the scheduling choices that matter\n"
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
-      "  explore  run PROGRAM under every schedule within a bound of the default one\n"
+      "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
       "  merge    join the --json reports of sharded runs into one report of each format\n"
+      "  stats    what the runs of --json reports covered and found, per strategy, rule and superstep\n"
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
       "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
       "bsp-check"};

@@ -43,6 +43,7 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.no_check = !recorded.run.checks;
   c.time_jitter = recorded.run.time_jitter;
   c.grant_fewer = recorded.run.grant_fewer;
+  c.virtual_time = recorded.run.virtual_time;
   c.suppressions_file = recorded.run.suppressions_file;
   c.disabled_rules = recorded.run.disabled_rules;
   return true;

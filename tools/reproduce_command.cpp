@@ -39,6 +39,7 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed) {
   if (c.no_check) cmd += " --no-check";
   if (c.time_jitter) cmd += " --time-jitter";
   if (c.grant_fewer) cmd += " --grant-fewer";
+  if (c.virtual_time) cmd += " --virtual-time";
   if (!c.globals.empty()) cmd += " --globals " + c.globals;
   cmd += " " + shell_quote(c.program);
   for (const std::string& a : c.args) cmd += " " + shell_quote(a);

@@ -29,6 +29,7 @@ struct RunConfig {
   std::vector<std::string> disabled_rules;  // rule ids the runtime does not report
   std::string suppressions_file;  // findings the runtime drops (checker/suppressions.hpp)
   bool no_check = false;          // run without the checker (runtime only)
+  bool virtual_time = false;      // the C library's clocks are virtual (engine/virtual_clock.cpp)
   bool grant_fewer = false;       // bsp_begin may grant fewer processes (a choice of the schedule)
   bool time_jitter = false;       // virtual bsp_time with a seeded jitter (opt-in; docs/semantics.md)
   std::string globals;            // "private" or "shared"; empty: the dialect's default (docs/semantics.md)

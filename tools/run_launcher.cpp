@@ -65,6 +65,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   o.run.checks = !c.no_check;
   o.run.time_jitter = c.time_jitter;
   o.run.grant_fewer = c.grant_fewer;
+  o.run.virtual_time = c.virtual_time;
   if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
   o.run.trace_file = c.trace_file;
   o.run.replay_file = c.replay_file;

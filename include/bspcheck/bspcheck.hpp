@@ -59,6 +59,10 @@ struct Options {
   // bsp_begin(maxprocs) may grant fewer processes than min(maxprocs, procs), as BSPlib allows
   // (section 2.1): the number granted, 1..that, is a choice of the schedule (docs/exploration.md).
   bool grant_fewer = false;
+  // time(), gettimeofday() and clock_gettime() (wall and monotonic clocks) read each process's
+  // virtual clock, a fixed epoch plus its virtual bsp_time: the same under every seed
+  // (engine/virtual_clock.cpp). For programs that seed rand with the time or print timings.
+  bool virtual_time = false;
   bool checks = true;                   // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped

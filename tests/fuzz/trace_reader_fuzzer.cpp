@@ -46,7 +46,7 @@ class Fixer {
     if (!put_sum()) return;
     while (pos_ < d_.size()) {
       const std::uint8_t tag = d_[pos_++];
-      if (tag >= 1 && tag <= 5) {
+      if (tag >= 1 && tag <= 6) {
         if (!varint()) return;
       } else if (tag >= trace::kTagCall && tag < trace::kTagCall + static_cast<std::uint8_t>(trace::Call::count_)) {
         if (!varint() || !varint() || !varint() || !skip(4)) return;
@@ -107,7 +107,7 @@ void check_consistent(const trace::Reader& r, std::size_t n) {
     last = e.offset;
     switch (e.type) {
       case trace::Event::choice:
-        if (e.kind < 1 || e.kind > 5) bug("choice kind");
+        if (e.kind < 1 || e.kind > 6) bug("choice kind");
         break;
       case trace::Event::call:
         if (static_cast<std::size_t>(e.rec.call) >= static_cast<std::size_t>(trace::Call::count_)) bug("call");

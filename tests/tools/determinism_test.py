@@ -2,6 +2,7 @@
 """uncontrolled-nondeterminism (tools/determinism_check.hpp): a program whose BSPlib data depends on
 the wall clock and its pid is caught on the first run of a session, with where the runs part; a
 deterministic program is not; --no-determinism-check turns it off; --werror makes it fail the run.
+With --virtual-time, a program reading the wall clock prints the same in every run and session.
 Usage: determinism_test.py BSP-CHECK BSPCC PROGRAM-SOURCE DETERMINISTIC-PROGRAM [CFLAGS]"""
 import os
 import subprocess
@@ -38,6 +39,18 @@ with tempfile.TemporaryDirectory() as work:
     check("uncontrolled-nondeterminism" not in out and status == 0, f"--no-determinism-check: {out[-500:]}")
     status, out = run("-p", "1-3", "--seeds", "4", "--check-determinism", "--werror", clean)
     check(status == 0 and "uncontrolled-nondeterminism" not in out, f"a deterministic program: {out[-500:]}")
+
+    # --virtual-time: a program that reads the wall clock runs the same under every seed and in
+    # every session, and its clocks still advance.
+    wall = os.path.join(work, "wall_clock")
+    subprocess.run([bspcc, *cflags, os.path.join(os.path.dirname(source), "wall_clock.c"), "-o", wall], check=True)
+    status, first = run("-p", "2-3", "--seeds", "5", "--check-determinism", "--werror", "--virtual-time", "-v", wall)
+    check(status == 0 and "schedule-divergence" not in first, f"--virtual-time: exit {status}: {first[-800:]}")
+    check("monotonic 1704067200 s, increasing" in first and "NOT INCREASING" not in first,
+          f"virtual clocks: {first[-800:]}")
+    status, second = run("-p", "2-3", "--seeds", "5", "--check-determinism", "--werror", "--virtual-time", "-v", wall)
+    strip = lambda text: [l for l in text.splitlines() if " in " not in l]  # the summary's seconds
+    check(strip(first) == strip(second), "two sessions with --virtual-time print differently")
 
 print("determinism test: ok" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

@@ -1,0 +1,72 @@
+#include "tools/run_report_file.hpp"
+
+#include <fstream>
+
+#include "checker/finding_codec.hpp"
+
+namespace bspcheck::cli {
+
+// Reports are read with bounded memory: a JSON report of a very long session is far below this.
+constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
+
+std::optional<nlohmann::json> read_report(const std::string& path, std::string& error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = path + ": cannot read it";
+    return std::nullopt;
+  }
+  std::string text;
+  char buf[65536];
+  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
+    text.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxReportBytes) {
+      error = path + ": larger than 1 GiB, not a bsp-check report";
+      return std::nullopt;
+    }
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  // Every field merge reads, of the type it reads: a hand-edited or foreign file is refused here,
+  // never half-read.
+  const auto is = [&](const nlohmann::json& o, const char* key, auto check) {
+    return o.is_object() && o.contains(key) && check(o[key]);
+  };
+  bool ok = !j.is_discarded() && j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
+            is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
+            is(j, "program", [](const auto& v) { return v.is_string(); }) &&
+            (!j.contains("args") || j["args"].is_array()) && (!j.contains("options") || j["options"].is_object()) &&
+            (!j.contains("shards") || j["shards"].is_object());
+  if (ok)
+    for (const auto& run : j["runs"])
+      ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
+           is(run, "seed", [](const auto& v) { return v.is_number_unsigned(); }) &&
+           is(run, "passed", [](const auto& v) { return v.is_boolean(); }) &&
+           (!run.contains("findings") || run["findings"].is_array());
+  if (!ok) {
+    error = path + ": not a bsp-check --json report (format bsp-check-runs)";
+    return std::nullopt;
+  }
+  return j;
+}
+
+RunRecord record_of(const nlohmann::json& run) {
+  // Fields checked by read_report; the others may be absent or of another type (defaults then).
+  const auto text = [&](const char* key) {
+    return run.contains(key) && run[key].is_string() ? run[key].get<std::string>() : std::string();
+  };
+  const auto number = [&](const char* key) {
+    return run.contains(key) && run[key].is_number() ? run[key].get<double>() : 0.0;
+  };
+  RunRecord r;
+  r.p = run.value("procs", 0);
+  r.seed = run.value("seed", std::uint64_t{0});
+  r.passed = run.value("passed", false);
+  r.exit_status = static_cast<int>(number("exit_status"));
+  r.seconds = number("seconds");
+  r.reason = text("reason");
+  r.repro = text("reproduce");
+  if (run.contains("findings") && run["findings"].is_array())
+    for (const auto& f : run["findings"]) r.findings.push_back(checker::finding_from_json(f));
+  return r;
+}
+
+}  // namespace bspcheck::cli
