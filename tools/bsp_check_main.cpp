@@ -54,6 +54,10 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--strategy", c.strategy, option_help("strategy"))->check(option_value("strategy"))->default_str("random");
   app.add_option("--pct-depth", c.pct_depth, option_help("pct_depth"))->check(option_value("pct_depth"))->default_str("3");
   app.add_option("--pct-steps", c.pct_steps, option_help("pct_steps"))->check(option_value("pct_steps"))->default_str("1000");
+  app.add_option("-j,--jobs", c.jobs,
+                 "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
+                 "first failure and reports are those of a sequential session")
+      ->check(bspcheck::cli::whole_number(1, 1024));
   app.add_flag("--no-fork-server{false}", c.fork_server,
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,

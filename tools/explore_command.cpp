@@ -152,7 +152,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t bound = 2, max_runs = 2000;
   std::uint64_t seed = 1;
   std::string procs = "4", trace_dir = ".", strategy = "bounded";
-  bool quiet = false, schedule_dependent_output = false, grant_fewer = false;
+  bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
   app.add_option("--strategy", strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
   app.add_option("--bound", bound, "bounded: at most this many non-default choices per schedule (default 2)")
@@ -167,6 +167,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   app.add_flag("--grant-fewer", grant_fewer,
                "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
+  app.add_flag("-v,--verbose", verbose, "coverage: a line for every schedule that reaches new tuples");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
@@ -234,7 +235,12 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         const trace::CoverageSearch::Schedule s = search.next();
         Planned plan{[&](const std::string& f) { trace::CoverageSearch::write_script(f, s); }, s.origin, 0, {}};
         if (!session.run(p, plan, offered)) return finish(1);
-        search.ran(s, offered);
+        if (const std::size_t added = search.ran(s, offered); verbose && added) {
+          session.clear_progress();
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu tuple%s, %zu in all, corpus %zu\n", p,
+                      search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
+                      search.corpus_size());
+        }
         session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
                          std::to_string(search.corpus_size()));
       }

@@ -38,6 +38,7 @@ ForkServer::~ForkServer() {
 }
 
 bool ForkServer::start(const RunConfig& c, const std::string& path, int p, StdinFeed& in) {
+  const std::lock_guard<std::mutex> launching(launch_mutex());
   std::string dir = temp_template("server");
   if (!mkdtemp(dir.data())) return false;
   dir_ = dir;

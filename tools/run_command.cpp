@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <thread>
+#include <mutex>
 
 #include "bspcheck/rules.hpp"
 #include "checker/finding_codec.hpp"
@@ -29,6 +31,7 @@
 #include "tools/program_check.hpp"
 #include "tools/reports.hpp"
 #include "tools/run_launcher.hpp"
+#include "tools/run_prefetch.hpp"
 #include "tools/run_summary.hpp"
 #include "tools/shard.hpp"
 #include "tools/stdin_feed.hpp"
@@ -127,6 +130,46 @@ int run_command(const RunConfig& c) {
     if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, stream);
     return r;
   };
+  // -j: worker threads run the next runs of this shard ahead, each on fork servers of its own;
+  // the loop below takes their outcomes in its order (tools/run_prefetch.hpp).
+  const unsigned jobs = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::map<int, std::unique_ptr<ForkServer>>> worker_servers(jobs);
+  std::mutex no_server_mutex;
+  std::set<int> worker_no_server;
+  std::optional<RunPrefetch> prefetch;
+  if (use_servers && jobs > 1 && total > 1)
+    prefetch.emplace(
+        jobs, total,
+        [&](std::uint64_t i) {
+          const std::uint64_t k = shard.index + i * shard.count;  // the session's run number
+          return std::make_pair(c.procs[static_cast<std::size_t>(k / c.seeds)], c.seed + k % c.seeds);
+        },
+        [&](std::size_t worker, int p, std::uint64_t seed) {
+          RunOutcome r;
+          std::unique_ptr<ForkServer>& server = worker_servers[worker][p];
+          bool served = false;
+          bool usable;
+          {
+            const std::lock_guard<std::mutex> lock(no_server_mutex);
+            usable = !worker_no_server.count(p);
+          }
+          if (usable && !server) {
+            server = std::make_unique<ForkServer>();
+            if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
+          }
+          if (server) served = server->run(c, p, seed, r);
+          if (!served) {
+            server.reset();
+            {
+              const std::lock_guard<std::mutex> lock(no_server_mutex);
+              worker_no_server.insert(p);
+            }
+            r = RunOutcome{};
+            if (!interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, false);
+          }
+          return r;
+        },
+        4 * static_cast<std::size_t>(jobs));
   const auto start = std::chrono::steady_clock::now();
   std::uint64_t run_number = 0;  // in the whole session's order, shards or not
   for (int p : c.procs) {
@@ -142,10 +185,18 @@ int run_command(const RunConfig& c) {
         }
         continue;
       }
-      if (progress)
-        std::fprintf(stderr, "\rbsp-check: run %llu/%llu (p=%d seed=%llu)...", static_cast<unsigned long long>(done + 1),
-                     static_cast<unsigned long long>(total), p, static_cast<unsigned long long>(seed));
-      RunOutcome r = run_one(p, seed);
+      if (progress) {
+        // Failures, rate and time left: a long session says how it goes and when it ends.
+        const double spent = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double rate = done > 0 && spent > 0 ? static_cast<double>(done) / spent : 0;
+        char eta[32] = "";
+        if (rate > 0) std::snprintf(eta, sizeof eta, ", ETA %.0f s", static_cast<double>(total - done) / rate);
+        std::fprintf(stderr, "\r\033[Kbsp-check: run %llu/%llu, %llu failed, %.0f runs/s%s (p=%d seed=%llu)...",
+                     static_cast<unsigned long long>(done + 1), static_cast<unsigned long long>(total),
+                     static_cast<unsigned long long>(failed), rate, eta, p, static_cast<unsigned long long>(seed));
+      }
+      std::optional<RunOutcome> ahead = prefetch ? prefetch->take(p, seed) : std::nullopt;
+      RunOutcome r = ahead ? std::move(*ahead) : run_one(p, seed);
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
       if (r.passed && !stream && compare_outputs)
@@ -228,6 +279,8 @@ int run_command(const RunConfig& c) {
     }
     if ((failed && !c.keep_going) || interrupted()) break;
   }
+  prefetch.reset();  // no more runs ahead; the ones under way end (an interrupt kills them)
+  worker_servers.clear();
   servers.clear();  // the fork servers and their folders are gone before the reports are written
   if (progress) std::fputs("\r\033[K", stderr);
   const int stop_signal = interrupt_signal();
@@ -284,6 +337,7 @@ int run_command(const RunConfig& c) {
     if (!c.quiet) {
       std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.1f s", static_cast<unsigned long long>(done),
                    done == 1 ? "" : "s", range, secs);
+      if (c.verbose && secs > 0) std::fprintf(stderr, " (%.0f runs/s, -j %u)", static_cast<double>(done) / secs, jobs);
       if (with_warnings) std::fprintf(stderr, ", %llu with warnings", static_cast<unsigned long long>(with_warnings));
       std::fputs("\n", stderr);
     }

@@ -42,6 +42,7 @@ struct RunConfig {
   std::string guide_file;         // follow this choice script leniently (shrink, explore)
   std::string guide_log;          // explore: where the run logs the choices it was offered
   bool fork_server = true;        // many runs fork from one start of the program at bsp_begin
+  unsigned jobs = 0;              // runs at once (-j); 0: one per core (tools/run_prefetch.hpp)
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   // uncontrolled-nondeterminism (tools/determinism_check.hpp): run a seed twice and compare the
   // traces: 0 never, 1 the session's first run (the default), 2 every run.

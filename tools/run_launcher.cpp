@@ -130,6 +130,11 @@ void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report
   r.passed = !errors && r.reason.empty() && r.exit_status == 0;
 }
 
+std::mutex& launch_mutex() {
+  static std::mutex m;
+  return m;
+}
+
 RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in, bool stream) {
   RunOutcome r;
   r.p = p;
@@ -144,6 +149,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   const std::string repro = repro_command(c, p, seed);
 
   const auto start = std::chrono::steady_clock::now();
+  std::unique_lock<std::mutex> launching(launch_mutex());
   const bool own_group = own_group_for(in);
   // The run's environment and arguments, before fork (see set_shared_run_environment). The
   // shared part too: a divergence is run again with another --prefix.
@@ -164,6 +170,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   input->child_started();
   if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
   const WatchedChild watched(child, own_group);
+  launching.unlock();
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
   int status = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct RunOutcome {
   std::string out, err;     // captured output (when not streamed)
   std::string reason;       // one line when the run failed without a finding
 };
+
+// Held from setting a run's environment to its fork: with -j, worker threads start runs and
+// fork servers, and the environment is one for the whole driver.
+std::mutex& launch_mutex();
 
 // BSPCHECK_OPTIONS of one run (runtime/options.def prints it).
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <string>
 
 namespace bspcheck::cli {
 
@@ -35,8 +36,17 @@ StdinFeed::~StdinFeed() {
 std::unique_ptr<StdinFeed::Run> StdinFeed::start_run() {
   std::unique_ptr<Run> run(new Run);
   if (shared_fd_ >= 0) {
-    lseek(shared_fd_, start_, SEEK_SET);
-    run->fd_ = shared_fd_;
+    // An opening of its own, with its own offset: with -j, runs (and fork servers, whose
+    // children rewind stdin) read the same file at once, and a shared offset would mix them.
+    const std::string self = "/proc/self/fd/" + std::to_string(shared_fd_);
+    const int own = open(self.c_str(), O_RDONLY | O_CLOEXEC);
+    if (own >= 0) {
+      run->fd_ = own;
+      run->owned_ = true;
+    } else {
+      run->fd_ = shared_fd_;
+    }
+    lseek(run->fd_, start_, SEEK_SET);
   } else if (streamed_) {
     int data[2];
     if (pipe2(data, O_CLOEXEC) != 0) return run;
@@ -72,7 +82,7 @@ StdinFeed::Run::~Run() {
   }
   for (int fd : stop_)
     if (fd >= 0) close(fd);
-  if (stop_[0] >= 0 && fd_ >= 0) close(fd_);
+  if ((stop_[0] >= 0 || owned_) && fd_ >= 0) close(fd_);
 }
 
 void StdinFeed::feed(int out_fd, int stop_fd) {

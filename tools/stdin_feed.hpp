@@ -38,6 +38,7 @@ class StdinFeed {
     friend class StdinFeed;
     Run() = default;
     int fd_ = -1;
+    bool owned_ = false;  // fd_ is this run's own opening of the input file (closed with it)
     int stop_[2] = {-1, -1};
     std::thread feeder_;
   };
