@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -278,11 +279,16 @@ void on_timeout(int) {
 }
 
 void install_signal_handlers() {
-  static std::vector<char> alt(1 << 16);
-  stack_t ss{};
-  ss.ss_sp = alt.data();
-  ss.ss_size = alt.size();
-  sigaltstack(&ss, nullptr);
+  // The crash handler's stack: mapped, not allocated, so that its pages are touched only by a
+  // crash (a zero-filled vector cost every forked run 64 KiB of page faults).
+  constexpr std::size_t kAltStack = 1 << 16;
+  static void* alt = mmap(nullptr, kAltStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (alt != MAP_FAILED) {
+    stack_t ss{};
+    ss.ss_sp = alt;
+    ss.ss_size = kAltStack;
+    sigaltstack(&ss, nullptr);
+  }
   struct sigaction sa {};
   sa.sa_sigaction = &on_crash;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;

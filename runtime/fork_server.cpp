@@ -30,8 +30,14 @@ void serve_forks_if_requested() {
   const char* spec = std::getenv(fork_protocol::kEnvironment);
   if (!spec) return;
   int request_fd = -1, result_fd = -1;
-  if (std::sscanf(spec, "%d,%d", &request_fd, &result_fd) != 2) return;
+  int run_fds[3] = {-1, -1, -1};  // the driver's memfds for a run's report, stdout, stderr
+  if (std::sscanf(spec, "%d,%d,%d,%d,%d", &request_fd, &result_fd, &run_fds[0], &run_fds[1], &run_fds[2]) < 2)
+    return;
   unsetenv(fork_protocol::kEnvironment);  // children are ordinary runs
+  if (std::getenv(fork_protocol::kBindNowEnvironment)) {
+    unsetenv("LD_BIND_NOW");
+    unsetenv(fork_protocol::kBindNowEnvironment);
+  }
   std::FILE* requests = fdopen(request_fd, "r");
   if (!requests) std::_Exit(2);
   // Where standard input stands now (main may have read some of it, through stdio's buffer too):
@@ -50,6 +56,8 @@ void serve_forks_if_requested() {
       std::fclose(requests);
       close(result_fd);
       if (!redirect(STDOUT_FILENO, request->out) || !redirect(STDERR_FILENO, request->err)) std::_Exit(127);
+      for (int fd : run_fds)
+        if (fd >= 0) close(fd);
       if (input_at >= 0) lseek(STDIN_FILENO, input_at, SEEK_SET);
       setenv("BSPCHECK_OPTIONS", request->options.c_str(), 1);
       setenv("BSPCHECK_REPORT", request->report.c_str(), 1);

@@ -1,8 +1,11 @@
 // fork_server_protocol.hpp: what the driver (tools/fork_server_client.cpp) and a program's fork
 // server (runtime/fork_server.cpp) say to each other; the one place of the protocol.
 //
-// The driver starts the program with BSPCHECK_FORKSERVER="REQUEST_FD,RESULT_FD" (descriptors
-// at or above kChannelFdFloor, out of the way of the program's own files). At bsp_begin the
+// The driver starts the program with BSPCHECK_FORKSERVER="REQUEST_FD,RESULT_FD[,RUN_FD...]"
+// (descriptors at or above kChannelFdFloor, out of the way of the program's own files). The
+// RUN_FDs are the memfds a run's report, stdout and stderr go to: a request names them as
+// /proc/SERVER_PID/fd/N, and each child closes its own copies, so that the program never sees
+// them among its descriptors; it reaches them through the server, which waits for it. At bsp_begin the
 // program becomes a server: per request line it forks a child that runs one seed, answers
 // "pid N" at once and "status S" (a waitpid status) when the child has ended, and exits when
 // the request pipe closes. Header-only: the driver does not link the runtime library.
@@ -16,6 +19,9 @@
 namespace bspcheck::rt::fork_protocol {
 
 inline constexpr const char* kEnvironment = "BSPCHECK_FORKSERVER";
+// Set with LD_BIND_NOW when the driver added LD_BIND_NOW for the server only: the server removes
+// both, so the program sees the environment it was given.
+inline constexpr const char* kBindNowEnvironment = "BSPCHECK_FORKSERVER_BIND_NOW";
 // The lowest descriptor number of the server's channel in the program.
 inline constexpr int kChannelFdFloor = 100;
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +23,8 @@ namespace bspcheck::cli {
 ForkServer::~ForkServer() {
   if (req_ >= 0) close(req_);
   if (res_ >= 0) close(res_);
+  for (int fd : {report_fd_, out_fd_, err_fd_})
+    if (fd >= 0) close(fd);
   if (pid_ > 0) {
     int status;
     if (waitpid(pid_, &status, WNOHANG) == 0) {
@@ -55,13 +58,18 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   // is prepared here, before fork (see set_shared_run_environment).
   const int request_fd = fcntl(req[0], F_DUPFD_CLOEXEC, kChannelFdFloor);
   const int result_fd = fcntl(res[1], F_DUPFD_CLOEXEC, kChannelFdFloor);
+  for (int* fd : {&report_fd_, &out_fd_, &err_fd_}) {
+    const int made = memfd_create("bsp-check-run", MFD_CLOEXEC);
+    *fd = made >= 0 ? fcntl(made, F_DUPFD_CLOEXEC, kChannelFdFloor) : -1;
+    if (made >= 0) close(made);
+  }
   const int out_fd = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const int err_fd = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const auto close_prepared = [&] {
     for (int fd : {req[0], res[1], request_fd, result_fd, out_fd, err_fd})
       if (fd >= 0) close(fd);
   };
-  if (request_fd < 0 || result_fd < 0) {
+  if (request_fd < 0 || result_fd < 0 || report_fd_ < 0 || out_fd_ < 0 || err_fd_ < 0) {
     close_prepared();
     close(req[1]);
     close(res[0]);
@@ -69,18 +77,27 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   }
   set_shared_run_environment(c);
   const std::vector<char*> argv = program_argv(c);
-  setenv(rt::fork_protocol::kEnvironment, (std::to_string(request_fd) + "," + std::to_string(result_fd)).c_str(), 1);
+  setenv(rt::fork_protocol::kEnvironment,
+         (std::to_string(request_fd) + "," + std::to_string(result_fd) + "," + std::to_string(report_fd_) + "," +
+          std::to_string(out_fd_) + "," + std::to_string(err_fd_))
+             .c_str(),
+         1);
   setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
   setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
+  // Every symbol bound once, in the server, instead of lazily in every forked run (each run
+  // repeated the binding of every function it called). The server takes it out of the
+  // environment again before the program's code can see it (runtime/fork_server.cpp).
+  const bool bind_now_was_set = std::getenv("LD_BIND_NOW") != nullptr;
+  if (!bind_now_was_set) setenv("LD_BIND_NOW", "1", 1), setenv(rt::fork_protocol::kBindNowEnvironment, "1", 1);
   const bool own_group = own_group_for(in);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
   pid_ = fork();
   if (pid_ == 0) {
-    fcntl(request_fd, F_SETFD, 0);
-    fcntl(result_fd, F_SETFD, 0);
+    for (int fd : {request_fd, result_fd, report_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFD, 0);
     exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
   }
   unsetenv(rt::fork_protocol::kEnvironment);  // a plain run started later must not take itself for a server
+  if (!bind_now_was_set) unsetenv("LD_BIND_NOW"), unsetenv(rt::fork_protocol::kBindNowEnvironment);
   close_prepared();
   if (pid_ < 0) {
     close(req[1]);
@@ -97,7 +114,12 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
 bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& r) {
   r.p = p;
   r.seed = seed;
-  const std::string report = dir_ + "/run.json", out = dir_ + "/run.out", err = dir_ + "/run.err";
+  // Through the server's descriptors (the child closes its own copies; runtime/fork_server.cpp).
+  const auto proc_path = [&](int fd) { return "/proc/" + std::to_string(pid_) + "/fd/" + std::to_string(fd); };
+  const std::string report = proc_path(report_fd_), out = proc_path(out_fd_), err = proc_path(err_fd_);
+  for (int fd : {report_fd_, out_fd_, err_fd_}) {  // empty, for this run (the child reopens them)
+    if (ftruncate(fd, 0) != 0) return false;
+  }
   const std::optional<std::string> request =
       rt::fork_protocol::encode({runtime_options(c, p, seed), report, out, err, repro_command(c, p, seed)});
   if (!request) return false;  // a field with a tab or newline cannot be sent: run it the usual way
@@ -121,15 +143,27 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
-  finish_outcome(r, c, report);
+  finish_outcome_from_text(r, c, read_all(report_fd_));
   if (!prelude_read_) {  // what main printed before bsp_begin, once
     prelude_read_ = true;
     prelude_ = slurp(dir_ + "/server.out");
     prelude_err_ = slurp(dir_ + "/server.err");
   }
-  r.out = prelude_ + slurp(out);
-  r.err = prelude_err_ + slurp(err);
+  r.out = prelude_ + read_all(out_fd_);
+  r.err = prelude_err_ + read_all(err_fd_);
   return true;
+}
+
+std::string ForkServer::read_all(int fd) {
+  std::string text;
+  char buf[65536];
+  for (off_t at = 0;;) {
+    const ssize_t n = pread(fd, buf, sizeof buf, at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return text;
+    text.append(buf, static_cast<std::size_t>(n));
+    at += n;
+  }
 }
 
 bool ForkServer::write_request(const std::string& request) {

@@ -41,6 +41,8 @@ class ForkServer {
   bool write_request(const std::string& request);
 
   static std::string slurp(const std::string& path);
+  // The whole content of a run's result file (a memfd), from its start.
+  static std::string read_all(int fd);
 
   // Reads one line from the server; false on EOF or when `timeout` seconds (if >= 0) pass.
   bool read_line(std::string& line, double timeout);
@@ -49,6 +51,9 @@ class ForkServer {
   pid_t pid_ = -1;
   std::optional<WatchedChild> watched_;  // destroyed after the destructor has reaped pid_
   int req_ = -1, res_ = -1;
+  // A run's report, stdout and stderr: memfds the server's children reopen through
+  // /proc/self/fd/N and the driver empties before each run, so that a run creates no file.
+  int report_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
   std::string dir_, buffer_, prelude_, prelude_err_;
   bool prelude_read_ = false;
 };

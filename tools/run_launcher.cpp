@@ -109,13 +109,18 @@ std::vector<char*> program_argv(const RunConfig& c) {
 }
 
 void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path) {
-  std::ifstream rep(report_path);
-  if (rep) {
+  std::string text;
+  if (std::ifstream rep(report_path); rep) {
     std::stringstream ss;
     ss << rep.rdbuf();
-    r.reported = checker::run_report_from_json(ss.str(), r.report);
+    text = ss.str();
   }
   unlink(report_path.c_str());
+  finish_outcome_from_text(r, c, text);
+}
+
+void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::string& report_text) {
+  if (!report_text.empty()) r.reported = checker::run_report_from_json(report_text, r.report);
 
   bool errors = false;  // findings that fail the run: errors, and with --werror warnings
   for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.werror);
