@@ -169,6 +169,25 @@ void BspkRuntime::copy(ComemPtr dst, ComemPtr src, long n) {
   me().issued.push_back(Op{kind, pid, sync_.superstep(pid), dst, src, n, -1, {}, world_.self().site});
 }
 
+int BspkRuntime::owner_of(ComemPtr p) const {
+  if (p.owner != -2) return p.owner >= 0 ? p.owner : -1;
+  const Lookup& l = lookups_[static_cast<std::size_t>(p.region)];
+  auto it = names_.find({l.name, l.idx});
+  return it == names_.end() ? -1 : it->second.owner;
+}
+
+long BspkRuntime::elements(ComemPtr p) const {
+  if (p.owner < 0 || p.owner >= world_.nprocs() || p.region < 0) return 0;
+  const auto& regions = procs_[static_cast<std::size_t>(p.owner)].regions;
+  return static_cast<std::size_t>(p.region) < regions.size() ? regions[static_cast<std::size_t>(p.region)].n : 0;
+}
+
+long BspkRuntime::element_bytes(ComemPtr p) const {
+  if (p.owner < 0 || p.owner >= world_.nprocs() || p.region < 0) return 0;
+  const auto& regions = procs_[static_cast<std::size_t>(p.owner)].regions;
+  return static_cast<std::size_t>(p.region) < regions.size() ? regions[static_cast<std::size_t>(p.region)].size : 0;
+}
+
 ComemPtr BspkRuntime::recv() {
   PerProcess& pp = me();
   if (pp.next_recv >= pp.received.size()) return {};
@@ -196,6 +215,16 @@ void BspkRuntime::will_send(const int* per_pid) {
   for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += per_pid[q];
   ++will_calls_[s];
   sync_.notify_all();
+}
+
+bool BspkRuntime::overlapping(const std::vector<std::pair<ComemPtr, long>>& ranges) {
+  for (std::size_t i = 0; i < ranges.size(); ++i)
+    for (std::size_t j = i + 1; j < ranges.size(); ++j) {
+      const auto& [a, an] = ranges[i];
+      const auto& [b, bn] = ranges[j];
+      if (a.owner == b.owner && a.region == b.region && a.elem < b.elem + bn && b.elem < a.elem + an) return true;
+    }
+  return false;
 }
 
 long BspkRuntime::tagged(int pid, long s) const {
@@ -338,7 +367,18 @@ void BspkRuntime::sync() {
   const long expected = expected_now(pid, s);
   std::vector<Op> mine, later;
   for (Op& op : pp.inbox) (op.superstep <= s ? mine : later).push_back(std::move(op));
-  world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
+  // Exploring offers only orders that can matter: of two or more sends (bspk_recv's order), or of
+  // stores whose destinations overlap (the collision's winner).
+  bool order_matters = !world_.scheduler().exploring();
+  {
+    long sends = 0;
+    std::vector<std::pair<ComemPtr, long>> stores;
+    for (const Op& op : mine)
+      if (op.kind == OpKind::send) ++sends;
+      else if (op.kind == OpKind::store) stores.push_back({op.dst, op.n});
+    order_matters = order_matters || sends > 1 || overlapping(stores);
+  }
+  if (order_matters) world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
   if (static_cast<long>(mine.size()) > expected) {
     std::vector<int> from;
     std::vector<Site> sites{site};
@@ -386,7 +426,7 @@ void BspkRuntime::sync() {
       continue;
     }
     PerProcess& fetcher = procs_[static_cast<std::size_t>(op.issuer)];
-    fetcher.fetched.push_back({op.dst, std::move(data)});
+    fetcher.fetched.push_back({op.dst, op.n, std::move(data)});
     --fetcher.fetches_out;
     sync_.notify(op.issuer);
   }
@@ -400,7 +440,9 @@ void BspkRuntime::sync() {
                     Rule::bspk_count_mismatch, 1});
   std::vector<Fetched> fetched = std::move(pp.fetched);
   pp.fetched.clear();
-  world_.scheduler().shuffle(fetched, ChoiceKind::write_order);
+  std::vector<std::pair<ComemPtr, long>> dsts;
+  for (const Fetched& f : fetched) dsts.push_back({f.dst, f.n});
+  if (!world_.scheduler().exploring() || overlapping(dsts)) world_.scheduler().shuffle(fetched, ChoiceKind::write_order);
   for (Fetched& f : fetched) {
     Region* r = region(f.dst, "bspk_copy (fetch)");
     if (r) std::memcpy(r->data.data() + f.dst.elem * r->size, f.data.data(), f.data.size());

@@ -37,6 +37,12 @@ class BspkRuntime : public LocalSyncClient {
   ComemPtr recv();
   int sender_id(ComemPtr p);
   void copy(ComemPtr dst, ComemPtr src, long n);
+  // For trace records: the process p points into (a lookup resolved if its name is allocated by
+  // now; -1 if not), the elements and element size of the region p points into (0 if none; not
+  // for unresolved lookups). Report nothing.
+  int owner_of(ComemPtr p) const;
+  long elements(ComemPtr p) const;
+  long element_bytes(ComemPtr p) const;
 
  private:
   struct Region {
@@ -66,6 +72,7 @@ class BspkRuntime : public LocalSyncClient {
   };
   struct Fetched {
     ComemPtr dst;
+    long n;  // elements
     std::vector<unsigned char> data;
   };
   enum class Announce { none, expect, will_send };
@@ -89,6 +96,8 @@ class BspkRuntime : public LocalSyncClient {
   bool in_bounds(const Region& r, long elem, long n, const char* what);
   void post(Op op);
   long tagged(int pid, long s) const;
+  // Do two of these (pointer, elements) ranges share an element of one region?
+  static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& ranges);
   long expected_now(int pid, long s) const;
   void report_count(const std::string& msg, std::vector<int> pids, long s, const std::vector<Site>& sites);
 

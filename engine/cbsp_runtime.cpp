@@ -117,7 +117,10 @@ void CbspRuntime::nsync(int count) {
       report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
       m.reported = true;
     }
-  world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
+  // Exploring offers only choices that can matter: the arrival order decides only which messages
+  // the sync takes (the order they are delivered in is deliver()'s choice).
+  if (!world_.scheduler().exploring() || mine.size() > static_cast<std::size_t>(count))
+    world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
   for (std::size_t i = 0; i < mine.size(); ++i) {
     if (i < static_cast<std::size_t>(count)) {
       now.push_back(std::move(mine[i]));
@@ -173,25 +176,27 @@ void CbspRuntime::gsync() {
   std::vector<Message>& in = inbox_[meu];
   std::vector<Message> now, later;
   for (Message& m : in) (m.superstep <= s ? now : later).push_back(std::move(m));
-  world_.scheduler().shuffle(now, ChoiceKind::queue_order);
+  if (!world_.scheduler().exploring()) world_.scheduler().shuffle(now, ChoiceKind::queue_order);  // (deliver()'s)
   in = std::move(later);
   // Handlers run at the sync, still in superstep s: what they send belongs to it.
   deliver(std::move(now));
   sync_.set_superstep(me, s + 1);
 }
 
-void CbspRuntime::check_overlaps(const std::vector<Message>& batch) {
+bool CbspRuntime::check_overlaps(const std::vector<Message>& batch) {
   std::vector<const Message*> by_addr;
   for (const Message& m : batch)
     if (m.dest && !m.data.empty()) by_addr.push_back(&m);
   std::sort(by_addr.begin(), by_addr.end(), [](const Message* a, const Message* b) {
     return std::less<const void*>()(a->dest, b->dest);
   });
+  bool any = false;
   for (std::size_t i = 0; i + 1 < by_addr.size(); ++i) {
     const Message& a = *by_addr[i];
     const Message& b = *by_addr[i + 1];
     const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
     if (static_cast<const unsigned char*>(b.dest) >= a_end) continue;
+    any = true;
     const int me = world_.pid();
     Finding f;
     f.rule = rule_id(Rule::cbsp_dst_overlap);
@@ -204,11 +209,17 @@ void CbspRuntime::check_overlaps(const std::vector<Message>& batch) {
                    world_.diagnostics().location(b.site, b.src, "cBSP_send")};
     world_.diagnostics().report(std::move(f));
   }
+  return any;
 }
 
 void CbspRuntime::deliver(std::vector<Message> batch) {
   if (batch.empty()) return;
-  check_overlaps(batch);
+  const bool overlap = check_overlaps(batch);
+  // Without handlers or overlapping destinations the order changes nothing: exploring does not
+  // offer it.
+  bool handlers = false;
+  for (const Message& m : batch) handlers = handlers || m.handler;
+  const bool order_matters = overlap || handlers || !world_.scheduler().exploring();
   // Each message's data is written before its handler runs; beyond that the interleaving of
   // writes and handlers is the seed's (the paper guarantees no order among handlers).
   const std::size_t n = batch.size();
@@ -217,14 +228,19 @@ void CbspRuntime::deliver(std::vector<Message> batch) {
   std::vector<bool> written(n, false);
   const int me = world_.pid();
   while (!ready.empty()) {
-    const std::size_t k = ready.size() > 1 ? world_.scheduler().choose(ChoiceKind::write_order, static_cast<std::uint32_t>(ready.size())) : 0;
+    // Choice n - 1 (the default schedule's) takes the first ready event, and a handler is ready
+    // first after its write: so the default order is the issue order, each write then its handler.
+    const std::size_t k =
+        ready.size() > 1 && order_matters
+            ? ready.size() - 1 - world_.scheduler().choose(ChoiceKind::write_order, static_cast<std::uint32_t>(ready.size()))
+            : 0;
     const std::size_t ev = ready[k];
     ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(k));
     Message& m = batch[ev % n];
     if (ev < n) {
       if (m.dest && !m.data.empty()) std::memcpy(m.dest, m.data.data(), m.data.size());
       written[ev] = true;
-      if (m.handler) ready.push_back(n + ev);
+      if (m.handler) ready.insert(ready.begin(), n + ev);
       continue;
     }
     // A handler: the destinations of the other messages are compared around it, to find a

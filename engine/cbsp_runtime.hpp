@@ -36,7 +36,7 @@ class CbspRuntime : public LocalSyncClient {
   void report_late(const Message& m, int receiver, long receiver_superstep, const char* why);
   // Writes the messages and runs their handlers on the running process (their receiver).
   void deliver(std::vector<Message> batch);
-  void check_overlaps(const std::vector<Message>& batch);
+  bool check_overlaps(const std::vector<Message>& batch);  // true: some destinations overlap
 
   World& world_;
   LocalSync& sync_;

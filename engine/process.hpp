@@ -51,6 +51,10 @@ struct Process {
 
   double vtime = 0;  // virtual bsp_time, seconds since bsp_begin
 
+  // Options::measure_work: CPU time run since its last work record, and when it last got the
+  // processor (thread CPU time, ns).
+  std::uint64_t work_ns = 0, work_since = 0;
+
   // Requests that take effect at the next barrier.
   std::vector<PushRequest> pushes;
   std::vector<PopRequest> pops;

@@ -34,6 +34,10 @@ class TracedSchedule {
   // Is any call recorded or checked? (World skips building the record when not.)
   bool tracing() const { return writer_ || replayer_; }
   void call(const trace::CallRecord& rec);
+  // A measurement (Options::measure_work): recorded, never replayed or compared.
+  void work(std::uint32_t pid, std::uint64_t ns) {
+    if (writer_) writer_->work(pid, ns);
+  }
   // A barrier: superstep n begins.
   void superstep(std::uint64_t n);
   // Bytes and calls written so far (0, 0 when not recording).

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <exception>
 #include <sstream>
+#include <time.h>
 
 namespace bspcheck::rt {
 
@@ -81,6 +82,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     }
     unguarded_stacks_ = !stacks_->guarded();
   }
+  measuring_work_ = options.measure_work && !options.trace_file.empty();
+  if (measuring_work_) procs_[0].work_since = cpu_now_ns();
   break_pending_ = options.break_superstep >= 0;
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
@@ -103,7 +106,28 @@ void World::traced_call_slow(trace::Call call, long target, long size, const voi
   rec.target = target;
   rec.size = size;
   if (data && n) rec.checksum = trace::checksum(data, n);
+  // The work of a superstep is recorded just before the call that ends it (for the process).
+  if (measuring_work_ && (trace::ends_superstep(call) || call == trace::Call::end)) record_work(self());
   schedule_.call(rec);
+}
+
+std::uint64_t World::cpu_now_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);  // not virtualised (virtual_clock.cpp leaves CPU clocks)
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+void World::measure_switch(Process& from, Process& to) {
+  const std::uint64_t now = cpu_now_ns();
+  from.work_ns += now - from.work_since;
+  to.work_since = now;
+}
+
+void World::record_work(Process& pr) {
+  const std::uint64_t now = cpu_now_ns();
+  schedule_.work(static_cast<std::uint32_t>(pr.pid), pr.work_ns + (now - pr.work_since));
+  pr.work_ns = 0;
+  pr.work_since = now;
 }
 
 std::pair<std::uint64_t, std::uint64_t> World::trace_size() const {
@@ -228,6 +252,7 @@ void World::leave(Process& me, bool unwound) {
   ++switches_;
   if (watch_) watch_->collect(me.pid, me.site, me.call);
   if (globals_) globals_->switch_to(me.pid, next);
+  if (measuring_work_) procs_[next].work_since = cpu_now_ns();
   exit_context(me.slot, procs_[next].slot);
 }
 

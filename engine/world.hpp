@@ -136,6 +136,13 @@ class World {
   Scheduler& scheduler() { return *sched_; }  // for the seeded choices of local-sync clients
   void wake_local(int pid);
 
+  // Records (or, replaying, checks) the running process's call; data is what it sends. Public
+  // for the cBSP and BSPk entry points (cbsp_api.cpp, bspk_api.cpp).
+  void traced_call(trace::Call call, long target, long size, const void* data = nullptr, std::size_t n = 0) {
+    if (schedule_.tracing()) traced_call_slow(call, target, size, data, n);
+  }
+  bool tracing() const { return schedule_.tracing(); }
+
   // Reports a finding located at the running process's current call.
   void report(Rule rule, std::string message, std::vector<int> processes = {});
   // Stops the run after an error that leaves no meaningful way to continue.
@@ -192,10 +199,18 @@ class World {
     ++switches_;
     if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
     if (globals_) globals_->switch_to(me.pid, next);
+    if (__builtin_expect(measuring_work_, false)) measure_switch(me, to);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
     if (__builtin_expect(stopping_ || break_pending_, false)) on_resume_slow();
   }
+  void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
+  // Options::measure_work: the CPU time of the thread, which runs one process at a time; at a
+  // switch the time since `from` got the processor is its work, and `to` starts counting.
+  bool measuring_work_ = false;
+  static std::uint64_t cpu_now_ns();
+  void measure_switch(Process& from, Process& to);
+  void record_work(Process& pr);  // a work record of what pr ran since its last one
   void on_resume_slow();  // unwinds a stopped run; the debugger hook
   void check_stack_canary(Process& me);
   void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
@@ -217,11 +232,6 @@ class World {
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   void count_transfer(int from, int to, std::size_t nbytes);
   void record_stats();
-  // Records (or, replaying, checks) the running process's call; data is what it sends.
-  void traced_call(trace::Call call, long target, long size, const void* data = nullptr, std::size_t n = 0) {
-    if (schedule_.tracing()) traced_call_slow(call, target, size, data, n);
-  }
-  void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the

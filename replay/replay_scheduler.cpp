@@ -12,6 +12,7 @@ const char* kind_name(std::uint8_t k) {
     case 3: return "write-order choice";
     case 4: return "hp-timing choice";
     case 5: return "time choice";
+    case 6: return "grant choice";
     default: return "choice";
   }
 }

@@ -13,7 +13,12 @@ namespace bspcheck::trace {
 const char* call_name(Call c) {
   static const char* names[] = {"bsp_begin", "bsp_end", "bsp_sync", "bsp_abort", "bsp_push_reg", "bsp_pop_reg",
                                 "bsp_put", "bsp_hpput", "bsp_get", "bsp_hpget", "bsp_set_tagsize", "bsp_send",
-                                "bsp_qsize", "bsp_get_tag", "bsp_move", "bsp_hpmove", "bsp_time"};
+                                "bsp_qsize", "bsp_get_tag", "bsp_move", "bsp_hpmove", "bsp_time",
+                                "cBSP_initialize", "cBSP_send", "cBSP_nsync", "cBSP_gsync",
+                                "bspk_malloc", "bspk_lookup", "bspk_free", "bspk_sync", "bspk_expect",
+                                "bspk_will_send", "bspk_send", "bspk_recv", "bspk_copy (store)",
+                                "bspk_copy (fetch)", "bspk_copy (local)"};
+  static_assert(std::size(names) == static_cast<std::size_t>(Call::count_));
   auto i = static_cast<std::size_t>(c);
   return i < std::size(names) ? names[i] : "?";
 }
@@ -92,6 +97,12 @@ void Writer::call(const CallRecord& r) {
 void Writer::superstep(std::uint64_t n) {
   put_byte(kTagSuperstep);
   put_varint(n);
+}
+
+void Writer::work(std::uint32_t pid, std::uint64_t ns) {
+  put_byte(kTagWork);
+  put_varint(pid);
+  put_varint(ns);
 }
 
 void Writer::end() {
@@ -234,6 +245,15 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
     } else if (tag == kTagSuperstep) {
       e.type = Event::superstep;
       e.value = c.varint("superstep");
+    } else if (tag == kTagWork) {
+      WorkRecord w;
+      const std::uint64_t pid = c.varint("process");
+      if (pid >= procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(procs));
+      w.pid = static_cast<std::uint32_t>(pid);
+      w.ns = c.varint("work");
+      w.before = r.events_.size();
+      r.work_.push_back(w);
+      continue;
     } else if (tag == kTagEnd) {
       e.type = Event::end;
       c.verify("trace checksum");

@@ -20,15 +20,25 @@ namespace bspcheck::trace {
 constexpr char kMagic[8] = {'B', 'S', 'P', 'T', 'R', 'A', 'C', 'E'};
 constexpr std::uint16_t kFormatVersion = 1;
 
-// The BSPlib call of a call record.
+// The call of a call record: BSPlib, then cBSP and BSPk (added later; new values go before
+// count_ so that older traces read the same).
 enum class Call : std::uint8_t {
   begin, end, sync, abort, push_reg, pop_reg, put, hpput, get, hpget,
-  set_tagsize, send, qsize, get_tag, move, hpmove, time, count_
+  set_tagsize, send, qsize, get_tag, move, hpmove, time,
+  cbsp_initialize, cbsp_send, cbsp_nsync, cbsp_gsync,
+  bspk_malloc, bspk_lookup, bspk_free, bspk_sync, bspk_expect, bspk_will_send, bspk_send, bspk_recv,
+  bspk_store, bspk_fetch, bspk_copy_local,
+  count_
 };
+// Calls that end a process's superstep (its local superstep: cBSP and BSPk processes may be in
+// different ones).
+inline bool ends_superstep(Call c) {
+  return c == Call::sync || c == Call::cbsp_nsync || c == Call::cbsp_gsync || c == Call::bspk_sync;
+}
 const char* call_name(Call c);
 
 // Record tags: 1..5 are choices (the value of rt::ChoiceKind), 0x10 + Call a call, then markers.
-enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71 };
+enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71, kTagWork = 0x72 };
 
 // The strategy a trace names when an exploring run (bsp-check explore, coverage search) recorded
 // it: such a run is offered only the choices that can change what the program sees, so its
@@ -67,6 +77,15 @@ struct Event {
   std::size_t offset = 0;     // byte offset of the record in the file, for messages
 };
 
+// A measurement (--measure-work): the CPU time process pid spent running since its previous work
+// record. Not an event: the reader keeps these apart, so replays and every comparison of traces
+// ignore them, and the run's choices never depend on them.
+struct WorkRecord {
+  std::uint32_t pid = 0;
+  std::uint64_t ns = 0;
+  std::size_t before = 0;  // the number of events before it (its place in the stream)
+};
+
 // Thrown for unreadable, truncated-header, corrupted, foreign or other-version traces: the
 // message names what is wrong and where.
 struct TraceError : std::runtime_error {
@@ -85,6 +104,7 @@ class Writer {
   void choice(std::uint8_t kind, std::uint64_t value);
   void call(const CallRecord& r);
   void superstep(std::uint64_t n);
+  void work(std::uint32_t pid, std::uint64_t ns);
   void end();
   void flush();
   std::uint64_t bytes() const { return bytes_; }
@@ -109,11 +129,13 @@ class Reader {
 
   const Header& header() const { return header_; }
   const std::vector<Event>& events() const { return events_; }
+  const std::vector<WorkRecord>& work() const { return work_; }  // in stream order
   bool complete() const { return complete_; }  // ended with an end record (not cut off)
 
  private:
   Header header_;
   std::vector<Event> events_;
+  std::vector<WorkRecord> work_;
   bool complete_ = false;
 };
 

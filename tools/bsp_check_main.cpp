@@ -78,6 +78,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
                "under every seed, so printed timings do not count as schedule-divergence)");
   app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
       ->type_name("FILE");
+  app.add_flag("--measure-work", c.measure_work,
+               "record each process's CPU time per superstep into the trace (--trace, kept traces) for bsp-check "
+               "show; a measurement: no choice depends on it and replay ignores it");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
   app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");

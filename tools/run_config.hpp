@@ -36,6 +36,7 @@ struct RunConfig {
   std::string command_line;       // how bsp-check was called, for the reports
   std::string version;            // bsp-check's, for the reports
   std::string trace_file;         // record the (single) run into this trace
+  bool measure_work = false;      // traces hold each process's CPU time per superstep (bsp-check show)
   std::string trace_dir = ".";    // where the trace of the first failing run is kept
   bool keep_trace = true;         // keep that trace (re-running the failing seed with --trace)
   std::string replay_file;        // replay this trace instead of scheduling by seed

@@ -68,6 +68,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   o.run.virtual_time = c.virtual_time;
   if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
   o.run.trace_file = c.trace_file;
+  o.run.measure_work = c.measure_work;
   o.run.replay_file = c.replay_file;
   o.run.guide_file = c.guide_file;
   o.run.guide_log = c.guide_log;

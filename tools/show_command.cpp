@@ -51,6 +51,7 @@ const char* ends_name(Superstep::Ends e) {
     case Superstep::Ends::sync: return "sync";
     case Superstep::Ends::end: return "end";
     case Superstep::Ends::cut: return "cut";
+    case Superstep::Ends::local: return "local";
   }
   return "?";
 }
@@ -120,7 +121,10 @@ json_t to_json(const std::string& path, const trace::Header& h, const Analysis& 
   j["calls"] = a.calls;
   j["word_bytes"] = set.word_bytes;
   j["topology"] = topology_name(set.topology);
-  j["work"] = set.work_calls ? "calls" : "zero";
+  j["work"] = set.work == show::Work::calls ? "calls" : set.work == show::Work::measured ? "measured" : "zero";
+  j["measured_work"] = a.measured;
+  j["local_supersteps"] = a.local_supersteps;
+  j["max_ahead"] = a.max_ahead;
   j["tag_bytes"] = set.tag_bytes;
   j["sends"] = a.sends;
   j["max_tagsize"] = a.max_tagsize;
@@ -154,7 +158,9 @@ json_t to_json(const std::string& path, const trace::Header& h, const Analysis& 
                                 {"bytes_in", ps.bytes_in},
                                 {"messages_out", ps.msgs_out},
                                 {"messages_in", ps.msgs_in},
-                                {"tag_bytes_out", ps.tag_bytes_out}});
+                                {"tag_bytes_out", ps.tag_bytes_out},
+                                {"count_in", ps.count_in},
+                                {"work_ns", a.measured ? json_t(ps.work_ns) : json_t(nullptr)}});
     }
     s["total_bytes"] = st.total_bytes;
     s["total_messages"] = st.total_msgs;
@@ -162,6 +168,8 @@ json_t to_json(const std::string& path, const trace::Header& h, const Analysis& 
     s["h_words"] = st.h_words;
     s["h_messages"] = st.h_msgs;
     s["w"] = st.w;
+    s["work_ns"] = a.measured ? json_t(st.work_ns) : json_t(nullptr);
+    s["ahead"] = st.ahead;
     if (m.cost) {
       const double c = step_cost(st, m);
       total_cost += c;
@@ -192,7 +200,10 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
   o << "p = " << a.p << " (processes seen; " << h.procs << " available), seed " << h.seed << ", strategy "
     << h.strategy << "\n";
   o << "word = " << set.word_bytes << " bytes; work w = "
-    << (set.work_calls ? "max over processes of their BSPlib calls" : "0") << "; locality on a "
+    << (set.work == show::Work::calls      ? "max over processes of their calls"
+        : set.work == show::Work::measured ? "max over processes of their measured CPU time, in flops at s"
+                                           : "0")
+    << "; locality on a "
     << (set.topology == show::Topology::ring ? "ring (distance min(|d-s|, p-|d-s|))" : "linear array (distance |d-s|)")
     << "\n";
   if (m.cost) {
@@ -210,6 +221,16 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
   } else {
     o << "machine: none given (--machine, or --g and --l): costs are shown as w + h*g + l\n";
   }
+  if (a.local_supersteps)
+    o << "supersteps: each process's own (cBSP/BSPk: processes may be in different ones); "
+      << [&] {
+           std::size_t n = 0;
+           for (const Superstep& st : a.steps) n += st.ends == Superstep::Ends::local;
+           return plural(n, "superstep");
+         }()
+      << " ended without a global barrier; processes ran up to " << plural(static_cast<std::uint64_t>(a.max_ahead), "superstep")
+      << " ahead of each other\n";
+  if (a.measured) o << "work: measured CPU time per process and superstep (--measure-work)\n";
   if (a.sends > 0) {
     o << "note: the trace records the payload size of bsp_send, not its tag; ";
     if (!set.tag_bytes) o << "tag bytes are not counted (--no-tag-bytes)\n";
@@ -230,18 +251,26 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
       continue;
     }
     o << "\nsuperstep " << st.index << " (ends at "
-      << (st.ends == Superstep::Ends::sync  ? "bsp_sync"
-          : st.ends == Superstep::Ends::end ? "bsp_end"
-                                            : "the end of the trace: cut off")
-      << ")\n";
-    o << "  pid   bytes out (msgs)   bytes in (msgs)  calls\n";
+      << (st.ends == Superstep::Ends::sync    ? (a.local_supersteps ? "a global barrier" : "bsp_sync")
+          : st.ends == Superstep::Ends::local ? "a sync without a global barrier"
+          : st.ends == Superstep::Ends::end   ? "bsp_end"
+                                              : "the end of the trace: cut off")
+      << ")";
+    if (st.ahead > 0) o << "; while in it, others ran up to " << plural(static_cast<std::uint64_t>(st.ahead), "superstep") << " ahead";
+    o << "\n";
+    o << "  pid   bytes out (msgs)   bytes in (msgs)" << (a.measured ? "   work (us)" : "") << "  calls\n";
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
       const ProcStep& ps = st.procs[pid];
       const std::string out = std::to_string(ps.bytes_out) + " (" + std::to_string(ps.msgs_out) + ")";
       const std::string in = std::to_string(ps.bytes_in) + " (" + std::to_string(ps.msgs_in) + ")";
       char line[160];
       std::snprintf(line, sizeof line, "  %-4zu %17s %17s  ", pid, out.c_str(), in.c_str());
-      o << line << calls_text(ps) << "\n";
+      o << line;
+      if (a.measured) {
+        std::snprintf(line, sizeof line, "%10.1f  ", static_cast<double>(ps.work_ns) / 1e3);
+        o << line;
+      }
+      o << calls_text(ps) << "\n";
     }
     o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << plural(st.h_msgs, "message") << "); total "
       << st.total_bytes << " bytes in " << plural(st.total_msgs, "message") << "\n";
@@ -252,6 +281,7 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
     } else {
       o << st.w << " + " << st.h_words << "g + l";
     }
+    if (a.measured) o << " (measured work: max " << fmt(static_cast<double>(st.work_ns) / 1e3) << " us)";
     o << "\n";
     o << "  E-BSP: (M, k1, k2) = (" << st.M << ", " << st.k1 << ", " << st.k2 << ") words, locality L = " << st.L
       << " (" << st.pairs << " communicating pairs)";
@@ -341,6 +371,55 @@ json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analys
           {"otherData", {{"generator", "bsp-check show"}, {"clock", "synthetic: 1 us per BSPlib call, barriers aligned"}}}};
 }
 
+json_t counting_json(const show::CountTable& t) {
+  json_t j;
+  j["runs"] = t.runs;
+  j["supersteps"] = t.steps.size();
+  j["known_supersteps"] = t.known_steps();
+  j["known_share"] = t.steps.empty() ? json_t(nullptr)
+                                     : json_t(static_cast<double>(t.known_steps()) / static_cast<double>(t.steps.size()));
+  j["steps"] = json_t::array();
+  for (const show::CountStep& st : t.steps) {
+    json_t groups = json_t::array();
+    for (const show::CountGroup& g : st.groups)
+      groups.push_back({{"p", g.p},
+                        {"runs", g.runs},
+                        {"known", g.known},
+                        {"counts", g.known ? json_t(g.counts) : json_t(nullptr)},
+                        {"unknown_receivers", g.unknown_receivers},
+                        {"missing_in_some_runs", g.missing}});
+    j["steps"].push_back({{"index", st.index}, {"known", st.known}, {"groups", groups}});
+  }
+  return j;
+}
+
+void print_counting(std::ostream& o, const show::CountTable& t) {
+  const std::size_t known = t.known_steps();
+  o << "\ncounting synchronisation (cBSP's Table 3), over " << plural(t.runs, "run") << ": " << known << " of "
+    << plural(t.steps.size(), "superstep") << " ("
+    << (t.steps.empty() ? 0 : static_cast<int>(100.0 * static_cast<double>(known) / static_cast<double>(t.steps.size()) + 0.5))
+    << "%) with every receiver's incoming message count known (the same in every run of a p)";
+  if (t.runs < 2) o << "; one run says nothing: give several traces (seeds, p) of the program";
+  o << "\n";
+  for (const show::CountStep& st : t.steps) {
+    o << "  superstep " << st.index << ": " << (st.known ? "known" : "not known");
+    for (const show::CountGroup& g : st.groups) {
+      o << "; p = " << g.p << ": ";
+      if (g.known) {
+        o << "counts";
+        for (std::uint64_t c : g.counts) o << " " << c;
+      } else if (g.missing) {
+        o << "not in every run";
+      } else {
+        o << "receiver" << (g.unknown_receivers.size() > 1 ? "s" : "");
+        for (std::size_t i = 0; i < g.unknown_receivers.size(); ++i) o << (i ? ", " : " ") << g.unknown_receivers[i];
+        o << " differ";
+      }
+    }
+    o << "\n";
+  }
+}
+
 int list_machines() {
   std::cout << "BSP machine parameters, Table 1 of the BSPlib paper (s in Mflop/s for single-precision\n"
                "float operations; l and g in flop units; g for 32-bit words):\n\n";
@@ -361,12 +440,15 @@ int show_command(const std::vector<std::string>& args) {
                "messages of every process, the h-relation and BSP cost w + h*g + l, and the E-BSP\n"
                "(M, k1, k2)-relation and locality L. docs/show.md explains every number.",
                "bsp-check show"};
+  std::vector<std::string> trace_paths;
   std::string trace_path, chrome_path, machine_name, topology = "linear", work = "zero", g_kind = "global";
   std::optional<double> g, l, s;
   std::optional<int> machine_p;
   std::uint64_t word_bytes = 4;
   bool json = false, list = false, no_tag = false, brief = false;
-  app.add_option("TRACE", trace_path, "the trace (bsp-check run --trace FILE, or kept from a failing run)");
+  app.add_option("TRACE", trace_paths,
+                 "the trace (bsp-check run --trace FILE, or kept from a failing run); more traces of the same program "
+                 "(other seeds, p) for the counting-synchronisation measure");
   app.add_flag("--json", json, "print the same data as JSON (docs/show.md) instead of text");
   app.add_option("--chrome-trace", chrome_path,
                  "write a timeline in the Trace Event Format to FILE (Perfetto, chrome://tracing)");
@@ -384,14 +466,17 @@ int show_command(const std::vector<std::string>& args) {
   app.add_option("--g-kind", g_kind, "which g of Table 1: global (total exchange, default) or local (cyclic shift)")
       ->check(CLI::IsMember({"global", "local"}));
   app.add_flag("--list-machines", list, "list the machines of Table 1 and exit");
-  app.add_option("--work", work, "w of a superstep: zero (default) or calls (the most BSPlib calls of a process)")
-      ->check(CLI::IsMember({"zero", "calls"}));
+  app.add_option("--work", work,
+                 "w of a superstep: zero (default), calls (the most calls of a process) or measured (the most CPU "
+                 "time of a process, from a trace recorded with --measure-work, in flops at s)")
+      ->check(CLI::IsMember({"zero", "calls", "measured"}));
   app.add_option("--topology", topology, "distance between pids for the locality L: linear (|d-s|, default) or ring")
       ->check(CLI::IsMember({"linear", "ring"}));
   app.add_flag("--no-tag-bytes", no_tag, "do not count the inferred tag bytes of bsp_send");
   app.add_flag("--brief", brief, "one line per superstep");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   if (list) return list_machines();
+  if (!trace_paths.empty()) trace_path = trace_paths.front();
   if (trace_path.empty()) {
     std::cerr << "bsp-check: error: show: no TRACE given (usage: bsp-check show [options] TRACE)\n";
     return 2;
@@ -419,28 +504,53 @@ int show_command(const std::vector<std::string>& args) {
   set.word_bytes = word_bytes;
   set.topology = topology == "ring" ? show::Topology::ring : show::Topology::linear;
   set.tag_bytes = !no_tag;
-  set.work_calls = work == "calls";
+  set.work = work == "calls" ? show::Work::calls : work == "measured" ? show::Work::measured : show::Work::zero;
+
+  // s for measured work: the machine's or --s (the cost model's flops need a rate).
+  if (set.work == show::Work::measured) {
+    const std::optional<double> rate = s ? s : row ? std::optional<double>(row->s) : std::nullopt;
+    if (!rate) {
+      std::cerr << "bsp-check: error: show: --work measured needs s to turn CPU time into flops: --s or --machine\n";
+      return 2;
+    }
+    set.flops_per_ns = *rate / 1000.0;  // Mflop/s = 1e6 flops per 1e9 ns
+  }
 
   std::optional<trace::Reader> reader;
   Analysis a;
-  try {
-    reader.emplace(trace::Reader::open(trace_path));
-    std::uint32_t max_pid = 0;
-    for (const trace::Event& e : reader->events())
-      if (e.type == trace::Event::call) max_pid = std::max(max_pid, e.rec.pid);
-    if (max_pid >= kMaxShownProcs) {
-      std::cerr << "bsp-check: error: " << trace_path << ": process " << max_pid << " in a call record: show handles up to "
-                << kMaxShownProcs << " processes\n";
+  std::vector<Analysis> runs;  // every trace given, for the counting measure
+  for (const std::string& path : trace_paths) {
+    try {
+      trace::Reader r = trace::Reader::open(path);
+      std::uint32_t max_pid = 0;
+      for (const trace::Event& e : r.events())
+        if (e.type == trace::Event::call) max_pid = std::max(max_pid, e.rec.pid);
+      if (max_pid >= kMaxShownProcs) {
+        std::cerr << "bsp-check: error: " << path << ": process " << max_pid << " in a call record: show handles up to "
+                  << kMaxShownProcs << " processes\n";
+        return 2;
+      }
+      if (reader && r.header().program != reader->header().program) {
+        std::cerr << "bsp-check: error: show: " << path << " is a trace of " << r.header().program << ", "
+                  << trace_path << " of " << reader->header().program << ": give traces of one program\n";
+        return 2;
+      }
+      if (set.work == show::Work::measured && r.work().empty()) {
+        std::cerr << "bsp-check: error: show: " << path << " has no measured work: record it with --measure-work\n";
+        return 2;
+      }
+      runs.push_back(show::analyse(r, set));
+      if (!reader) reader.emplace(std::move(r));
+    } catch (const trace::TraceError& e) {
+      std::cerr << "bsp-check: error: " << e.what() << "\n";
+      return 2;
+    } catch (const std::exception& e) {
+      std::cerr << "bsp-check: error: " << path << ": " << e.what() << "\n";
       return 2;
     }
-    a = show::analyse(*reader, set);
-  } catch (const trace::TraceError& e) {
-    std::cerr << "bsp-check: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "bsp-check: error: " << trace_path << ": " << e.what() << "\n";
-    return 2;
   }
+  a = runs.front();
+  const show::CountTable counting = show::known_counts(runs);
   const trace::Header& h = reader->header();
 
   Machine m;
@@ -470,10 +580,15 @@ int show_command(const std::vector<std::string>& args) {
       return 2;
     }
   }
-  if (json)
-    std::cout << to_json(trace_path, h, a, set, m).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else
+  if (json) {
+    json_t j = to_json(trace_path, h, a, set, m);
+    j["traces"] = trace_paths;
+    j["counting"] = counting_json(counting);
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else {
     print_text(std::cout, trace_path, h, a, set, m, brief);
+    print_counting(std::cout, counting);
+  }
   return 0;
 }
 

@@ -72,6 +72,10 @@ struct Options {
   // Tests that read such memory on purpose (to observe the semantics) turn it off.
   bool asan_poisoning = true;
   std::string trace_file;               // record the run into this trace (docs/trace-format.md)
+  // With trace_file: record each process's own CPU time between its switch points into the trace,
+  // one work record per process and superstep (bsp-check show). A measurement only: no choice
+  // depends on it, and replays and comparisons of traces ignore it.
+  bool measure_work = false;
   std::string replay_file;              // replay the choices of this trace, checking every call
   std::string guide_file;               // follow this choice script leniently (bsp-check shrink)
   std::string guide_log;                // explore: log the choices offered (bsp-check explore)

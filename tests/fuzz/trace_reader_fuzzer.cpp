@@ -135,7 +135,11 @@ void check_round_trip(const trace::Reader& r) {
   }();
   {
     trace::Writer w(path, r.header());
-    for (const trace::Event& e : r.events()) {
+    std::size_t next_work = 0;
+    for (std::size_t i = 0; i < r.events().size(); ++i) {
+      const trace::Event& e = r.events()[i];
+      for (; next_work < r.work().size() && r.work()[next_work].before <= i; ++next_work)
+        w.work(r.work()[next_work].pid, r.work()[next_work].ns);
       switch (e.type) {
         case trace::Event::choice: w.choice(e.kind, e.value); break;
         case trace::Event::call: w.call(e.rec); break;
@@ -143,6 +147,7 @@ void check_round_trip(const trace::Reader& r) {
         case trace::Event::end: w.end(); break;
       }
     }
+    for (; next_work < r.work().size(); ++next_work) w.work(r.work()[next_work].pid, r.work()[next_work].ns);
     w.flush();
   }
   const trace::Reader again = trace::Reader::open(path);  // a TraceError here is a bug too
@@ -154,6 +159,11 @@ void check_round_trip(const trace::Reader& r) {
     bug("round trip: header differs");
   if (r.complete() != again.complete()) bug("round trip: completeness differs");
   if (r.events().size() != again.events().size()) bug("round trip: event count differs");
+  if (r.work().size() != again.work().size()) bug("round trip: work record count differs");
+  for (std::size_t i = 0; i < r.work().size(); ++i)
+    if (r.work()[i].pid != again.work()[i].pid || r.work()[i].ns != again.work()[i].ns ||
+        r.work()[i].before != again.work()[i].before)
+      bug("round trip: work record differs");
   for (std::size_t i = 0; i < r.events().size(); ++i) {
     const trace::Event &x = r.events()[i], &y = again.events()[i];
     if (x.type != y.type || x.kind != y.kind || x.value != y.value || !(x.rec == y.rec))

@@ -86,3 +86,46 @@ TEST(TracedSchedule, WithoutTracesNothingIsTraced) {
   EXPECT_FALSE(s.tracing());
   EXPECT_EQ(s.size(), std::make_pair(std::uint64_t{0}, std::uint64_t{0}));
 }
+
+// Work records (--measure-work) are a measurement: a trace with them has the same events as one
+// without, keeps them apart with their places, and replays clean where no work is recorded.
+TEST(TracedSchedule, WorkRecordsAreKeptApartFromTheEvents) {
+  const std::string with = temp_path("traced-schedule-work.trace"), without = temp_path("traced-schedule-nowork.trace");
+  for (const std::string& path : {with, without}) {
+    bspcheck::Options o;
+    o.trace_file = path;
+    TracedSchedule s(o, [](const std::string&) {}, [](const std::string&) {});
+    if (path == with) s.work(1, 1234);  // before any event
+    s.call(call(trace::Call::cbsp_send, 0, 1));
+    if (path == with) s.work(0, 5678);
+    s.call(call(trace::Call::cbsp_nsync, 0, -1));
+  }
+  const trace::Reader a = trace::Reader::open(with), b = trace::Reader::open(without);
+  ASSERT_EQ(a.events().size(), b.events().size());
+  for (std::size_t i = 0; i < a.events().size(); ++i) {
+    EXPECT_EQ(a.events()[i].type, b.events()[i].type);
+    EXPECT_EQ(a.events()[i].rec, b.events()[i].rec);
+  }
+  ASSERT_EQ(a.work().size(), 2u);
+  EXPECT_TRUE(b.work().empty());
+  EXPECT_EQ(a.work()[0].pid, 1u);
+  EXPECT_EQ(a.work()[0].ns, 1234u);
+  EXPECT_EQ(a.work()[0].before, 0u);
+  EXPECT_EQ(a.work()[1].pid, 0u);
+  EXPECT_EQ(a.work()[1].ns, 5678u);
+  EXPECT_EQ(a.work()[1].before, 1u);
+  EXPECT_EQ(a.events()[1].rec.call, trace::Call::cbsp_nsync);
+  EXPECT_STREQ(trace::call_name(trace::Call::cbsp_nsync), "cBSP_nsync");
+
+  bspcheck::Options r;
+  r.replay_file = with;
+  std::vector<std::string> divergences;
+  {
+    TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+    replay.call(call(trace::Call::cbsp_send, 0, 1));
+    replay.call(call(trace::Call::cbsp_nsync, 0, -1));
+  }
+  EXPECT_TRUE(divergences.empty()) << divergences.front();
+  std::remove(with.c_str());
+  std::remove(without.c_str());
+}
