@@ -16,7 +16,7 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     sched_ = std::move(guide);
   }
   if (!options.replay_file.empty()) {
-    auto replay = std::make_unique<trace::ReplayScheduler>(trace::Reader::open(options.replay_file), std::move(sched_),
+    auto replay = std::make_unique<trace::ReplayScheduler>(trace::EventStream::open(options.replay_file), std::move(sched_),
                                                            std::move(on_divergence), std::move(note));
     replayer_ = replay.get();
     sched_ = std::move(replay);

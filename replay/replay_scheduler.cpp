@@ -29,7 +29,15 @@ std::string ReplayScheduler::describe(const Event& e) const {
 }
 
 const Event* ReplayScheduler::next(const char* expecting) {
-  if (pos_ >= trace_.events().size()) {
+  if (!at_end_) {
+    try {
+      if (trace_.next(current_)) return &current_;
+    } catch (const TraceError& e) {  // damage found on the way: the replay cannot go on
+      diverged_(std::string("the trace cannot be read further: ") + e.what());
+    }
+    at_end_ = true;
+  }
+  {
     if (trace_.complete()) diverged_(std::string("the program goes on (") + expecting + ") after the recorded run ended");
     if (!noted_end_) {
       noted_end_ = true;
@@ -38,7 +46,6 @@ const Event* ReplayScheduler::next(const char* expecting) {
     }
     return nullptr;  // a trace cut off by a crash: the rest is free
   }
-  return &trace_.events()[pos_++];
 }
 
 int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) {

@@ -16,7 +16,7 @@ class ReplayScheduler final : public rt::Scheduler {
  public:
   // diverged(message) reports replay-divergence and stops the run; it does not return.
   // note(message) tells the user something worth knowing that is not a finding.
-  ReplayScheduler(Reader trace, std::unique_ptr<rt::Scheduler> after_end,
+  ReplayScheduler(EventStream trace, std::unique_ptr<rt::Scheduler> after_end,
                   std::function<void(const std::string&)> diverged, std::function<void(const std::string&)> note)
       : trace_(std::move(trace)), after_end_(std::move(after_end)), diverged_(std::move(diverged)),
         note_(std::move(note)) {}
@@ -29,14 +29,15 @@ class ReplayScheduler final : public rt::Scheduler {
   // A trace recorded by an exploring run is replayed exploring: offered the same choices.
   bool exploring() const override { return trace_.header().strategy == kExploringStrategy; }
   // Past the end of a trace that was cut off (a crash): choices come from the fallback.
-  bool past_end() const { return pos_ >= trace_.events().size(); }
+  bool past_end() const { return at_end_; }
   const Header& header() const { return trace_.header(); }
 
  private:
   const Event* next(const char* expecting);
   std::string describe(const Event& e) const;
-  Reader trace_;
-  std::size_t pos_ = 0;
+  EventStream trace_;  // read as the run goes: bounded memory whatever the trace's length
+  Event current_;
+  bool at_end_ = false;
   std::unique_ptr<rt::Scheduler> after_end_;
   std::function<void(const std::string&)> diverged_;
   std::function<void(const std::string&)> note_;

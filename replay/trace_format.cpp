@@ -32,7 +32,6 @@ std::uint32_t checksum(const void* p, std::size_t n) {
 Writer::Writer(const std::string& path, const Header& h) {
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw TraceError(path + ": cannot write the trace: " + std::strerror(errno));
-  std::setvbuf(f_, nullptr, _IOFBF, 1 << 16);
   for (char c : kMagic) put_byte(static_cast<std::uint8_t>(c));
   put_byte(static_cast<std::uint8_t>(h.version & 0xff));
   put_byte(static_cast<std::uint8_t>(h.version >> 8));
@@ -54,13 +53,24 @@ Writer::Writer(const std::string& path, const Header& h) {
 }
 
 Writer::~Writer() {
-  if (f_) std::fclose(f_);
+  if (f_) {
+    write_buffer();
+    std::fclose(f_);
+  }
 }
 
 void Writer::put_byte(std::uint8_t b) {
-  std::fputc(b, f_);
+  // Into the writer's own buffer, written out in blocks: a call costs about ten bytes, and a
+  // library call per byte was most of what recording cost.
+  buf_[used_++] = b;
+  if (used_ == sizeof buf_) write_buffer();
   ++bytes_;
   sum_.add(b);
+}
+
+void Writer::write_buffer() {
+  if (used_) std::fwrite(buf_, 1, used_, f_);
+  used_ = 0;
 }
 
 void Writer::put_u32(std::uint32_t v) {
@@ -80,18 +90,50 @@ void Writer::put_svarint(std::int64_t v) {  // zigzag: small negatives stay smal
   put_varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
 }
 
+namespace {
+
+// A record is encoded into a few bytes on the stack first and appended to the buffer at once
+// (the hot path of recording: one choice and one call per BSPlib call).
+struct Staged {
+  std::uint8_t b[48];
+  std::size_t n = 0;
+  void byte(std::uint8_t v) { b[n++] = v; }
+  void varint(std::uint64_t v) {
+    while (v >= 0x80) {
+      b[n++] = static_cast<std::uint8_t>(v | 0x80);
+      v >>= 7;
+    }
+    b[n++] = static_cast<std::uint8_t>(v);
+  }
+  void svarint(std::int64_t v) { varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
+};
+
+}  // namespace
+
+void Writer::append(const std::uint8_t* p, std::size_t n) {
+  if (used_ + n > sizeof buf_) write_buffer();
+  std::memcpy(buf_ + used_, p, n);
+  used_ += n;
+  bytes_ += n;
+  sum_.add(p, n);
+}
+
 void Writer::choice(std::uint8_t kind, std::uint64_t value) {
-  put_byte(kind);
-  put_varint(value);
+  Staged s;
+  s.byte(kind);
+  s.varint(value);
+  append(s.b, s.n);
 }
 
 void Writer::call(const CallRecord& r) {
   ++calls_;
-  put_byte(static_cast<std::uint8_t>(kTagCall + static_cast<std::uint8_t>(r.call)));
-  put_varint(r.pid);
-  put_svarint(r.target);
-  put_svarint(r.size);
-  for (int i = 0; i < 4; ++i) put_byte(static_cast<std::uint8_t>(r.checksum >> (8 * i)));
+  Staged s;
+  s.byte(static_cast<std::uint8_t>(kTagCall + static_cast<std::uint8_t>(r.call)));
+  s.varint(r.pid);
+  s.svarint(r.target);
+  s.svarint(r.size);
+  for (int i = 0; i < 4; ++i) s.byte(static_cast<std::uint8_t>(r.checksum >> (8 * i)));
+  append(s.b, s.n);
 }
 
 void Writer::superstep(std::uint64_t n) {
@@ -111,22 +153,33 @@ void Writer::end() {
   flush();
 }
 
-void Writer::flush() { std::fflush(f_); }
+void Writer::flush() {
+  write_buffer();
+  std::fflush(f_);
+}
 
 // --- reading ------------------------------------------------------------------------------------
 
 namespace {
 
+// Bytes of a trace, from memory or from a file read in blocks (a replay streams its trace with
+// bounded memory), with the running checksum of every byte read.
 class Cursor {
  public:
   Cursor(const std::uint8_t* d, std::size_t n, const std::string& origin) : d_(d), n_(n), origin_(origin) {}
-  bool at_end() const { return pos_ >= n_; }
-  std::size_t pos() const { return pos_; }
+  // From a file; `limit`: more bytes than this are refused (a pipe or a device is not a trace).
+  Cursor(std::FILE* f, const std::string& origin, std::size_t limit) : f_(f), block_(1 << 16), limit_(limit), origin_(origin) {}
+  bool at_end() {
+    if (pos_ < n_) return false;
+    refill();
+    return pos_ >= n_;
+  }
+  std::size_t pos() const { return consumed_ + pos_; }
   [[noreturn]] void fail(const std::string& what) const {
-    throw TraceError(origin_ + ": " + what + " at byte " + std::to_string(pos_));
+    throw TraceError(origin_ + ": " + what + " at byte " + std::to_string(pos()));
   }
   std::uint8_t byte(const char* what) {
-    if (pos_ >= n_) fail(std::string("truncated (") + what + ")");
+    if (pos_ >= n_ && (refill(), pos_ >= n_)) fail(std::string("truncated (") + what + ")");
     sum_.add(d_[pos_]);
     return d_[pos_++];
   }
@@ -152,53 +205,58 @@ class Cursor {
   }
   std::string string(const char* what, std::size_t limit) {
     std::uint64_t len = varint(what);
-    if (len > limit || len > n_ - pos_) fail(std::string("corrupted: bad length of ") + what);
-    std::string s(reinterpret_cast<const char*>(d_ + pos_), len);
-    sum_.add(d_ + pos_, len);
-    pos_ += len;
+    if (len > limit) fail(std::string("corrupted: bad length of ") + what);
+    std::string s;
+    s.reserve(static_cast<std::size_t>(len));
+    for (std::uint64_t i = 0; i < len; ++i) s += static_cast<char>(byte(what));
     return s;
   }
 
  private:
-  const std::uint8_t* d_;
-  std::size_t n_;
+  void refill() {
+    if (!f_) return;
+    consumed_ += n_;
+    if (limit_ && consumed_ > limit_)
+      throw TraceError(origin_ + ": more than " + std::to_string(limit_ >> 20) +
+                       " MiB from a file that is not a regular file: not a trace");
+    n_ = std::fread(block_.data(), 1, block_.size(), f_);
+    d_ = block_.data();
+    pos_ = 0;
+  }
+  const std::uint8_t* d_ = nullptr;
+  std::size_t n_ = 0;
   std::size_t pos_ = 0;
-  const std::string& origin_;
+  std::size_t consumed_ = 0;  // bytes of earlier blocks
+  std::FILE* f_ = nullptr;
+  std::vector<std::uint8_t> block_;
+  std::size_t limit_ = 0;  // 0: none
+  std::string origin_;
   rt::Fnv1a32 sum_;  // of every byte read so far
 };
 
 }  // namespace
 
-Reader Reader::open(const std::string& path) {
-  // Bounded and fast on anything that is not a trace: a folder is refused by name, the signature
-  // is read before the rest, and a file without a size (a pipe, /dev/zero) is read up to a limit.
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TraceError(path + ": cannot read the trace: " + std::strerror(errno));
-  std::vector<std::uint8_t> bytes(sizeof kMagic);
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (static_cast<std::size_t>(in.gcount()) != sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
-    throw TraceError(path + ": not a bsp-check trace (no BSPTRACE signature)");
-  constexpr std::size_t kMaxUnsizedTrace = std::size_t{256} << 20;  // a piped trace larger than this is not one
-  const bool sized = std::filesystem::is_regular_file(path, ec);
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    bytes.insert(bytes.end(), buf, buf + in.gcount());
-    if (!sized && bytes.size() > kMaxUnsizedTrace)
-      throw TraceError(path + ": more than " + std::to_string(kMaxUnsizedTrace >> 20) +
-                       " MiB from a file that is not a regular file: not a trace");
+struct EventStream::State {
+  std::FILE* file = nullptr;
+  Cursor cursor;
+  Header header;
+  std::uint32_t procs = 0;
+  bool complete = false, ended = false;
+  std::size_t events = 0;
+  State(const std::uint8_t* d, std::size_t n, const std::string& origin) : cursor(d, n, origin) {}
+  State(std::FILE* f, const std::string& origin, std::size_t limit) : file(f), cursor(f, origin, limit) {}
+  ~State() {
+    if (file) std::fclose(file);
   }
-  return parse(bytes.data(), bytes.size(), path);
-}
+  void read_header(const std::string& origin);
+};
 
-Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string& origin) {
-  Reader r;
-  Cursor c(data, n, origin);
-  if (n < sizeof kMagic || std::memcmp(data, kMagic, sizeof kMagic) != 0)
-    throw TraceError(origin + ": not a bsp-check trace (no BSPTRACE signature)");
-  for (std::size_t i = 0; i < sizeof kMagic; ++i) c.byte("signature");
-  Header& h = r.header_;
+void EventStream::State::read_header(const std::string& origin) {
+  Cursor& c = cursor;
+  for (std::size_t i = 0; i < sizeof kMagic; ++i)
+    if (c.at_end() || c.byte("signature") != static_cast<std::uint8_t>(kMagic[i]))
+      throw TraceError(origin + ": not a bsp-check trace (no BSPTRACE signature)");
+  Header& h = header;
   h.version = c.byte("version");
   h.version |= static_cast<std::uint16_t>(c.byte("version") << 8);
   if (h.version != kFormatVersion)
@@ -210,9 +268,9 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   const std::uint64_t nargs = c.varint("argument count");
   if (nargs > 100000) c.fail("corrupted: bad argument count");
   for (std::uint64_t i = 0; i < nargs; ++i) h.args.push_back(c.string("argument", 1 << 20));
-  const std::uint64_t procs = c.varint("processors");
-  if (procs < 1 || procs > 100000000) c.fail("corrupted: bad processor count");
-  h.procs = static_cast<std::uint32_t>(procs);
+  const std::uint64_t p = c.varint("processors");
+  if (p < 1 || p > 100000000) c.fail("corrupted: bad processor count");
+  h.procs = procs = static_cast<std::uint32_t>(p);
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
   bool known_strategy = true;  // a strategy's own name, as traces are written (not an alias)
@@ -224,9 +282,45 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
   if (!known_strategy) c.fail("corrupted: unknown strategy '" + h.strategy + "'");
   h.checks = c.string("checker options", 1 << 16);
   c.verify("header checksum");
+}
 
-  while (!c.at_end()) {
-    Event e;
+EventStream::EventStream(std::unique_ptr<State> s) : s_(std::move(s)) {}
+EventStream::EventStream(EventStream&&) noexcept = default;
+EventStream& EventStream::operator=(EventStream&&) noexcept = default;
+EventStream::~EventStream() = default;
+
+EventStream EventStream::open(const std::string& path) {
+  // Bounded and fast on anything that is not a trace: a folder is refused by name, the signature
+  // is read before the rest, and a file without a size (a pipe, /dev/zero) is read up to a limit.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw TraceError(path + ": cannot read the trace: " + std::strerror(errno));
+  constexpr std::size_t kMaxUnsizedTrace = std::size_t{256} << 20;  // a piped trace larger than this is not one
+  const bool sized = std::filesystem::is_regular_file(path, ec);
+  auto state = std::make_unique<State>(f, path, sized ? 0 : kMaxUnsizedTrace);
+  state->read_header(path);
+  return EventStream(std::move(state));
+}
+
+EventStream EventStream::over(const std::uint8_t* data, std::size_t n, const std::string& origin) {
+  auto state = std::make_unique<State>(data, n, origin);
+  state->read_header(origin);
+  return EventStream(std::move(state));
+}
+
+const Header& EventStream::header() const { return s_->header; }
+bool EventStream::complete() const { return s_->complete; }
+
+bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
+  Cursor& c = s_->cursor;
+  for (;;) {
+    if (s_->ended) {
+      if (!c.at_end()) c.fail("corrupted: data after the end record");
+      return false;
+    }
+    if (c.at_end()) return false;  // cut off: no end record
+    e = Event{};
     e.offset = c.pos();
     const std::uint8_t tag = c.byte("record");
     if (tag >= 1 && tag <= 6) {
@@ -237,7 +331,7 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
       e.type = Event::call;
       e.rec.call = static_cast<Call>(tag - kTagCall);
       const std::uint64_t pid = c.varint("process");
-      if (pid >= procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(procs));
+      if (pid >= s_->procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(s_->procs));
       e.rec.pid = static_cast<std::uint32_t>(pid);
       e.rec.target = c.svarint("target");
       e.rec.size = c.svarint("size");
@@ -248,27 +342,39 @@ Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string&
     } else if (tag == kTagWork) {
       WorkRecord w;
       const std::uint64_t pid = c.varint("process");
-      if (pid >= procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(procs));
+      if (pid >= s_->procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(s_->procs));
       w.pid = static_cast<std::uint32_t>(pid);
       w.ns = c.varint("work");
-      w.before = r.events_.size();
-      r.work_.push_back(w);
-      continue;
+      w.before = s_->events;
+      if (work) work->push_back(w);
+      continue;  // not an event: replays and comparisons never see it
     } else if (tag == kTagEnd) {
       e.type = Event::end;
       c.verify("trace checksum");
-      r.events_.push_back(e);
-      if (!c.at_end()) c.fail("corrupted: data after the end record");
-      r.complete_ = true;
-      break;
+      s_->ended = true;
+      s_->complete = true;
     } else {
       char buf[8];
       std::snprintf(buf, sizeof buf, "0x%02x", tag);
       c.fail(std::string("corrupted: unknown record type ") + buf);
     }
-    r.events_.push_back(e);
+    ++s_->events;
+    return true;
   }
+}
+
+Reader Reader::read_all(EventStream s) {
+  Reader r;
+  r.header_ = s.header();
+  for (Event e; s.next(e, &r.work_);) r.events_.push_back(e);
+  r.complete_ = s.complete();
   return r;
+}
+
+Reader Reader::open(const std::string& path) { return read_all(EventStream::open(path)); }
+
+Reader Reader::parse(const std::uint8_t* data, std::size_t n, const std::string& origin) {
+  return read_all(EventStream::over(data, n, origin));
 }
 
 std::string describe_call(const CallRecord& r) {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -115,13 +116,40 @@ class Writer {
   void put_u32(std::uint32_t v);
   void put_varint(std::uint64_t v);
   void put_svarint(std::int64_t v);
+  void write_buffer();
+  void append(const std::uint8_t* p, std::size_t n);
   std::FILE* f_;
+  std::uint8_t buf_[1 << 16];
+  std::size_t used_ = 0;
   std::uint64_t bytes_ = 0;
   std::uint64_t calls_ = 0;
   rt::Fnv1a32 sum_;  // of every byte written so far
 };
 
-// Reads a whole trace into memory.
+// Reads a trace one event at a time, with bounded memory whatever its length: the header when
+// opened, then each record as it is asked for (a replay: replay_scheduler.hpp). Corruption found
+// on the way is a TraceError then.
+class EventStream {
+ public:
+  static EventStream open(const std::string& path);  // reads the header; throws TraceError
+  static EventStream over(const std::uint8_t* data, std::size_t n, const std::string& origin);
+  EventStream(EventStream&&) noexcept;
+  EventStream& operator=(EventStream&&) noexcept;
+  ~EventStream();
+
+  const Header& header() const;
+  // The next event; false past the last one. Work records are not events: they go to `work`
+  // when given, else they are skipped.
+  bool next(Event& e, std::vector<WorkRecord>* work = nullptr);
+  bool complete() const;  // the end record was read (its checksum verified)
+
+ private:
+  struct State;
+  explicit EventStream(std::unique_ptr<State> s);
+  std::unique_ptr<State> s_;
+};
+
+// Reads a whole trace into memory (show, shrink, comparisons).
 class Reader {
  public:
   static Reader open(const std::string& path);                       // throws TraceError
@@ -133,6 +161,7 @@ class Reader {
   bool complete() const { return complete_; }  // ended with an end record (not cut off)
 
  private:
+  static Reader read_all(EventStream s);
   Header header_;
   std::vector<Event> events_;
   std::vector<WorkRecord> work_;

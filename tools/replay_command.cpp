@@ -65,7 +65,12 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Header h;
   try {
-    h = trace::Reader::open(trace_path).header();  // refuses bad traces with a reason
+    // The whole trace checked once before the run, one record at a time (bounded memory):
+    // a damaged trace is refused here with its reason, not half-way through the replay.
+    trace::EventStream stream = trace::EventStream::open(trace_path);
+    h = stream.header();
+    for (trace::Event e; stream.next(e);) {
+    }
   } catch (const trace::TraceError& e) {
     std::cerr << "bsp-check: error: " << e.what() << "\n";
     return 2;
