@@ -2,15 +2,17 @@
 # Installs the build tree into a temporary prefix, then checks that what is installed works from
 # outside: bspcc and bspcxx build programs that run, find_package(BSPCheck) + BSPCheck::bsp
 # builds an outside CMake project, and the installed bsp-check runs it; the same for a
-# MulticoreBSP for C program (bspcc --dialect=mcbsp, BSPCheck::mcbsp).
+# MulticoreBSP for C program (bspcc --dialect=mcbsp, BSPCheck::mcbsp). The prefix has a space in
+# its name; bspcc builds a C++ source (through bspcxx).
 set -euo pipefail
 build="$1"; src="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
+prefix="$work/install prefix"  # a space in the prefix: every path is one word in the wrappers
+cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/mcbsp.h include/mcbsp-affinity.h \
          include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
-  [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+  [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 
 cat > "$work/ring.c" <<'C'
@@ -51,12 +53,19 @@ int main(void) {
 }
 C
 
-"$work/prefix/bin/bspcc" "$work/ring.c" -o "$work/ring_c"
-"$work/prefix/bin/bspcxx" "$work/ring.cpp" -o "$work/ring_cxx"
+"$prefix/bin/bspcc" "$work/ring.c" -o "$work/ring_c"
+"$prefix/bin/bspcxx" "$work/ring.cpp" -o "$work/ring_cxx"
 out="$(BSPCHECK_OPTIONS=procs=3:seed=5 "$work/ring_c" | sort)"
 [ "$out" = "$(printf '0 got 2\n1 got 0\n2 got 1')" ] || { echo "FAIL: bspcc program printed: $out"; exit 1; }
 BSPCHECK_OPTIONS=procs=5 "$work/ring_cxx" >/dev/null || { echo "FAIL: bspcxx program failed"; exit 1; }
-"$work/prefix/bin/bspcc" --dialect=mcbsp "$work/mcring.c" -o "$work/mcring_c"
+# bspcc given a C++ source builds it as bspcxx would; C and C++ in one command are refused in one line.
+"$prefix/bin/bspcc" "$work/ring.cpp" -o "$work/ring_cc_cxx" || { echo "FAIL: bspcc x.cpp"; exit 1; }
+BSPCHECK_OPTIONS=procs=3 "$work/ring_cc_cxx" >/dev/null || { echo "FAIL: bspcc x.cpp program failed"; exit 1; }
+if err="$("$prefix/bin/bspcc" "$work/ring.c" "$work/ring.cpp" -o "$work/mixed" 2>&1)"; then
+  echo "FAIL: bspcc of C and C++ together succeeded"; exit 1
+fi
+[ "$(wc -l <<<"$err")" = 1 ] && grep -q "bspcxx" <<<"$err" || { echo "FAIL: mixed sources: $err"; exit 1; }
+"$prefix/bin/bspcc" --dialect=mcbsp "$work/mcring.c" -o "$work/mcring_c"
 BSPCHECK_OPTIONS=procs=4 "$work/mcring_c" >/dev/null || { echo "FAIL: bspcc --dialect=mcbsp program failed"; exit 1; }
 
 mkdir -p "$work/outside"
@@ -70,10 +79,10 @@ add_executable(mcring mcring.c)
 target_link_libraries(mcring PRIVATE BSPCheck::mcbsp)
 CM
 cp "$work/ring.c" "$work/mcring.c" "$work/outside/"
-cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
 cmake --build "$work/outside/build" >/dev/null
-"$work/prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/ring" >/dev/null \
+"$prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/ring" >/dev/null \
   || { echo "FAIL: installed bsp-check on the find_package program"; exit 1; }
-"$work/prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/mcring" >/dev/null \
+"$prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/mcring" >/dev/null \
   || { echo "FAIL: installed bsp-check on the BSPCheck::mcbsp program"; exit 1; }
 echo "install test: ok"
