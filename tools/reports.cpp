@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
@@ -47,6 +49,37 @@ std::string path_uri(const std::string& path) {
   return u;
 }
 
+// Where the results' files are: the folder the session ran in, as %SRCROOT% (GitHub code scanning
+// resolves results against the repository through it). A file under it is named relative to it;
+// a relative file name from the debug information is taken relative to it too.
+const char* kSrcRoot = "%SRCROOT%";
+
+std::filesystem::path source_root() {
+  std::error_code ec;
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::filesystem::path("/") : cwd;
+}
+
+// An artifactLocation for a file: {"uri": "src/a.c", "uriBaseId": "%SRCROOT%"} under the root,
+// else {"uri": "file:///abs/path"}.
+nlohmann::json artifact_location(const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path root = source_root();
+  std::error_code ec;
+  fs::path p = fs::path(file);
+  if (p.is_relative()) {
+    // A name from the debug information is relative to where it was compiled, which a report
+    // does not know: resolved here when it names an existing file, else kept as it is.
+    if (!fs::exists(root / p, ec)) return {{"uri", path_uri(p.generic_string())}, {"uriBaseId", kSrcRoot}};
+    p = root / p;
+  }
+  p = fs::weakly_canonical(p, ec).lexically_normal();
+  if (ec) p = fs::path(file).lexically_normal();
+  const fs::path rel = p.lexically_relative(root);
+  if (!rel.empty() && *rel.begin() != "..") return {{"uri", path_uri(rel.generic_string())}, {"uriBaseId", kSrcRoot}};
+  return {{"uri", "file://" + path_uri(p.generic_string())}};
+}
+
 // "bsp_put, process 2": what the location's message says.
 std::string call_and_process(const Location& l) {
   return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
@@ -61,7 +94,7 @@ nlohmann::json sarif_location(const Location& l) {
   if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
     loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
   } else if (!file.empty()) {
-    nlohmann::json phys = {{"artifactLocation", {{"uri", path_uri(file)}}}};
+    nlohmann::json phys = {{"artifactLocation", artifact_location(file)}};
     if (line > 0) phys["region"] = {{"startLine", line}};
     loc["physicalLocation"] = phys;
   }
@@ -73,6 +106,8 @@ struct Distinct {
   const Finding* finding = nullptr;  // first occurrence
   const RunRecord* first = nullptr;
   nlohmann::json runs = nlohmann::json::array();
+  std::vector<const Finding*> others;  // the same finding at other processes (relatedLocations)
+  std::set<std::string> seen;          // finding_key of every member
 };
 
 std::string now_iso8601() {
@@ -102,6 +137,15 @@ std::string sarif_full_description(const RuleInfo& r) {
 }
 
 }  // namespace
+
+// What makes findings one SARIF result: the rule and the call sites, whatever the processes
+// (and so the message, which names them): one result per finding, its processes as related
+// locations and thread flows, as GitHub code scanning expects.
+std::string result_key(const Finding& f) {
+  std::string key = f.rule;
+  for (const Location& l : f.locations) key += "\x1f" + l.file + ":" + std::to_string(l.line) + ":" + l.call;
+  return key;
+}
 
 std::string finding_key(const Finding& f) {
   std::string key = f.rule + "\x1f" + f.message;
@@ -136,14 +180,16 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
   for (const RunRecord& r : runs) {
     if (!r.passed) ++failed;
     for (const auto& f : r.findings) {
-      std::string key = finding_key(f);
+      std::string key = result_key(f);
       auto [it, fresh] = distinct.try_emplace(key);
       if (fresh) {
         order.push_back(key);
         it->second.finding = &f;
         it->second.first = &r;
       }
-      it->second.runs.push_back({{"procs", r.p}, {"seed", r.seed}});
+      Distinct& d = it->second;
+      if (d.seen.insert(finding_key(f)).second && !fresh && d.others.size() < 64) d.others.push_back(&f);
+      d.runs.push_back({{"procs", r.p}, {"seed", r.seed}});
     }
     if (!r.reason.empty())
       notifications.push_back({{"level", "error"},
@@ -167,7 +213,21 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
       if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) locations.push_back(loc);
       per_process[l.process].push_back({{"location", loc}});
     }
-    for (const int p : f.processes)
+    // The same finding at other processes: their call sites as related locations and flows.
+    nlohmann::json related = nlohmann::json::array();
+    std::set<long long> processes(f.processes.begin(), f.processes.end());
+    for (const Finding* o : d.others) {
+      for (const Location& l : o->locations) {
+        nlohmann::json loc = sarif_location(l);
+        if (!per_process.count(l.process)) per_process[l.process].push_back({{"location", loc}});
+        if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) {
+          loc["id"] = static_cast<int>(related.size());
+          related.push_back(loc);
+        }
+      }
+      processes.insert(o->processes.begin(), o->processes.end());
+    }
+    for (const long long p : processes)
       if (!per_process.count(p))
         per_process[p].push_back(
             {{"location", {{"message", {{"text", "process " + std::to_string(p) + " is involved; no call site recorded"}}}}}});
@@ -176,17 +236,26 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
       thread_flows.push_back({{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")},
                               {"locations", locs}});
 
+    if (locations.empty()) {
+      // Every result has a location (GitHub code scanning rejects one without): when the finding
+      // names no call site (a divergence of outputs, a timeout), the program itself.
+      nlohmann::json loc = nlohmann::json::object();
+      loc["physicalLocation"] = {{"artifactLocation", artifact_location(s.program)}};
+      loc["message"] = {{"text", "the program; the finding names no call site"}};
+      locations.push_back(loc);
+    }
     nlohmann::json result = {{"ruleId", rule},
                              {"ruleIndex", rule_index[rule]},
                              {"level", level},
                              {"message", {{"text", valid_utf8(f.message)}}},
                              {"locations", locations},
                              {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
+    if (!related.empty()) result["relatedLocations"] = related;
     if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
     result["properties"] = {{"seed", d.first->seed},
                             {"procs", d.first->p},
                             {"superstep", f.superstep},
-                            {"processes", f.processes},
+                            {"processes", processes},
                             {"reproduce", valid_utf8(d.first->repro)},
                             {"occurrences", d.runs.size()},
                             {"runs", d.runs}};
@@ -209,6 +278,8 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
           {"informationUri", BSPCHECK_INFORMATION_URI},
           {"rules", rules}}}}},
       {"invocations", nlohmann::json::array({invocation})},
+      {"originalUriBaseIds",
+       {{kSrcRoot, {{"uri", "file://" + path_uri((source_root() / "").generic_string())}}}}},
       {"results", results},
       {"properties",
        {{"program", valid_utf8(s.program)}, {"runs", runs.size()}, {"failedRuns", failed}, {"werror", s.werror}}}};

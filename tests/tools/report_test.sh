@@ -137,6 +137,20 @@ def check(path, runs_json=None, expect_level=None, expect_rule=None):
         assert r["help"]["text"].startswith(c["help"]), r
         assert r["properties"]["category"] == c["category"] and r["properties"]["reserved"] == c["reserved"], r
     assert {"bounds-put", "put-collision", "abort", "hp-src-modified"} <= set(ids)
+    # Relative URIs resolve against %SRCROOT% (GitHub code scanning); others are file:// URIs.
+    base = run["originalUriBaseIds"]["%SRCROOT%"]["uri"]
+    assert base.startswith("file:///") and base.endswith("/"), base
+    sites = set()
+    for res in run["results"]:
+        for loc in res["locations"] + res.get("relatedLocations", []):
+            art = loc["physicalLocation"]["artifactLocation"]
+            assert art.get("uriBaseId") == "%SRCROOT%" or art["uri"].startswith("file:///"), art
+        # One result per finding: the same rule at the same call sites is one result, whatever
+        # the processes (they are its related locations).
+        site = (res["ruleId"], tuple((l["physicalLocation"]["artifactLocation"]["uri"],
+                                      l["physicalLocation"].get("region", {}).get("startLine")) for l in res["locations"]))
+        assert site not in sites, ("a finding at other processes is a result of its own", site)
+        sites.add(site)
     seen = set()
     for res in run["results"]:
         assert res["ruleId"] in ids, res["ruleId"]
