@@ -19,6 +19,12 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
   char buf[65536];
   while (in.read(buf, sizeof buf) || in.gcount() > 0) {
     text.append(buf, static_cast<std::size_t>(in.gcount()));
+    // A report is a JSON object: anything else (a trace, /dev/zero, a binary) is refused at its
+    // first bytes, not after reading a gigabyte of it.
+    if (const std::size_t first = text.find_first_not_of(" \t\r\n"); first != std::string::npos && text[first] != '{') {
+      error = path + ": not a bsp-check --json report (format bsp-check-runs)";
+      return std::nullopt;
+    }
     if (text.size() > kMaxReportBytes) {
       error = path + ": larger than 1 GiB, not a bsp-check report";
       return std::nullopt;

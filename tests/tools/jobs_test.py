@@ -36,9 +36,9 @@ def runs_of(path):
 
 
 with tempfile.TemporaryDirectory() as work:
-    for prog, extra in ((message_order, ["-p", "2-4", "--seeds", "40"]),
-                        (bounds_put, ["-p", "1-3", "--seeds", "15"]),
-                        (hello, ["-p", "1-4", "--seeds", "60", "-v"])):
+    for prog, extra in ((message_order, ["-p", "2-4", "--seeds", "16"]),
+                        (bounds_put, ["-p", "1-3", "--seeds", "8"]),
+                        (hello, ["-p", "1-4", "--seeds", "20", "-v"])):
         outputs = {}
         for jobs in ("1", "2", "5"):
             for keep in ([], ["--keep-going"]):
