@@ -95,29 +95,53 @@ hostile_values = [
 ]
 file_values = list(files.values()) + [good_trace, good_json, prog]
 
-def value(rng):
+# Values that an option accepts, so that most lines get past the parser and into the checks that
+# follow it (files, combinations, runs); the rest take hostile values.
+plausible = {
+    "-p": ["1", "2", "1-3", "2,4", "3"], "--seeds": ["1", "2", "3"], "--seed": ["0", "5", "123"],
+    "--strategy": ["random", "pct", "bounded", "coverage"], "--timeout": ["5", "0.5"],
+    "--stack-size": ["64k", "1m"], "--shard": ["0/2", "1/2"], "--bound": ["0", "1"],
+    "--max-runs": ["3", "10"], "--max-schedules": ["3"], "-j": ["1", "2"], "--jobs": ["1", "2"],
+    "--json": [os.path.join(work, "out.json")], "--sarif": [os.path.join(work, "out.sarif")],
+    "--junit": [os.path.join(work, "out.xml")], "--trace-dir": [work], "--prefix": ["[%p] "],
+    "--trace": [os.path.join(work, "out.trace")], "-o": [os.path.join(work, "min.trace")],
+    "--output": [os.path.join(work, "min.trace")], "--disable": ["put-collision", "abort"],
+}
+
+def value(rng, opt):
+    if opt in plausible and rng.random() < 0.6:
+        return rng.choice(plausible[opt])
     return rng.choice(hostile_values + file_values)
 
 def command_line(rng):
     sub = rng.choice(subcommands + ["bogus", "--list-rules", "--list-options", "--version"])
     argv = [sub] if sub else []
     opts = options.get(sub, [])
-    for _ in range(rng.randint(0, 4)):
+    for _ in range(rng.randint(0, 3)):
         if opts and rng.random() < 0.8:
-            argv.append(rng.choice(opts))
+            opt = rng.choice(opts)
+            argv.append(opt)
             if rng.random() < 0.85:
-                argv.append(value(rng))
-        else:
+                argv.append(value(rng, opt))
+        elif rng.random() < 0.3:
             argv.append(rng.choice(["--bogus", "-z", "--", "--json", "-p"]))
     # Keep the runs that do start short: they still go through every check on the way.
-    if sub in ("run", "", "explore") and rng.random() < 0.7:
-        argv += ["--seeds", str(rng.randint(1, 3))] if sub != "explore" else ["--max-schedules", "5"]
-    operand_count = rng.choice([0, 1, 1, 1, 2])
-    for _ in range(operand_count):
-        argv.append(rng.choice([prog, prog, good_trace, good_json] + file_values + hostile_values))
+    if sub in ("run", "") and rng.random() < 0.7:
+        argv += ["--seeds", str(rng.randint(1, 3))]
+    if sub == "explore" and rng.random() < 0.7:
+        argv += ["--max-runs", str(rng.randint(1, 5))]
+    # The operand a subcommand expects, mostly; sometimes another file or a hostile value.
+    expected = {"run": prog, "": prog, "explore": prog, "replay": good_trace, "shrink": good_trace,
+                "show": good_trace, "merge": good_json, "stats": good_json}.get(sub)
+    for _ in range(rng.choice([0, 1, 1, 1, 2])):
+        if expected and rng.random() < 0.75:
+            argv.append(expected)
+        else:
+            argv.append(rng.choice(file_values + hostile_values))
     return argv
 
 failures = []
+statuses = {}  # exit status -> command lines
 rng = random.Random(seed)
 bad_text = re.compile(r"terminate called|Assertion|AddressSanitizer|UndefinedBehaviorSanitizer|"
                       r"runtime error:|Segmentation|core dumped|what\(\):|Usage:.*\n.*Options:", re.S)
@@ -143,6 +167,7 @@ for i in range(count):
             failures.append(f"{shown}: still running 10 s after SIGINT")
             continue
     status = proc.returncode
+    statuses[status] = statuses.get(status, 0) + 1
     err_text = err.decode("utf-8", "replace")
     # After the SIGINT: the driver's own 130, or the signal's default action (a short command that
     # installs no handler).
@@ -174,7 +199,10 @@ for i in range(count):
 
 subprocess.run(["rm", "-rf", work])
 print(f"cli_fuzz: {count} command lines (seed {seed}) in {time.monotonic() - started:.0f} s, "
-      f"{len(failures)} failed")
+      f"{len(failures)} failed; exit statuses: {dict(sorted(statuses.items()))}")
+# The lines must reach past the parser too, or the fuzz only tests refusals.
+if count >= 50 and statuses.get(0, 0) + statuses.get(1, 0) < count // 10:
+    failures.append(f"only {statuses.get(0, 0) + statuses.get(1, 0)} of {count} lines got past the option checks")
 for f in failures[:20]:
     print("FAIL:", f)
 sys.exit(1 if failures else 0)
