@@ -22,7 +22,14 @@ m, whole = json.load(open(f"{w}/shards/merged.json")), json.load(open(f"{w}/whol
 key = lambda r: (r["procs"], r["seed"])
 strip = lambda runs: sorted(({k: v for k, v in r.items() if k != "seconds"} for r in runs), key=key)
 if strip(m["runs"]) != strip(whole["runs"]) or len(m["shards"]) != 4:
-    print("FAIL: the merged array is not the unsharded session"); sys.exit(1)
+    a, b = strip(m["runs"]), strip(whole["runs"])
+    for x, y in zip(a, b):  # the first run that differs, to say why
+        if x != y:
+            print("merged:", json.dumps(x)[:2000])
+            print("whole: ", json.dumps(y)[:2000])
+            break
+    print(f"FAIL: the merged array is not the unsharded session ({len(a)} and {len(b)} runs, "
+          f"{len(m['shards'])} shards)"); sys.exit(1)
 for f in ("merged.sarif", "merged.xml"):
     open(f"{w}/shards/{f}").read()
 PY
