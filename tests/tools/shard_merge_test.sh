@@ -9,6 +9,9 @@
 set -uo pipefail
 b="$1"; prog="$2"; clean="$3"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# The first failing run's trace is kept in the current folder: this test's own, not the folder
+# that the other tests running beside it share.
+cd "$work" || exit 1
 fail=0
 say() { echo "FAIL: $*"; fail=1; }
 

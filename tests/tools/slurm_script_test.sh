@@ -6,6 +6,9 @@
 set -uo pipefail
 b="$1"; script="$2"; prog="$3"
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+# The first failing run's trace is kept in the current folder: this test's own, not the folder
+# that the other tests running beside it share.
+cd "$work" || exit 1
 export BSPCHECK="$b" SHARD_DIR="$work/shards" PROCS=2,3 SEEDS=5
 for task in 0 1 2 3; do
   SLURM_ARRAY_TASK_ID=$task SLURM_ARRAY_TASK_MIN=0 SLURM_ARRAY_TASK_MAX=3 SLURM_ARRAY_TASK_COUNT=4 \
