@@ -56,10 +56,24 @@ std::optional<Finding> check_determinism(const RunConfig& c, const std::string& 
   again.guide_log.clear();
   const std::string first = temp_trace(), second = temp_trace();
   again.trace_file = first;
-  run_once(again, path, p, seed, in, false);
+  const RunOutcome ra = run_once(again, path, p, seed, in, false);
   again.trace_file = second;
-  run_once(again, path, p, seed, in, false);
+  const RunOutcome rb = run_once(again, path, p, seed, in, false);
+  // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
+  // traces part where the clock did, not where the program did: nothing to compare. The same for
+  // a run that ended without its report (killed, or it never reached bsp_begin).
+  const auto stopped_from_outside = [](const RunOutcome& r) {
+    if (r.timed_out || !r.reported) return true;
+    for (const Finding& f : r.report.findings)
+      if (f.rule == rule_id(Rule::timeout)) return true;
+    return false;
+  };
   std::optional<Finding> finding;
+  if (stopped_from_outside(ra) || stopped_from_outside(rb)) {
+    std::remove(first.c_str());
+    std::remove(second.c_str());
+    return finding;
+  }
   try {
     const trace::Reader a = trace::Reader::open(first), b = trace::Reader::open(second);
     const auto& ea = a.events();
