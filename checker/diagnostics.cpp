@@ -42,7 +42,7 @@ bool Diagnostics::report(Finding f) {
     ++dropped_;
     return false;
   }
-  if (f.severity == Severity::error || werror_) ++errors_;
+  if (finding_fails(f, werror_)) ++errors_;
   std::string key = f.rule;
   for (const Location& l : f.locations) key += "|" + l.file + ":" + std::to_string(l.line);
   const bool first = repeats_[key]++ == 0;

@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "bspcheck/rules.hpp"
+
 namespace bspcheck::checker {
 
 namespace {
@@ -29,7 +31,7 @@ nlohmann::json finding_to_json(const Finding& f) {
   for (const Location& l : f.locations)
     locs.push_back({{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}});
   return {{"rule", f.rule},
-          {"severity", f.severity == Severity::error ? "error" : "warning"},
+          {"severity", severity_name(f.severity)},
           {"message", f.message},
           {"processes", f.processes},
           {"superstep", f.superstep},
@@ -39,7 +41,7 @@ nlohmann::json finding_to_json(const Finding& f) {
 Finding finding_from_json(const nlohmann::json& j) {
   Finding f;
   f.rule = field<std::string>(j, "rule", "");
-  f.severity = field<std::string>(j, "severity", "error") == "warning" ? Severity::warning : Severity::error;
+  f.severity = severity_named(field<std::string>(j, "severity", severity_name(Severity::error)));
   f.message = field<std::string>(j, "message", "");
   f.superstep = field<int>(j, "superstep", 0);
   if (j.is_object() && j.contains("processes") && j["processes"].is_array())
@@ -57,6 +59,29 @@ Finding finding_from_json(const nlohmann::json& j) {
   return f;
 }
 
+nlohmann::json findings_to_json(const std::vector<Finding>& findings, std::uint64_t seed) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const Finding& f : findings) {
+    nlohmann::json jf = finding_to_json(f);
+    jf["seed"] = seed;
+    list.push_back(std::move(jf));
+  }
+  return list;
+}
+
+nlohmann::json digests_to_json(const std::vector<std::uint64_t>& digests) {
+  std::vector<std::string> hashes;
+  for (std::uint64_t h : digests) hashes.push_back(hex64(h));
+  return hashes;
+}
+
+std::vector<std::uint64_t> digests_from_json(const nlohmann::json& j) {
+  std::vector<std::uint64_t> digests;
+  if (j.is_array())
+    for (const auto& h : j) digests.push_back(h.is_string() ? std::strtoull(h.get<std::string>().c_str(), nullptr, 16) : 0);
+  return digests;
+}
+
 nlohmann::json run_report_to_json(const RunReport& r) {
   nlohmann::json j;
   j["format"] = "bsp-check-report";
@@ -64,23 +89,16 @@ nlohmann::json run_report_to_json(const RunReport& r) {
   j["seed"] = r.seed;
   j["procs_available"] = r.procs_available;
   j["completed"] = r.completed;
-  j["findings"] = nlohmann::json::array();
   if (r.nprocs > 0) {
     j["nprocs"] = r.nprocs;
     j["supersteps"] = r.supersteps;
     j["aborted"] = r.aborted;
     j["abort_message"] = r.abort_message;
     j["switches"] = r.switches;
-    std::vector<std::string> hashes;
-    for (std::uint64_t h : r.output_hash) hashes.push_back(hex64(h));
-    j["output_hash"] = hashes;
+    j["output_hash"] = digests_to_json(r.output_hash);
     if (r.trace_calls > 0) j["trace"] = {{"bytes", r.trace_bytes}, {"calls", r.trace_calls}};
   }
-  for (const Finding& f : r.findings) {
-    nlohmann::json jf = finding_to_json(f);
-    jf["seed"] = r.seed;
-    j["findings"].push_back(std::move(jf));
-  }
+  j["findings"] = findings_to_json(r.findings, r.seed);
   return j;
 }
 
@@ -101,9 +119,7 @@ bool run_report_from_json(const std::string& text, RunReport& out) {
   r.aborted = field<bool>(j, "aborted", false);
   r.abort_message = field<std::string>(j, "abort_message", "");
   r.switches = field<std::uint64_t>(j, "switches", 0);
-  if (j.contains("output_hash") && j["output_hash"].is_array())
-    for (const auto& h : j["output_hash"])
-      r.output_hash.push_back(h.is_string() ? std::strtoull(h.get<std::string>().c_str(), nullptr, 16) : 0);
+  if (j.contains("output_hash")) r.output_hash = digests_from_json(j["output_hash"]);
   if (j.contains("trace") && j["trace"].is_object()) {
     r.trace_bytes = field<std::uint64_t>(j["trace"], "bytes", 0);
     r.trace_calls = field<std::uint64_t>(j["trace"], "calls", 0);

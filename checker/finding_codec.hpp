@@ -37,6 +37,12 @@ struct RunReport {
   std::vector<Finding> findings;
 };
 
+// A run's findings, each with the run's seed (how the report and the driver's --json list them).
+nlohmann::json findings_to_json(const std::vector<Finding>& findings, std::uint64_t seed);
+// Output digests as hex strings, and back (a malformed entry reads as 0).
+nlohmann::json digests_to_json(const std::vector<std::uint64_t>& digests);
+std::vector<std::uint64_t> digests_from_json(const nlohmann::json& j);
+
 nlohmann::json run_report_to_json(const RunReport& r);
 // The report in `text`; false when it is not one (empty, cut short, not JSON).
 bool run_report_from_json(const std::string& text, RunReport& out);

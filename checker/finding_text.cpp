@@ -23,10 +23,19 @@ std::string location_text(const Location& l) {
   return s + "process " + std::to_string(l.process) + ")";
 }
 
+std::string finding_label(const Finding& f) { return std::string(severity_name(f.severity)) + "[" + f.rule + "]"; }
+
+std::string finding_headline(const Finding& f) {
+  return finding_label(f) + ": superstep " + std::to_string(f.superstep) + ": " + f.message;
+}
+
+std::string render_finding_outside_spmd(const Finding& f) {
+  return "bsp-check: " + finding_label(f) + ": " + f.message + "\n";
+}
+
 std::string render_finding(const Finding& f, const std::string& repro) {
   std::ostringstream s;
-  s << "bsp-check: " << (f.severity == Severity::error ? "error" : "warning") << "[" << f.rule
-    << "]: superstep " << f.superstep << ": " << f.message << "\n";
+  s << "bsp-check: " << finding_headline(f) << "\n";
   for (const Location& l : f.locations) s << "  at " << location_text(l) << "\n";
   if (const RuleInfo* rule = find_rule(f.rule)) s << "  rule: " << rule_statement_text(*rule) << "\n";
   if (!repro.empty()) s << "  reproduce: " << repro << "\n";

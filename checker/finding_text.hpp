@@ -15,6 +15,15 @@ namespace bspcheck::checker {
 
 // The lines above; the reproduce line only when `repro` is not empty.
 std::string render_finding(const Finding& f, const std::string& repro);
+// "error[bounds-put]": the severity and rule, as every text form of a finding starts.
+std::string finding_label(const Finding& f);
+// "error[bounds-put]: superstep 3: process 2 writes ...": the first line without "bsp-check: "
+// (JUnit's failure message).
+std::string finding_headline(const Finding& f);
+// A finding outside the SPMD part (before bsp_begin, after bsp_end), as the program prints it
+// when it happens: one line, "bsp-check: error[api-misuse]: bsp_pid called before bsp_begin";
+// no superstep, and its call site is in the message.
+std::string render_finding_outside_spmd(const Finding& f);
 // "put.c:14 (bsp_put, process 2)": one location as the "at" line shows it, after "at ".
 std::string location_text(const Location& l);
 // "file:line" of each location, without processes, distinct, joined by ", " (or "<unknown>").

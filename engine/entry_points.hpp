@@ -23,9 +23,13 @@ struct Launch {
   std::unique_ptr<World> world;
   std::unique_ptr<OutputCapture> capture;
   std::vector<Finding> findings;  // misuse before bsp_begin or after bsp_end
+  const GuideInMemory* guide = nullptr;  // an in-process search's schedule
 };
 
 Launch* active_launch();
+
+// bspcheck::run, steered by `guide` when it is not null (the in-process searches).
+RunResult run_in_process(const Options& options, const std::function<void()>& spmd, const GuideInMemory* guide);
 
 // bsp_begin for the first time in this run; site is the call's location.
 void begin_in_process(Launch& launch, int maxprocs, const Site& site);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "checker/finding_codec.hpp"
+#include "checker/finding_text.hpp"
 #include "runtime/backtrace.hpp"
 #include "runtime/elf_symbols.hpp"
 #include "engine/entry_points.hpp"
@@ -117,8 +118,7 @@ void write_report(bool completed) {
 // report, which is written again if bsp_end already wrote it, so that every report format the
 // driver makes from it (JSON, SARIF, JUnit) has it.
 void report_outside_spmd(Finding f) {
-  std::fprintf(stderr, "bsp-check: %s[%s]: %s\n", f.severity == Severity::error ? "error" : "warning",
-               f.rule.c_str(), f.message.c_str());
+  std::fputs(checker::render_finding_outside_spmd(f).c_str(), stderr);
   std::fflush(stderr);
   g_outside_findings.push_back(f);
   if (g_report_written && !options().report_file.empty()) {

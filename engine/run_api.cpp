@@ -12,7 +12,7 @@ namespace bspcheck {
 bool RunResult::ok() const {
   if (aborted) return false;
   for (const Finding& f : findings)
-    if (f.severity == Severity::error || werror) return false;
+    if (checker::finding_fails(f, werror)) return false;
   return true;
 }
 
@@ -67,7 +67,7 @@ Launch* active_launch() { return g_launch; }
 void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   int p = std::min(maxprocs, l.options.procs);
   if (p < 1) p = 1;
-  l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body);
+  l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body, l.guide);
   World& w = *l.world;
   w.adopt_contexts(&l.host, l.process0);
   if (l.options.capture_output || l.options.echo_output) l.capture = std::make_unique<OutputCapture>(w);
@@ -76,28 +76,27 @@ void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   w.switch_point();
 }
 
-}  // namespace rt
-
-RunResult run(const Options& options, const std::function<void()>& spmd) {
-  if (rt::g_launch || rt::World::current())
+RunResult run_in_process(const Options& options, const std::function<void()>& spmd, const GuideInMemory* guide) {
+  if (g_launch || World::current())
     throw std::logic_error("bspcheck::run: a BSPlib computation is already running on this thread");
   if (options.procs < 1) throw std::invalid_argument("bspcheck::run: options.procs must be at least 1");
-  rt::Launch l;
+  Launch l;
   l.options = options;
   l.body = spmd;
-  rt::StackPool stack_pool(options.stack_size, 1);
-  rt::FiberStack stack = stack_pool.stack(0);
-  rt::make_context(l.process0, stack.top(), stack.size, &rt::launch_entry, &l);
-  rt::g_launch = &l;
-  rt::switch_context(l.host, l.process0);
+  l.guide = guide;
+  StackPool stack_pool(options.stack_size, 1);
+  FiberStack stack = stack_pool.stack(0);
+  make_context(l.process0, stack.top(), stack.size, &launch_entry, &l);
+  g_launch = &l;
+  switch_context(l.host, l.process0);
   // Every process has finished.
-  rt::g_launch = nullptr;
+  g_launch = nullptr;
   l.capture.reset();
   RunResult r;
   r.seed = options.seed;
   r.werror = options.werror;
   r.findings = std::move(l.findings);
-  if (rt::World* w = l.world.get()) {
+  if (World* w = l.world.get()) {
     r.nprocs = w->nprocs();
     r.supersteps = w->completed_supersteps();
     r.aborted = w->aborted() || w->stopping();
@@ -105,11 +104,17 @@ RunResult run(const Options& options, const std::function<void()>& spmd) {
     r.switches = w->switches();
     r.superstep_stats = w->superstep_stats();
     for (const Finding& f : w->diagnostics().findings()) r.findings.push_back(f);
-    for (rt::Process& pr : w->processes()) r.output.push_back(std::move(pr.output.captured));
+    for (Process& pr : w->processes()) r.output.push_back(std::move(pr.output.captured));
     l.world.reset();
   }
-  rt::destroy_context(l.process0);
+  destroy_context(l.process0);
   return r;
+}
+
+}  // namespace rt
+
+RunResult run(const Options& options, const std::function<void()>& spmd) {
+  return rt::run_in_process(options, spmd, nullptr);
 }
 
 }  // namespace bspcheck

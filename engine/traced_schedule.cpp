@@ -7,14 +7,14 @@
 namespace bspcheck::rt {
 
 TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
-                               std::function<void(const std::string&)> note)
-    : sched_(make_scheduler(options)) {
-  if (!options.guide_file.empty()) {
-    auto guide = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
-                                                          options.guide_log);
-    guide_ = guide.get();
-    sched_ = std::move(guide);
-  }
+                               std::function<void(const std::string&)> note, const GuideInMemory* guide) {
+  std::unique_ptr<trace::GuidedScheduler> guided;
+  if (guide) guided = std::make_unique<trace::GuidedScheduler>(guide->script, guide->log);
+  else if (!options.guide_file.empty())
+    guided = std::make_unique<trace::GuidedScheduler>(trace::ChoiceScript::load(options.guide_file), options.guide_log);
+  guide_ = guided.get();
+  if (guided) sched_ = std::move(guided);
+  else sched_ = make_scheduler(options);
   if (!options.replay_file.empty()) {
     auto replay = std::make_unique<trace::ReplayScheduler>(trace::EventStream::open(options.replay_file), std::move(sched_),
                                                            std::move(on_divergence), std::move(note));

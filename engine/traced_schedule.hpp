@@ -1,7 +1,8 @@
 // traced_schedule.hpp: the scheduler of one run, composed from its options by wrapping, and the
-// trace it records or replays. The seeded strategy (runtime/schedulers/) answers; a guide
-// (bsp-check shrink, explore) replaces it; a replay wraps what is there (its fallback past the
-// end of a cut-off trace); recording wraps everything. Each wrapper owns what it wraps
+// trace it records or replays. The seeded strategy (runtime/schedulers/) answers, or a guide
+// (bsp-check shrink, explore, the in-process searches) in its place: a guide answers every
+// choice itself (replay/guided_scheduler.hpp), so the strategy is not built; a replay wraps what
+// is there (its fallback past the end of a cut-off trace); recording wraps everything. Each wrapper owns what it wraps
 // (replay/), so the replayer stays valid for the run whatever is combined.
 // World asks scheduler() for every choice and reports every call here (call()).
 #pragma once
@@ -11,6 +12,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bspcheck/bspcheck.hpp"
 #include "replay/trace_format.hpp"
@@ -21,13 +23,22 @@
 
 namespace bspcheck::rt {
 
+// An in-process search's guide (engine/exploration_api.cpp): the script in memory, and the list
+// the run logs what it was offered to (the run explores), instead of Options::guide_file and
+// guide_log.
+struct GuideInMemory {
+  trace::ChoiceScript script;
+  std::vector<trace::OfferedChoice>* log = nullptr;
+};
+
 class TracedSchedule {
  public:
   // on_divergence: a replayed run made another call than the trace (a finding that stops the
-  // run); note: a remark on the replay (e.g. the trace ended). Throws trace::TraceError for a
-  // trace or script that cannot be read or written.
+  // run); note: a remark on the replay (e.g. the trace ended). guide: steers the run in place of
+  // Options::guide_file. Throws trace::TraceError for a trace or script that cannot be read or
+  // written.
   TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
-                 std::function<void(const std::string&)> note);
+                 std::function<void(const std::string&)> note, const GuideInMemory* guide = nullptr);
   ~TracedSchedule();  // ends a recorded trace (a run stopped by _exit leaves it cut off)
 
   Scheduler& scheduler() { return *sched_; }

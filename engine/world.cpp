@@ -32,7 +32,7 @@ std::chrono::steady_clock::time_point g_real_start;
 
 }  // namespace
 
-World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body)
+World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body, const GuideInMemory* guide)
     : options_(options),
       mode_(mode),
       p_(nprocs),
@@ -41,7 +41,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
           options, [this](const std::string& what) { fatal(Rule::replay_divergence, what); },
           [this](const std::string& what) {
             std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
-          }),
+          },
+          guide),
       sched_(&schedule_.scheduler()),
       regs_(nprocs),
       output_lines_(options.output_prefix, options.capture_output, options.echo_output),

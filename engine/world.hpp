@@ -52,7 +52,9 @@ class World {
     program,     // a linked program: process 0 is the thread that called bsp_begin
   };
 
-  World(const Options& options, Mode mode, int nprocs, std::function<void()> body);
+  // guide: an in-process search's schedule (engine/traced_schedule.hpp), or nullptr.
+  World(const Options& options, Mode mode, int nprocs, std::function<void()> body,
+        const GuideInMemory* guide = nullptr);
   ~World();
 
   // The world of the running BSPlib computation, or nullptr outside bsp_begin/bsp_end.

@@ -120,7 +120,9 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
   if (checker_) checker_->check_hp_before_fire(op, superstep_);
   HpOperations::perform(op);
-  if (checker_) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
+  // What landed, for the barrier's check that nothing wrote it again in the superstep; an
+  // operation the barrier performs is past that check (World::barrier), so it is not hashed.
+  if (checker_ && during_superstep) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
@@ -132,7 +134,7 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   if (checker_) {
     if (globals_) globals_->flush();  // src and dst may be the running process's own globals
     r.src_hash_at_call = content_hash(r.src, r.nbytes);
-    r.dst_hash_at_call = content_hash(r.dst, r.nbytes);
+    r.dst_hash_at_call = r.dst == r.src ? r.src_hash_at_call : content_hash(r.dst, r.nbytes);  // the same bytes
   }
   hp_.add(r);
   // A private global's live address belongs to whichever process runs: it cannot be poisoned

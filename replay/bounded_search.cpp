@@ -1,7 +1,5 @@
 #include "replay/bounded_search.hpp"
 
-#include <fstream>
-
 namespace bspcheck::trace {
 
 std::optional<BoundedSearch::Schedule> BoundedSearch::next() {
@@ -33,18 +31,11 @@ void BoundedSearch::ran(const Schedule& s, const std::vector<OfferedChoice>& off
   }
 }
 
-void BoundedSearch::write_script(const std::string& path, const Schedule& s) {
-  std::ofstream out(path);
-  for (std::size_t i = 0; i < s.values.size(); ++i) out << s.kinds[i] << ' ' << s.values[i] << '\n';
-}
-
-std::vector<std::string> BoundedSearch::describe(const Schedule& s, const std::vector<OfferedChoice>& offered) {
-  std::vector<std::string> lines;
+ChoiceScript BoundedSearch::script(const Schedule& s) {
+  ChoiceScript script;
   for (std::size_t i = 0; i < s.values.size(); ++i)
-    if (i < offered.size() && s.values[i] != offered[i].n - 1)
-      lines.push_back("choice " + std::to_string(i + 1) + ": " + choice_kind_text(s.kinds[i]) + " -> " +
-                      std::to_string(s.values[i]) + " of " + std::to_string(offered[i].n));
-  return lines;
+    script.entries.push_back({static_cast<std::uint8_t>(s.kinds[i]), true, s.values[i]});
+  return script;
 }
 
 }  // namespace bspcheck::trace

@@ -34,9 +34,7 @@ class BoundedSearch {
   bool exhaustive() const { return !cut_; }
 
   // The script that makes a run follow s.
-  static void write_script(const std::string& path, const Schedule& s);
-  // "choice 3: message order -> 0 of 4" for each deviation of s, given what its run was offered.
-  static std::vector<std::string> describe(const Schedule& s, const std::vector<OfferedChoice>& offered);
+  static ChoiceScript script(const Schedule& s);
 
  private:
   std::size_t bound_;

@@ -2,6 +2,9 @@
 
 #include <cstdio>
 #include <fstream>
+#include <stdexcept>
+
+#include "runtime/rng.hpp"
 
 namespace bspcheck::trace {
 
@@ -18,26 +21,50 @@ std::vector<RecordedChoice> recorded_choices(const Reader& trace) {
   return choices;
 }
 
-const char* choice_kind_text(unsigned kind) {
-  switch (kind) {
-    case 1: return "next process";
-    case 2: return "message order";
-    case 3: return "write order";
-    case 4: return "hp timing";
-    case 5: return "time";
-    case 6: return "processes granted";
-    default: return "choice";
+ChoiceScript ChoiceScript::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw TraceError(path + ": cannot read the choice script");
+  ChoiceScript script;
+  std::string kind, value;
+  auto number = [&](const std::string& text) {
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 20)
+      throw TraceError(path + ": bad number '" + text + "' in the choice script");
+    try {
+      return std::stoull(text);
+    } catch (const std::out_of_range&) {
+      throw TraceError(path + ": number '" + text + "' out of range in the choice script");
+    }
+  };
+  while (in >> kind >> value) {
+    if (kind == "random") {
+      script.random_tail = true;
+      script.tail_seed = number(value);
+      continue;
+    }
+    const std::uint64_t k = number(kind);
+    if (!rt::choice_kind_info(k)) throw TraceError(path + ": bad choice kind " + kind);
+    Entry e{static_cast<std::uint8_t>(k), value != "-", 0};
+    if (e.given) e.value = number(value);
+    script.entries.push_back(e);
+  }
+  return script;
+}
+
+void ChoiceScript::save(const std::string& path) const {
+  std::ofstream out(path);
+  if (random_tail) out << "random " << tail_seed << '\n';
+  for (const Entry& e : entries) {
+    out << static_cast<unsigned>(e.kind) << ' ';
+    if (e.given) out << e.value << '\n';
+    else out << "-\n";
   }
 }
 
-void write_choice_script(const std::string& path, const std::vector<RecordedChoice>& choices,
-                         const std::vector<bool>& keep) {
-  std::ofstream out(path);
-  for (std::size_t i = 0; i < choices.size(); ++i) {
-    out << static_cast<unsigned>(choices[i].kind) << ' ';
-    if (keep[i]) out << choices[i].value << '\n';
-    else out << "-\n";
-  }
+ChoiceScript keep_choices(const std::vector<RecordedChoice>& choices, const std::vector<bool>& keep) {
+  ChoiceScript script;
+  for (std::size_t i = 0; i < choices.size(); ++i)
+    script.entries.push_back({choices[i].kind, static_cast<bool>(keep[i]), keep[i] ? choices[i].value : 0});
+  return script;
 }
 
 std::vector<OfferedChoice> read_choice_log(const std::string& path) {
@@ -52,6 +79,23 @@ std::vector<OfferedChoice> read_choice_log(const std::string& path) {
     points.push_back(pt);
   }
   return points;
+}
+
+std::string deviation_text(std::size_t i, const OfferedChoice& c) {
+  return "choice " + std::to_string(i + 1) + " (superstep " + std::to_string(c.superstep) +
+         "): " + rt::choice_kind_text(c.kind) + " -> " + std::to_string(c.value) + " of " + std::to_string(c.n);
+}
+
+std::vector<std::string> describe_deviations(const std::vector<OfferedChoice>& offered, std::size_t limit) {
+  std::vector<std::string> lines;
+  std::size_t more = 0;
+  for (std::size_t i = 0; i < offered.size(); ++i) {
+    if (offered[i].value + 1 == offered[i].n) continue;
+    if (lines.size() == limit) ++more;
+    else lines.push_back(deviation_text(i, offered[i]));
+  }
+  if (more) lines.push_back("... and " + std::to_string(more) + " more non-default choices");
+  return lines;
 }
 
 }  // namespace bspcheck::trace

@@ -99,10 +99,13 @@ std::size_t CoverageSearch::ran(const Schedule&, const std::vector<OfferedChoice
   return added;
 }
 
-void CoverageSearch::write_script(const std::string& path, const Schedule& s) {
-  std::ofstream out(path);
-  if (s.random_tail) out << "random " << s.tail_seed << '\n';
-  for (std::size_t i = 0; i < s.values.size(); ++i) out << s.kinds[i] << ' ' << s.values[i] << '\n';
+ChoiceScript CoverageSearch::script(const Schedule& s) {
+  ChoiceScript script;
+  script.random_tail = s.random_tail;
+  script.tail_seed = s.tail_seed;
+  for (std::size_t i = 0; i < s.values.size(); ++i)
+    script.entries.push_back({static_cast<std::uint8_t>(s.kinds[i]), true, s.values[i]});
+  return script;
 }
 
 }  // namespace bspcheck::trace

@@ -46,8 +46,8 @@ class CoverageSearch {
   std::size_t corpus_size() const { return corpus_.size(); }
   std::size_t runs() const { return runs_; }
 
-  // The script that makes a run follow s (replay/guided_scheduler.hpp reads it).
-  static void write_script(const std::string& path, const Schedule& s);
+  // The script that makes a run follow s (replay/guided_scheduler.hpp follows it).
+  static ChoiceScript script(const Schedule& s);
   // The tuple of one offered choice: its superstep, kind and outcome class (the default, the
   // first option, or another one). Coarse on purpose, so that the set saturates.
   static std::uint64_t tuple(const OfferedChoice& c);

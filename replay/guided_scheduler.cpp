@@ -1,57 +1,33 @@
 #include "replay/guided_scheduler.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 namespace bspcheck::trace {
 
-GuidedScheduler::Script GuidedScheduler::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw TraceError(path + ": cannot read the choice script");
-  Script script;
-  std::string kind, value;
-  auto number = [&](const std::string& text) {
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 20)
-      throw TraceError(path + ": bad number '" + text + "' in the choice script");
-    try {
-      return std::stoull(text);
-    } catch (const std::out_of_range&) {
-      throw TraceError(path + ": number '" + text + "' out of range in the choice script");
-    }
-  };
-  while (in >> kind >> value) {
-    if (kind == "random") {
-      script.random_tail = true;
-      script.tail_seed = number(value);
-      continue;
-    }
-    const std::uint64_t k = number(kind);
-    if (k < 1 || k > 6) throw TraceError(path + ": bad choice kind " + kind);
-    Entry e{static_cast<std::uint8_t>(k), value != "-", 0};
-    if (e.given) e.value = number(value);
-    script.entries.push_back(e);
-  }
-  return script;
-}
-
-GuidedScheduler::GuidedScheduler(Script script, const std::string& log_path)
+GuidedScheduler::GuidedScheduler(ChoiceScript script, const std::string& log_path)
     : script_(std::move(script.entries)), random_tail_(script.random_tail), tail_rng_(script.tail_seed) {
   if (!log_path.empty()) {
-    log_ = std::fopen(log_path.c_str(), "w");
-    if (!log_) throw TraceError(log_path + ": cannot write the choice log");
+    log_file_ = std::fopen(log_path.c_str(), "w");
+    if (!log_file_) throw TraceError(log_path + ": cannot write the choice log");
   }
+}
+
+GuidedScheduler::GuidedScheduler(ChoiceScript script, std::vector<OfferedChoice>* log)
+    : GuidedScheduler(std::move(script)) {
+  log_ = log;
 }
 
 GuidedScheduler::~GuidedScheduler() {
-  if (log_) std::fclose(log_);
+  if (log_file_) std::fclose(log_file_);
 }
 
 std::uint32_t GuidedScheduler::logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value) {
-  if (log_) {
-    std::fprintf(log_, "%u %u %u %llu\n", static_cast<unsigned>(kind), n, value,
+  if (log_file_) {
+    std::fprintf(log_file_, "%u %u %u %llu\n", static_cast<unsigned>(kind), n, value,
                  static_cast<unsigned long long>(superstep_));
-    std::fflush(log_);  // a run that crashes still tells what it chose
+    std::fflush(log_file_);  // a run that crashes still tells what it chose
   }
+  if (log_) log_->push_back({kind, n, value, superstep_});
   return value;
 }
 
@@ -62,9 +38,9 @@ std::uint32_t GuidedScheduler::tail(std::uint32_t n, bool past_end) {
   return tail_rng_.below(n);
 }
 
-const GuidedScheduler::Entry* GuidedScheduler::next(std::uint8_t kind) {
+const ChoiceScript::Entry* GuidedScheduler::next(std::uint8_t kind) {
   if (pos_ >= script_.size()) return nullptr;
-  const Entry* e = &script_[pos_++];
+  const ChoiceScript::Entry* e = &script_[pos_++];
   return e->given && e->kind == kind ? e : nullptr;
 }
 
@@ -79,7 +55,7 @@ int GuidedScheduler::next_process(const rt::RunnableSet& runnable, int current) 
     if (runnable.contains(current)) return current;
     return *std::min_element(runnable.list.begin(), runnable.list.end());
   }
-  if (const Entry* e = next(static_cast<std::uint8_t>(rt::ChoiceKind::next_process)))
+  if (const ChoiceScript::Entry* e = next(static_cast<std::uint8_t>(rt::ChoiceKind::next_process)))
     if (e->value < static_cast<std::uint64_t>(runnable.nprocs()) && runnable.contains(static_cast<int>(e->value)))
       return static_cast<int>(e->value);
   if (runnable.contains(current)) return current;
@@ -90,7 +66,7 @@ std::uint32_t GuidedScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
   if (exploring() && kind == rt::ChoiceKind::time) return n - 1;
   const auto k = static_cast<std::uint8_t>(kind);
   const bool past_end = pos_ >= script_.size();
-  if (const Entry* e = next(k))
+  if (const ChoiceScript::Entry* e = next(k))
     if (e->value < n) return logged(k, n, static_cast<std::uint32_t>(e->value));
   return logged(k, n, tail(n, past_end));
 }

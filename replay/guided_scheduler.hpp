@@ -1,11 +1,15 @@
 // guided_scheduler.hpp: the scheduler that follows a choice script (replay/choice_script.hpp),
-// for shrinking and bounded search; with a log it explores.
+// for shrinking and the searches; with a log it explores. It does not wrap the run's seeded
+// strategy: the script and its tail (the default schedule, or the script's own random seed)
+// answer every choice, so that a guided run is the same whatever the seed and strategy options
+// say (a shrunk or explored schedule must not change with them).
 #pragma once
 
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "replay/choice_script.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/rng.hpp"
 #include "runtime/scheduler.hpp"
@@ -18,27 +22,13 @@ namespace bspcheck::trace {
 // leaves every order as it is (choice 0). `bsp-check shrink` moves a failing run towards it.
 class GuidedScheduler final : public rt::Scheduler {
  public:
-  struct Entry {
-    std::uint8_t kind;
-    bool given;
-    std::uint64_t value;
-  };
-  // With a log file the scheduler explores: it writes every choice it is offered ("KIND N VALUE
-  // SUPERSTEP" per line, N the number of options) and the runtime offers only those that can matter.
-  explicit GuidedScheduler(std::vector<Entry> script, const std::string& log_path = "")
-      : GuidedScheduler(Script{std::move(script)}, log_path) {}
+  // With a log the scheduler explores: it logs every choice it is offered (a file: "KIND N VALUE
+  // SUPERSTEP" per line, N the number of options; or, in-process, a list) and the runtime offers
+  // only those that can matter.
+  explicit GuidedScheduler(ChoiceScript script, const std::string& log_path = "");
+  GuidedScheduler(ChoiceScript script, std::vector<OfferedChoice>* log);
   ~GuidedScheduler() override;
-  bool exploring() const override { return log_ != nullptr; }
-  // Script file: one line per choice, "KIND VALUE" or "KIND -" (default); KIND as in traces.
-  // A line "random SEED" anywhere makes the choices past the script's end uniform draws from
-  // SEED instead of the default (a coverage search's fresh runs, replay/coverage_search.hpp).
-  struct Script {
-    std::vector<Entry> entries;
-    bool random_tail = false;
-    std::uint64_t tail_seed = 0;
-  };
-  static Script load(const std::string& path);  // throws TraceError
-  explicit GuidedScheduler(Script script, const std::string& log_path = "");
+  bool exploring() const override { return log_file_ != nullptr || log_ != nullptr; }
 
   // Superstep n begins: the log names each choice's superstep (coverage counts per superstep).
   void superstep(std::uint64_t n) { superstep_ = n; }
@@ -47,13 +37,14 @@ class GuidedScheduler final : public rt::Scheduler {
   std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
 
  private:
-  const Entry* next(std::uint8_t kind);
+  const ChoiceScript::Entry* next(std::uint8_t kind);
   std::uint32_t logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value);
   // Past the script's end: the default, or a uniform draw when the script asked for it.
   std::uint32_t tail(std::uint32_t n, bool past_end);
-  std::vector<Entry> script_;
+  std::vector<ChoiceScript::Entry> script_;
   std::size_t pos_ = 0;
-  std::FILE* log_ = nullptr;
+  std::FILE* log_file_ = nullptr;
+  std::vector<OfferedChoice>* log_ = nullptr;
   std::uint64_t superstep_ = 0;
   bool random_tail_ = false;
   rt::Rng tail_rng_;

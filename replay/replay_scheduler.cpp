@@ -1,27 +1,13 @@
 #include "replay/replay_scheduler.hpp"
+#include "runtime/rng.hpp"
 
 #include <sstream>
 
 namespace bspcheck::trace {
 
-namespace {
-const char* kind_name(std::uint8_t k) {
-  switch (k) {
-    case 1: return "next-process choice";
-    case 2: return "message-order choice";
-    case 3: return "write-order choice";
-    case 4: return "hp-timing choice";
-    case 5: return "time choice";
-    case 6: return "grant choice";
-    default: return "choice";
-  }
-}
-}  // namespace
-
-
 std::string ReplayScheduler::describe(const Event& e) const {
   switch (e.type) {
-    case Event::choice: return std::string("a ") + kind_name(e.kind) + " (" + std::to_string(e.value) + ")";
+    case Event::choice: return std::string("a ") + rt::choice_event_text(e.kind) + " (" + std::to_string(e.value) + ")";
     case Event::call: return describe_call(e.rec);
     case Event::superstep: return "the end of superstep " + std::to_string(e.value);
     default: return "the end of the run";
@@ -60,13 +46,13 @@ int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) 
 }
 
 std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
-  const Event* e = next(kind_name(static_cast<std::uint8_t>(kind)));
+  const Event* e = next(rt::choice_event_text(static_cast<std::uint8_t>(kind)));
   if (!e) return after_end_->choose(kind, n);
   if (e->type != Event::choice || e->kind != static_cast<std::uint8_t>(kind))
-    diverged_(std::string("the program asks for a ") + kind_name(static_cast<std::uint8_t>(kind)) +
+    diverged_(std::string("the program asks for a ") + rt::choice_event_text(static_cast<std::uint8_t>(kind)) +
               " where the trace has " + describe(*e));
   if (e->value >= n)
-    diverged_(std::string("the trace's ") + kind_name(e->kind) + " " + std::to_string(e->value) + " is out of range 0.." +
+    diverged_(std::string("the trace's ") + rt::choice_event_text(e->kind) + " " + std::to_string(e->value) + " is out of range 0.." +
               std::to_string(n - 1));
   return static_cast<std::uint32_t>(e->value);
 }

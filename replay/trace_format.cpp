@@ -1,6 +1,7 @@
 #include "replay/trace_format.hpp"
 
 #include "runtime/option_values.hpp"
+#include "runtime/rng.hpp"
 
 #include <cstring>
 #include <sstream>
@@ -323,7 +324,7 @@ bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
     e = Event{};
     e.offset = c.pos();
     const std::uint8_t tag = c.byte("record");
-    if (tag >= 1 && tag <= 6) {
+    if (rt::choice_kind_info(tag)) {
       e.type = Event::choice;
       e.kind = tag;
       e.value = c.varint("choice");

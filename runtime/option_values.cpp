@@ -133,9 +133,10 @@ double SecondsValue::parse(const std::string& key, const std::string& text) {
   return d;
 }
 std::string SecondsValue::format(const double& v) {
+  // The shortest decimal the parser reads back as the same double ("0.1", not 0.1000000000000000055).
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);  // exact: the parser reads back the same double
-  return buf;
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }
 
 bool BoolValue::parse(const std::string& key, const std::string& text) {
@@ -145,6 +146,11 @@ bool BoolValue::parse(const std::string& key, const std::string& text) {
 }
 
 std::string TextValue::parse(const std::string& key, const std::string& text) {
+  if (text.find(':') != std::string::npos) refuse(key, syntax(), text);
+  return text;
+}
+
+std::string PathValue::parse(const std::string& key, const std::string& text) {
   if (text.find(':') != std::string::npos) refuse(key, syntax(), text);
   return text;
 }

@@ -86,6 +86,7 @@ struct TextValue {  // any text without ':' (the separator of BSPCHECK_OPTIONS)
 };
 struct PathValue : TextValue {
   static std::string syntax() { return "a path without ':'"; }
+  static type parse(const std::string& key, const std::string& text);
 };
 // A path the run will write at its end: refused at the start when it cannot be written.
 struct WritablePathValue : PathValue {

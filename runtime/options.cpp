@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
+#include <type_traits>
 
 #include "runtime/option_list.hpp"
 
@@ -40,7 +41,8 @@ const std::vector<Row>& rows() {
   static const ProgramOptions defaults;
   static const std::vector<Row> table = {
 #define BSPCHECK_OPTION(KEY, FIELD, VALUE, SCOPE, FLAG, HELP)                                             \
-  Row{OptionInfo{KEY, scope_text(SCOPE), FLAG, HELP, VALUE::syntax(), VALUE::format(defaults.FIELD)},    \
+  Row{OptionInfo{KEY, scope_text(SCOPE), FLAG, HELP, VALUE::syntax(), VALUE::format(defaults.FIELD),     \
+                 std::is_same_v<VALUE, BoolValue>, std::is_same_v<VALUE::type, std::vector<std::string>>}, \
       [](ProgramOptions& o, const std::string& key, const std::string& text) {                          \
         assign(o.FIELD, VALUE::parse(key, text));                                                       \
       },                                                                                                \
@@ -123,6 +125,17 @@ std::string option_value_error(const std::string& key, const std::string& text) 
     const std::string what = e.what();
     return what.rfind(key + ": ", 0) == 0 ? what.substr(key.size() + 2) : what;
   }
+}
+
+std::vector<std::pair<std::string, std::string>> reproduce_flags(const ProgramOptions& o) {
+  std::vector<std::pair<std::string, std::string>> flags;
+  for (const Row& r : rows()) {
+    const std::string key = r.info.key;
+    if (!*r.info.flag || !in_scope(r, OptionScope::reproduce) || key == "seed" || key == "procs" || r.is_default(o))
+      continue;
+    flags.emplace_back(r.info.flag, r.info.boolean ? std::string() : r.get(o));
+  }
+  return flags;
 }
 
 ProgramOptions program_options_from_environment() {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
@@ -57,11 +58,19 @@ struct OptionInfo {
   const char* help;
   std::string syntax;  // what values are allowed
   std::string default_text;
+  bool boolean;        // a 0-or-1 option: its flag takes no value and turns it from its default
+  bool list;           // a list: given again, it adds to the list
 };
 const std::vector<OptionInfo>& option_table();
 const OptionInfo* find_option(const std::string& key);
 // Checks `text` as a value of option `key`: empty when it is valid, else "expected ..., got '...'".
 std::string option_value_error(const std::string& key, const std::string& text);
+
+// The `bsp-check run` flags that give a run the options of `o` that reproduce it: the rows of the
+// reproduce and checker scopes that have a FLAG and a value other than the default, in the
+// table's order, seed and procs aside (a reproduce line names them first, its own way). Each is
+// {flag, value}; a boolean row's flag has no value ("--werror", "--no-check").
+std::vector<std::pair<std::string, std::string>> reproduce_flags(const ProgramOptions& o);
 
 // Reads BSPCHECK_OPTIONS, BSPCHECK_PREFIX (a prefix may contain ':'), BSPCHECK_REPORT and
 // BSPCHECK_REPRO from the environment. On a bad value prints one line and exits with status 2.

@@ -47,15 +47,51 @@ class Rng {
   std::uint64_t s_[4];
 };
 
-// The kinds of choice, each with its own stream (design.md, "sources of nondeterminism").
+// The kinds of choice, each with its own stream (design.md, "sources of nondeterminism"): the one
+// table of their numbers (traces and choice scripts hold them; never renumber one) and names.
+//   X(ENUMERATOR, NUMBER, TEXT: what it decides, EVENT: the choice as one event of a trace)
+#define BSPCHECK_CHOICE_KINDS(X)                                              \
+  X(next_process, 1, "next process", "next-process choice")                  \
+  X(queue_order, 2, "message order", "message-order choice")                  \
+  X(write_order, 3, "write order", "write-order choice")                      \
+  X(hp_timing, 4, "hp timing", "hp-timing choice")                            \
+  X(time, 5, "time", "time choice")                                          \
+  /* how many processes bsp_begin grants (with grant_fewer; BSPlib 2.1) */    \
+  X(grant, 6, "processes granted", "grant choice")
+
 enum class ChoiceKind : std::uint64_t {
-  next_process = 1,
-  queue_order = 2,
-  write_order = 3,
-  hp_timing = 4,
-  time = 5,
-  grant = 6,  // how many processes bsp_begin grants (with grant_fewer; BSPlib 2.1)
+#define BSPCHECK_CHOICE_KIND_ENUM(NAME, NUMBER, TEXT, EVENT) NAME = NUMBER,
+  BSPCHECK_CHOICE_KINDS(BSPCHECK_CHOICE_KIND_ENUM)
+#undef BSPCHECK_CHOICE_KIND_ENUM
 };
+
+struct ChoiceKindInfo {
+  ChoiceKind kind;
+  const char* text;   // "message order": what the choice decides, for people
+  const char* event;  // "message-order choice": the choice as an event of a run
+};
+inline constexpr ChoiceKindInfo kChoiceKinds[] = {
+#define BSPCHECK_CHOICE_KIND_ROW(NAME, NUMBER, TEXT, EVENT) {ChoiceKind::NAME, TEXT, EVENT},
+    BSPCHECK_CHOICE_KINDS(BSPCHECK_CHOICE_KIND_ROW)
+#undef BSPCHECK_CHOICE_KIND_ROW
+};
+
+// The row of a kind's number (as traces and scripts hold it), or nullptr for no kind.
+constexpr const ChoiceKindInfo* choice_kind_info(std::uint64_t number) {
+  for (const ChoiceKindInfo& k : kChoiceKinds)
+    if (static_cast<std::uint64_t>(k.kind) == number) return &k;
+  return nullptr;
+}
+// "message order" for 2; "choice" for a number that is no kind.
+constexpr const char* choice_kind_text(std::uint64_t number) {
+  const ChoiceKindInfo* k = choice_kind_info(number);
+  return k ? k->text : "choice";
+}
+// "message-order choice" for 2; "choice" for a number that is no kind.
+constexpr const char* choice_event_text(std::uint64_t number) {
+  const ChoiceKindInfo* k = choice_kind_info(number);
+  return k ? k->event : "choice";
+}
 
 inline Rng stream_for(std::uint64_t seed, ChoiceKind kind) {
   std::uint64_t x = seed ^ (static_cast<std::uint64_t>(kind) * 0xd1b54a32d192ed03ULL);

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
+#include <utility>
 
 namespace bspcheck::cli {
 
@@ -80,6 +82,24 @@ bool AtomicFile::commit(const std::string& text) {
   }
   temp_.clear();
   return true;
+}
+
+bool ReportFiles::open(const std::string& json_path, const std::string& sarif_path, const std::string& junit_path) {
+  for (auto [file, out] : {std::pair{&json_path, &json}, std::pair{&sarif_path, &sarif}, std::pair{&junit_path, &junit}}) {
+    if (file->empty()) continue;
+    out->emplace(*file);
+    if (!(*out)->ok()) {
+      std::cerr << "bsp-check: error: cannot write " << *file << ": " << (*out)->error() << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ReportFiles::commit(std::optional<AtomicFile>& file, const std::string& text) {
+  if (!file || file->commit(text)) return true;
+  std::cerr << "bsp-check: error: writing " << file->path() << " failed: " << file->error() << "\n";
+  return false;
 }
 
 }  // namespace bspcheck::cli

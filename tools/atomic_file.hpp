@@ -3,6 +3,7 @@
 // its name at the end: a crash or a kill while writing never leaves a truncated report.
 #pragma once
 
+#include <optional>
 #include <string>
 
 namespace bspcheck::cli {
@@ -27,6 +28,16 @@ class AtomicFile {
   void fail(const std::string& step);
   std::string path_, temp_, error_;
   int fd_ = -1;
+};
+
+// The report files of a command (--json, --sarif, --junit), each opened before any work when its
+// path is not empty, so that a typo does not cost a session.
+struct ReportFiles {
+  std::optional<AtomicFile> json, sarif, junit;
+  // False after saying on stderr which file cannot be written.
+  bool open(const std::string& json_path, const std::string& sarif_path, const std::string& junit_path);
+  // Commits `text` into `file` when it is open; false after saying on stderr that writing failed.
+  static bool commit(std::optional<AtomicFile>& file, const std::string& text);
 };
 
 }  // namespace bspcheck::cli

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "bspcheck/rules.hpp"
+#include "runtime/option_values.hpp"
+#include "runtime/options.hpp"
 #include "checker/suppressions.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/interrupt.hpp"
@@ -17,8 +19,7 @@
 #include "tools/run_command.hpp"
 #include "tools/show_command.hpp"
 #include "tools/explore_command.hpp"
-#include "tools/list_options_command.hpp"
-#include "tools/list_rules_command.hpp"
+#include "tools/list_command.hpp"
 #include "tools/merge_command.hpp"
 #include "tools/stats_command.hpp"
 #include "tools/shard.hpp"
@@ -28,12 +29,36 @@ namespace {
 
 constexpr const char* kVersion = "0.1.0";
 
+// --seed: the options table's syntax (decimal, or 0x hex), within the session's range: the first
+// seed of a session, whose seeds seed .. seed + seeds - 1 must not wrap.
+CLI::Validator first_seed() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        try {
+          if (bspcheck::rt::SeedValue::parse("seed", text) <= bspcheck::cli::kMaxSeed) return {};
+        } catch (const std::invalid_argument&) {
+        }
+        return "expected a whole number from 0 to " + std::to_string(bspcheck::cli::kMaxSeed) + ", got '" + text + "'";
+      },
+      "SEED");
+}
+
 void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs, std::string& shard) {
-  app.add_option("-p,--procs", procs, "processors available: a number, range or list (1-4,8); each is run")
+  // The options of the table (runtime/options.def) that the driver takes its own way: -p takes a
+  // list of process counts, --seed the first of --seeds seeds, --prefix any text (it reaches the
+  // runs as BSPCHECK_PREFIX, so it may hold ':'). Every other flag of the table is registered
+  // from its row (add_option_flags).
+  const auto help = [](const char* key) { return std::string(bspcheck::rt::find_option(key)->help); };
+  app.add_option("-p,--procs", procs, help("procs") + ": a number, range or list (1-4,8); each is run")
       ->default_str("1-4,8");
-  app.add_option("--seed", c.seed, "first schedule seed")
+  app.add_option_function<std::string>(
+         "--seed", [&c](const std::string& text) { c.seed = bspcheck::rt::SeedValue::parse("seed", text); },
+         "the first of --seeds seeds; " + help("seed") + " (a whole number from 0 to " +
+             std::to_string(bspcheck::cli::kMaxSeed) + ", or 0x hex)")
       ->default_str("1")
-      ->check(bspcheck::cli::whole_number(0, bspcheck::cli::kMaxSeed));
+      ->check(first_seed());
+  app.add_option("--prefix", c.prefix, help("prefix"));
+  bspcheck::cli::add_option_flags(app, c.options, {"seed", "procs", "prefix"});
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
       ->check(bspcheck::cli::whole_number(1, bspcheck::cli::kMaxSeeds));
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
@@ -46,14 +71,6 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
                                    "matrices and batch arrays; bsp-check merge joins their --json reports")
       ->type_name("I/N");
   app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
-  app.add_option("--prefix", c.prefix, "prefix every output line of process k, with %p replaced by k (e.g. '[%p] ')");
-  // The flags that set one BSPCHECK_OPTIONS key take its check and help from the options table.
-  using bspcheck::cli::option_help, bspcheck::cli::option_value;
-  app.add_option("--timeout", c.timeout, option_help("timeout"))->check(option_value("timeout"));
-  app.add_option("--stack-size", c.stack_size, option_help("stack"))->check(option_value("stack"));
-  app.add_option("--strategy", c.strategy, option_help("strategy"))->check(option_value("strategy"))->default_str("random");
-  app.add_option("--pct-depth", c.pct_depth, option_help("pct_depth"))->check(option_value("pct_depth"))->default_str("3");
-  app.add_option("--pct-steps", c.pct_steps, option_help("pct_steps"))->check(option_value("pct_steps"))->default_str("1000");
   app.add_option("-j,--jobs", c.jobs,
                  "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
                  "first failure and reports are those of a sequential session")
@@ -63,24 +80,6 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");
-  app.add_option("--globals", c.globals,
-                 "private (default): each process its own copy of the program's globals, as separate processes; "
-                 "shared: one copy for all, as MulticoreBSP's threads (docs/semantics.md)")
-      ->check(option_value("globals"));
-  app.add_flag("--virtual-time", c.virtual_time,
-               "time(), gettimeofday() and clock_gettime() read each process's virtual clock (a fixed epoch plus its "
-               "virtual bsp_time): the same under every seed, for programs that seed rand with the time or print dates");
-  app.add_flag("--grant-fewer", c.grant_fewer,
-               "bsp_begin may grant fewer processes than asked, as BSPlib allows: the number granted is a choice "
-               "of the schedule (programs that assume they get what they asked for fail)");
-  app.add_flag("--time-jitter", c.time_jitter,
-               "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
-               "under every seed, so printed timings do not count as schedule-divergence)");
-  app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
-      ->type_name("FILE");
-  app.add_flag("--measure-work", c.measure_work,
-               "record each process's CPU time per superstep into the trace (--trace, kept traces) for bsp-check "
-               "show; a measurement: no choice depends on it and replay ignores it");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
   app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");
@@ -90,18 +89,6 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->type_name("FILE");
   app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
       ->type_name("FILE");
-  app.add_flag("--werror", c.werror, "warnings fail a run too (exit status 1)");
-  app.add_option("--disable", c.disabled_rules,
-                 "do not report RULE (a rule id; repeat the option or give a comma-separated list)")
-      ->delimiter(',')
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->type_name("RULE");
-  app.add_option("--suppressions", c.suppressions_file,
-                 "drop the findings matching a line of FILE: 'RULE [FILE[:LINE]]', # comments")
-      ->type_name("FILE");
-  app.add_flag("--no-check", c.no_check, "turn the checker's rules that watch several calls off (collisions, hp hazards, unread messages,\n"
-               "truncated moves, registration sites and leaks, level-1 hygiene); errors of single calls, aborts and crashes stay");
   app.prefix_command();
 }
 
@@ -170,21 +157,16 @@ int main(int argc, char** argv) {
     config.shard_index = s->index;
     config.shard_count = s->count;
   }
-  for (const std::string& rule : config.disabled_rules)
-    if (!bspcheck::is_known_rule(rule)) {
-      std::cerr << "bsp-check: error: --disable: unknown rule '" << rule << "' (docs/checks.md lists the rule ids)\n";
-      return 2;
-    }
-  std::erase(config.disabled_rules, std::string());
-  if (!config.suppressions_file.empty()) {
+  // pct's options apply to pct only: other strategies neither pass nor print them.
+  if (config.options.run.strategy != bspcheck::Strategy::pct) {
+    const bspcheck::Options defaults;
+    config.options.run.pct_depth = defaults.pct_depth;
+    config.options.run.pct_steps = defaults.pct_steps;
+  }
+  if (const std::string& file = config.options.run.suppressions_file; !file.empty()) {
     // Checked here, once, with the runtime's own parser: every run would fail the same way.
-    if (config.suppressions_file.find(':') != std::string::npos) {
-      std::cerr << "bsp-check: error: --suppressions " << config.suppressions_file
-                << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-      return 2;
-    }
     try {
-      bspcheck::checker::Suppressions::load(config.suppressions_file);
+      bspcheck::checker::Suppressions::load(file);
     } catch (const std::exception& e) {
       std::cerr << "bsp-check: error: --suppressions " << e.what() << "\n";
       return 2;
@@ -199,23 +181,23 @@ int main(int argc, char** argv) {
     std::cerr << "bsp-check: error: --seeds must be at least 1\n";
     return 2;
   }
-  if (!config.trace_file.empty() && config.procs.size() * config.seeds != 1) {
+  const std::string& trace_file = config.options.run.trace_file;
+  if (!trace_file.empty() && config.procs.size() * config.seeds != 1) {
     std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed (the first failing "
                  "run of many keeps its trace anyway)\n";
     return 2;
   }
-  for (const std::string* path : {&config.trace_file, &config.trace_dir})
-    if (path->find(':') != std::string::npos) {
-      std::cerr << "bsp-check: error: " << *path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-      return 2;
-    }
+  if (config.trace_dir.find(':') != std::string::npos) {  // kept traces are passed as trace=DIR/NAME
+    std::cerr << "bsp-check: error: " << config.trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return 2;
+  }
   // Checked before the first run: a typo should not cost a session, nor exit 1 as if a run failed.
-  if (!config.trace_file.empty())
-    if (std::string why = bspcheck::cli::why_not_writable(config.trace_file); !why.empty()) {
-      std::cerr << "bsp-check: error: --trace " << config.trace_file << ": cannot write the trace: " << why << "\n";
+  if (!trace_file.empty())
+    if (std::string why = bspcheck::cli::why_not_writable(trace_file); !why.empty()) {
+      std::cerr << "bsp-check: error: --trace " << trace_file << ": cannot write the trace: " << why << "\n";
       return 2;
     }
-  if (config.keep_trace && config.trace_file.empty() && !std::filesystem::is_directory(config.trace_dir)) {
+  if (config.keep_trace && trace_file.empty() && !std::filesystem::is_directory(config.trace_dir)) {
     std::cerr << "bsp-check: error: --trace-dir " << config.trace_dir << ": not a directory\n";
     return 2;
   }

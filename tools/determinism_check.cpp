@@ -8,6 +8,7 @@
 #include "bspcheck/rules.hpp"
 #include "replay/replay_scheduler.hpp"
 #include "replay/trace_format.hpp"
+#include "runtime/rng.hpp"
 #include "tools/reproduce_command.hpp"
 #include "tools/run_launcher.hpp"
 #include "tools/temp_files.hpp"
@@ -20,7 +21,7 @@ std::string describe(const trace::Event& e) {
   switch (e.type) {
     case trace::Event::call: return trace::describe_call(e.rec);
     case trace::Event::choice:
-      return "a scheduling choice (kind " + std::to_string(e.kind) + ", " + std::to_string(e.value) + ")";
+      return "a scheduling choice (" + std::string(rt::choice_kind_text(e.kind)) + ", " + std::to_string(e.value) + ")";
     case trace::Event::superstep: return "the barrier into superstep " + std::to_string(e.value);
     case trace::Event::end: return "the end of the run";
   }
@@ -51,13 +52,13 @@ std::optional<Finding> check_determinism(const RunConfig& c, const std::string& 
                                          StdinFeed& in) {
   RunConfig again = c;
   again.keep_trace = false;
-  again.replay_file.clear();
-  again.guide_file.clear();
-  again.guide_log.clear();
+  again.options.run.replay_file.clear();
+  again.options.run.guide_file.clear();
+  again.options.run.guide_log.clear();
   const std::string first = temp_trace(), second = temp_trace();
-  again.trace_file = first;
+  again.options.run.trace_file = first;
   const RunOutcome ra = run_once(again, path, p, seed, in, false);
-  again.trace_file = second;
+  again.options.run.trace_file = second;
   const RunOutcome rb = run_once(again, path, p, seed, in, false);
   // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
   // traces part where the clock did, not where the program did: nothing to compare. The same for
@@ -92,7 +93,7 @@ std::optional<Finding> check_determinism(const RunConfig& c, const std::string& 
       if (x.type == trace::Event::end || y.type == trace::Event::end) break;  // one was cut short
       Finding f;
       f.rule = rule_id(Rule::uncontrolled_nondeterminism);
-      f.severity = Severity::warning;
+      f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
       f.superstep = static_cast<int>(superstep);
       const int pid = x.type == trace::Event::call ? static_cast<int>(x.rec.pid) : -1;
       if (pid >= 0) f.processes = {pid};

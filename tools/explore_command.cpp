@@ -33,59 +33,39 @@ namespace {
 // A schedule of either search, as the session loop sees it: how to steer a run into it and how
 // to describe it when it fails.
 struct Planned {
-  std::function<void(const std::string& script)> write;
+  trace::ChoiceScript script;
   std::string origin;                    // coverage: where the schedule came from
   std::size_t deviations = 0;            // bounded: its non-default choices
   std::vector<std::string> description;  // filled in after the run, from what it was offered
 };
-
-// The non-default choices a run took, for people; at most `limit` lines.
-std::vector<std::string> describe_taken(const std::vector<trace::OfferedChoice>& offered, std::size_t limit = 12) {
-  std::vector<std::string> lines;
-  std::size_t more = 0;
-  for (std::size_t i = 0; i < offered.size(); ++i) {
-    const trace::OfferedChoice& c = offered[i];
-    if (c.value + 1 == c.n) continue;
-    if (lines.size() == limit) {
-      ++more;
-      continue;
-    }
-    lines.push_back("choice " + std::to_string(i + 1) + " (superstep " + std::to_string(c.superstep) +
-                    "): " + trace::choice_kind_text(c.kind) + " -> " + std::to_string(c.value) + " of " +
-                    std::to_string(c.n));
-  }
-  if (more) lines.push_back("... and " + std::to_string(more) + " more non-default choices");
-  return lines;
-}
 
 class Session {
  public:
   Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare)
       : c_(std::move(c)), path_(std::move(path)), dir_(std::move(dir)), trace_dir_(std::move(trace_dir)),
         quiet_(quiet), compare_(compare) {
-    c_.guide_file = dir_ + "/script";
+    c_.options.run.guide_file = dir_ + "/script";
   }
 
   // Runs one schedule at p. Returns false when it fails (reported, trace kept): the session ends.
   bool run(int p, Planned& s, std::vector<trace::OfferedChoice>& offered) {
-    s.write(c_.guide_file);
+    s.script.save(c_.options.run.guide_file);
     RunConfig run = c_;
-    run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
+    run.options.run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
     QuietRun q = run_quietly(run, path_, p, 1);
     ++runs_;
-    offered = trace::read_choice_log(run.guide_log);
-    if (s.description.empty()) s.description = describe_taken(offered);
+    offered = trace::read_choice_log(run.options.run.guide_log);
+    if (s.description.empty()) s.description = trace::describe_deviations(offered, 12);
     if (interrupted()) return true;  // a killed run is neither passed nor failed
     if (!q.passed) {
       report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
       return false;
     }
     if (compare_)
-      if (const auto differs = outputs_.compare(q.outcome)) {
+      if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         const std::string line = first_difference(p, s, differs->first);
         report(p, s, run, " with " + std::string(rule_id(Rule::schedule_divergence)),
-               "process " + std::to_string(differs->first) +
-                   " prints other output than under the default schedule (explore's first): " + line);
+               checker::default_schedule_divergence(differs->first, line));
         return false;
       }
     return true;
@@ -105,10 +85,10 @@ class Session {
   std::string first_difference(int p, Planned& s, int pid) {
     RunConfig again = c_;
     again.prefix = "[%p] ";
-    again.guide_log = dir_ + "/log.again";
-    { std::FILE* f = std::fopen(again.guide_file.c_str(), "w"); if (f) std::fclose(f); }  // the default
+    again.options.run.guide_log = dir_ + "/log.again";
+    trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
     const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
-    s.write(again.guide_file);
+    s.script.save(again.options.run.guide_file);
     const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
     return first_output_difference(a, b, pid, "the default schedule", "this one");
   }
@@ -117,8 +97,8 @@ class Session {
     clear_progress();
     RunConfig record = run;
     const std::string base = std::filesystem::path(c_.program).filename().string();
-    record.trace_file = (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
-    s.write(record.guide_file);
+    record.options.run.trace_file = (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
+    s.script.save(record.options.run.guide_file);
     const QuietRun recorded = run_quietly(record, path_, p, 1);
     std::printf("bsp-check: explore: schedule %zu fails (p = %d", runs_, p);
     if (!s.origin.empty()) std::printf(", %s", s.origin.c_str());
@@ -126,16 +106,16 @@ class Session {
     std::printf(")%s\n", with.c_str());
     if (!reason.empty()) std::printf("  %s\n", reason.c_str());
     for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
-    if (std::filesystem::exists(record.trace_file) && (!recorded.passed || !with.empty()))
-      std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.trace_file.c_str(),
-                  shell_quote(record.trace_file).c_str());
+    if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty()))
+      std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.options.run.trace_file.c_str(),
+                  shell_quote(record.options.run.trace_file).c_str());
   }
 
   RunConfig c_;
   std::string path_, dir_, trace_dir_;
   bool quiet_, compare_;
   std::size_t runs_ = 0;
-  OutputComparison outputs_;  // per p, the default schedule's output is the reference
+  checker::OutputComparison outputs_;  // per p, the default schedule's output is the reference
 };
 
 }  // namespace
@@ -179,18 +159,15 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   c.version = version;
   c.keep_trace = false;
   c.schedule_dependent_output = schedule_dependent_output;
-  c.grant_fewer = grant_fewer;
+  c.options.run.grant_fewer = grant_fewer;
   try {
     c.procs = parse_proc_list(procs);
   } catch (const std::invalid_argument& e) {
     std::cerr << "bsp-check: error: " << e.what() << "\n";
     return 2;
   }
-  const ProgramCheck pc = check_program(c.program);
-  if (!pc.error.empty()) {
-    std::cerr << "bsp-check: error: " << pc.error << "\n";
-    return 2;
-  }
+  const std::optional<std::string> path = program_path(c.program);
+  if (!path) return 2;
   std::string dir_template = temp_template("explore");
   if (!mkdtemp(dir_template.data())) {
     std::perror("bsp-check: mkdtemp");
@@ -198,7 +175,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::string dir = dir_template;
   install_interrupt_handlers();
-  Session session(c, pc.path, dir, trace_dir, quiet, OutputComparison::wanted(c));
+  Session session(c, *path, dir, trace_dir, quiet, compare_outputs_wanted(c));
   auto finish = [&](int status) {
     std::error_code ignored;
     std::filesystem::remove_all(dir, ignored);
@@ -221,7 +198,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
           exhausted = false;
           break;
         }
-        Planned plan{[&](const std::string& f) { trace::BoundedSearch::write_script(f, *s); }, "", s->deviations, {}};
+        Planned plan{trace::BoundedSearch::script(*s), "", s->deviations, {}};
         if (!session.run(p, plan, offered)) return finish(1);
         search.ran(*s, offered);
         session.progress("");
@@ -233,7 +210,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
       const std::size_t share = max_runs / c.procs.size() + 1;
       while (search.runs() < share && session.runs() < max_runs && !interrupted()) {
         const trace::CoverageSearch::Schedule s = search.next();
-        Planned plan{[&](const std::string& f) { trace::CoverageSearch::write_script(f, s); }, s.origin, 0, {}};
+        Planned plan{trace::CoverageSearch::script(s), s.origin, 0, {}};
         if (!session.run(p, plan, offered)) return finish(1);
         if (const std::size_t added = search.ran(s, offered); verbose && added) {
           session.clear_progress();

@@ -130,7 +130,7 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   const std::optional<long> child_pid = rt::fork_protocol::reply_value(line, rt::fork_protocol::kPidReply);
   if (!child_pid || *child_pid <= 0) return false;
   const pid_t child = static_cast<pid_t>(*child_pid);
-  const double limit = c.timeout > 0 ? c.timeout + 5 : -1;
+  const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
   if (!read_line(line, limit)) {
     if (limit < 0) return false;
     kill(child, SIGKILL);  // past its --timeout: the server reports the kill

@@ -42,45 +42,33 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("REPORT", inputs, "the --json reports to merge")->required();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 
-  std::optional<AtomicFile> json_out, sarif_out, junit_out;
-  for (auto [file, out] : {std::pair{&json_file, &json_out}, std::pair{&sarif_file, &sarif_out},
-                           std::pair{&junit_file, &junit_out}}) {
-    if (file->empty()) continue;
-    out->emplace(*file);
-    if (!(*out)->ok()) {
-      std::cerr << "bsp-check: error: cannot write " << *file << ": " << (*out)->error() << "\n";
-      return 2;
-    }
-  }
+  ReportFiles reports;
+  if (!reports.open(json_file, sarif_file, junit_file)) return 2;
 
   std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
   nlohmann::json shards = nlohmann::json::object();
   nlohmann::json first;  // program, args and options: every input must agree on them
   bool interrupted = false;
-  for (const std::string& path : inputs) {
-    std::string error;
-    const std::optional<nlohmann::json> report = read_report(path, error);
-    if (!report) {
-      std::cerr << "bsp-check: error: " << error << "\n";
-      return 2;
-    }
-    const nlohmann::json session = {{"program", (*report)["program"]},
-                                    {"args", report->value("args", nlohmann::json::array())},
-                                    {"options", report->value("options", nlohmann::json::object())}};
+  const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
+    const nlohmann::json session = {{"program", report["program"]},
+                                    {"args", report.value("args", nlohmann::json::array())},
+                                    {"options", report.value("options", nlohmann::json::object())}};
     if (first.is_null()) first = session;
     else if (session != first) {
       std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than "
                 << inputs.front() << ": reports of different sessions cannot be merged\n";
-      return 2;
+      return false;
     }
-    const nlohmann::json its_shards = shards_of(*report);  // (items() of a temporary would dangle)
+    const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
     for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
-    interrupted = interrupted || report->value("interrupted", false);
-    for (const auto& run : (*report)["runs"]) {
+    interrupted = interrupted || report.value("interrupted", false);
+    for (const auto& run : report["runs"]) {
       if (!run.is_object()) continue;
       runs.try_emplace({run.value("procs", 0), run.value("seed", std::uint64_t{0})}, run);
     }
-  }
+    return true;
+  });
+  if (!read) return 2;
 
   nlohmann::json merged_runs = nlohmann::json::array();
   std::vector<RunRecord> records;
@@ -97,7 +85,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   for (const auto& [shard, n] : shards.items()) planned += n.is_number_unsigned() ? n.get<std::uint64_t>() : 0;
 
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
-  if (json_out) {
+  if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
                         {"program", first["program"]},
@@ -109,10 +97,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                         {"planned", planned},
                         {"shards", shards},
                         {"interrupted", interrupted}};
-    if (!json_out->commit(dump(j) + "\n")) {
-      std::cerr << "bsp-check: error: writing " << json_out->path() << " failed: " << json_out->error() << "\n";
-      return 2;
-    }
+    if (!ReportFiles::commit(reports.json, dump(j) + "\n")) return 2;
   }
   SessionInfo session;
   session.program = first["program"].get<std::string>();
@@ -125,14 +110,8 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                    first["options"]["werror"].get<bool>();
   for (const RunRecord& r : records) session.seconds += r.seconds;
   if (interrupted) session.interrupted_by = "a signal (in one of the merged sessions)";
-  if (sarif_out && !sarif_out->commit(dump(sarif_log(session, records)) + "\n")) {
-    std::cerr << "bsp-check: error: writing " << sarif_out->path() << " failed: " << sarif_out->error() << "\n";
-    return 2;
-  }
-  if (junit_out && !junit_out->commit(junit_xml(session, records))) {
-    std::cerr << "bsp-check: error: writing " << junit_out->path() << " failed: " << junit_out->error() << "\n";
-    return 2;
-  }
+  if (reports.sarif && !ReportFiles::commit(reports.sarif, dump(sarif_log(session, records)) + "\n")) return 2;
+  if (reports.junit && !ReportFiles::commit(reports.junit, junit_xml(session, records))) return 2;
   std::cerr << "bsp-check: merged " << inputs.size() << " report" << (inputs.size() == 1 ? "" : "s") << " ("
             << shards.size() << " shard" << (shards.size() == 1 ? "" : "s") << "): " << runs.size() << " of " << planned
             << " planned runs, " << failed << " failed";

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -32,19 +33,6 @@ std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::ui
   return v;
 }
 
-std::optional<std::uint64_t> parse_byte_size(const std::string& text, std::uint64_t max) {
-  const std::size_t digits = text.find_first_not_of("0123456789");
-  const std::string number = text.substr(0, digits), unit = digits == std::string::npos ? "" : text.substr(digits);
-  int shift = 0;
-  if (unit == "k" || unit == "K") shift = 10;
-  else if (unit == "m" || unit == "M") shift = 20;
-  else if (unit == "g" || unit == "G") shift = 30;
-  else if (!unit.empty()) return std::nullopt;
-  const auto v = parse_whole_number(number, 0, max >> shift);
-  if (!v) return std::nullopt;
-  return *v << shift;
-}
-
 CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
@@ -70,17 +58,6 @@ CLI::Validator real_number(double min, double max, const std::string& unit) {
       "NUMBER");
 }
 
-CLI::Validator byte_size(std::uint64_t min, std::uint64_t max) {
-  return CLI::Validator(
-      [min, max](std::string& text) -> std::string {
-        const auto v = parse_byte_size(text, max);
-        if (v && *v >= min) return {};
-        return "expected a size from " + std::to_string(min >> 10) + "k to " + std::to_string(max >> 20) +
-               "m (a number of bytes with an optional k, m or g), got '" + text + "'";
-      },
-      "SIZE");
-}
-
 CLI::Validator option_value(const std::string& key) {
   const rt::OptionInfo* info = rt::find_option(key);
   return CLI::Validator([key](std::string& text) { return rt::option_value_error(key, text); },
@@ -90,6 +67,30 @@ CLI::Validator option_value(const std::string& key) {
 std::string option_help(const std::string& key) {
   const rt::OptionInfo* info = rt::find_option(key);
   return info ? std::string(info->help) + " (" + info->syntax + ")" : std::string();
+}
+
+void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector<std::string>& own) {
+  for (const rt::OptionInfo& info : rt::option_table()) {
+    const std::string key = info.key, flag = info.flag;
+    if (flag.empty() || std::find(own.begin(), own.end(), key) != own.end()) continue;
+    const auto set = [&into, key](const std::string& text) { rt::set_program_option(into, key, text); };
+    if (info.boolean) {
+      const std::string value = info.default_text == "1" ? "0" : "1";
+      app.add_flag_callback(flag, [set, value] { set(value); }, info.help);
+    } else if (info.list) {
+      app.add_option_function<std::vector<std::string>>(
+             flag, [set](const std::vector<std::string>& values) { for (const std::string& v : values) set(v); },
+             option_help(key))
+          ->check(option_value(key))
+          ->delimiter(',')
+          ->allow_extra_args(false)
+          ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+          ->type_name("LIST");
+    } else {
+      CLI::Option* o = app.add_option_function<std::string>(flag, set, option_help(key))->check(option_value(key));
+      if (!info.default_text.empty()) o->default_str(info.default_text);
+    }
+  }
 }
 
 std::string why_not_writable(const std::string& path) {

@@ -9,6 +9,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "runtime/options.hpp"
 
 namespace bspcheck::cli {
 
@@ -16,18 +19,21 @@ namespace bspcheck::cli {
 CLI::Validator whole_number(std::uint64_t min, std::uint64_t max);
 // A finite decimal number from min to max (seconds, costs).
 CLI::Validator real_number(double min, double max, const std::string& unit = "");
-// A byte size: a number with an optional k, m or g suffix, from min to max bytes.
-CLI::Validator byte_size(std::uint64_t min, std::uint64_t max);
 
 // The value of `text` as a whole number in [min, max], or nothing (for checks outside CLI11).
 std::optional<std::uint64_t> parse_whole_number(const std::string& text, std::uint64_t min, std::uint64_t max);
-// The bytes of a size such as 256k, or nothing when it is malformed or exceeds max.
-std::optional<std::uint64_t> parse_byte_size(const std::string& text, std::uint64_t max);
 
 // The value check and the help text of a BSPCHECK_OPTIONS key, for the flag that sets it: the
 // options table (runtime/options.def) is the one place of both.
 CLI::Validator option_value(const std::string& key);
 std::string option_help(const std::string& key);
+
+// Registers on app the flag of every row of the options table that has one (its FLAG column),
+// except the keys in `own` (flags the command registers its own way): syntax, range, default and
+// help come from the row, and the value is set into `into` by the row's parser. A boolean row's
+// flag takes no value and turns the option from its default ("--werror", "--no-check"); a list
+// row's flag may be repeated or take a comma-separated list ("--disable").
+void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector<std::string>& own);
 
 // Why `path` cannot be created or written (an empty string when it can), without leaving a file
 // behind when it did not exist.
@@ -36,8 +42,5 @@ std::string why_not_writable(const std::string& path);
 // Limits shared by the commands (and docs/cli.md).
 constexpr std::uint64_t kMaxSeeds = 1000000000000ull;    // runs per p: far beyond any session
 constexpr std::uint64_t kMaxSeed = UINT64_MAX / 2;       // seed + seeds must not wrap
-constexpr double kMaxTimeoutSeconds = 1e7;               // about 115 days
-constexpr std::uint64_t kMinStackBytes = 16 << 10;
-constexpr std::uint64_t kMaxStackBytes = std::uint64_t{1} << 30;
 
 }  // namespace bspcheck::cli

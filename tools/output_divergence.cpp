@@ -1,6 +1,5 @@
 #include "tools/output_divergence.hpp"
 
-#include <algorithm>
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
@@ -8,20 +7,14 @@
 
 namespace bspcheck::cli {
 
-bool OutputComparison::wanted(const RunConfig& c) {
-  return !c.schedule_dependent_output && !c.no_check &&
-         std::find(c.disabled_rules.begin(), c.disabled_rules.end(), rule_id(Rule::schedule_divergence)) ==
-             c.disabled_rules.end();
+bool compare_outputs_wanted(const RunConfig& c) {
+  return !c.schedule_dependent_output &&
+         checker::OutputComparison::wanted(c.options.run.checks, c.options.run.disabled_rules);
 }
 
-std::optional<std::pair<int, std::uint64_t>> OutputComparison::compare(const RunOutcome& r) {
-  if (!r.reported || r.report.output_hash.empty()) return std::nullopt;
-  const std::vector<std::uint64_t>& hashes = r.report.output_hash;
-  auto [ref, first] = reference_.try_emplace(r.p, r.seed, hashes);
-  if (first || ref->second.second.size() != hashes.size()) return std::nullopt;
-  for (std::size_t k = 0; k < hashes.size(); ++k)
-    if (hashes[k] != ref->second.second[k]) return std::make_pair(static_cast<int>(k), ref->second.first);
-  return std::nullopt;
+std::optional<std::pair<int, std::uint64_t>> compare_outputs(checker::OutputComparison& outputs, const RunOutcome& r) {
+  if (!r.reported) return std::nullopt;
+  return outputs.compare(r.p, r.seed, r.report.output_hash);
 }
 
 std::vector<std::string> lines_of(const std::string& text, int pid) {
@@ -35,16 +28,11 @@ std::vector<std::string> lines_of(const std::string& text, int pid) {
 
 std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
                                     const std::string& name_b) {
-  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
-    const std::vector<std::string> la = lines_of(a.*stream, pid);
-    const std::vector<std::string> lb = lines_of(b.*stream, pid);
-    std::size_t i = 0;
-    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
-    if (i == la.size() && i == lb.size()) continue;
-    auto show = [](const std::vector<std::string>& l, std::size_t k) { return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)"); };
-    return std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
-           std::to_string(i + 1) + ": " + name_a + " prints " + show(la, i) + ", " + name_b + " prints " + show(lb, i);
-  }
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err})
+    if (const auto line = checker::first_line_difference(lines_of(a.*stream, pid), lines_of(b.*stream, pid),
+                                                         stream == &RunOutcome::out ? "on stdout" : "on stderr",
+                                                         name_a, name_b))
+      return *line;
   return "the outputs could not be told apart when run again";
 }
 
@@ -60,7 +48,7 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
       first_output_difference(a, b, pid, "seed " + std::to_string(seed_a), "seed " + std::to_string(seed_b));
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
-  f.severity = Severity::error;
+  f.severity = rule_severity(Rule::schedule_divergence);
   f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
                  " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + "); " + detail +
                  ". Reproduce both: " + repro_command(c, p, seed_a) + " ; " + repro_command(c, p, seed_b) +

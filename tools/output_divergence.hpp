@@ -1,39 +1,31 @@
-// output_divergence.hpp: schedule-divergence, the driver's own rule. Separate processes print
-// the same output under every schedule unless the program depends on the schedule; the runtime
-// digests each process's output, and the driver compares the digests of every clean run of a p
-// with the first clean run of that p. A difference is run again, both seeds with per-process
-// prefixes, to name the first differing line.
+// output_divergence.hpp: schedule-divergence across the runs of the driver. The runtime digests
+// each process's output; the comparison (checker/output_comparison.hpp) takes every clean run of
+// a p against the first clean run of that p. A difference is run again, both seeds with
+// per-process prefixes, to name the first differing line.
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "checker/output_comparison.hpp"
 #include "tools/run_config.hpp"
 #include "tools/run_launcher.hpp"
 #include "tools/stdin_feed.hpp"
 
 namespace bspcheck::cli {
 
-class OutputComparison {
- public:
-  // Is the comparison on for this session (not --schedule-dependent-output, --no-check, or the
-  // rule disabled)?
-  static bool wanted(const RunConfig& c);
+// Is the comparison on for this session (not --schedule-dependent-output, --no-check, or the
+// rule disabled)?
+bool compare_outputs_wanted(const RunConfig& c);
 
-  // Compares a clean run's per-process digests with the reference of its p (the first clean run
-  // of that p becomes the reference). Returns the first process whose output differs, with the
-  // reference's seed.
-  std::optional<std::pair<int, std::uint64_t>> compare(const RunOutcome& r);
-  bool has_reference(int p) const { return reference_.count(p) > 0; }
-
- private:
-  std::map<int, std::pair<std::uint64_t, std::vector<std::uint64_t>>> reference_;  // p -> seed, digests
-};
+// Compares a clean run's per-process output digests with the reference of its p
+// (checker/output_comparison.hpp). Returns the first process whose output differs, with the
+// reference's seed.
+std::optional<std::pair<int, std::uint64_t>> compare_outputs(checker::OutputComparison& outputs, const RunOutcome& r);
 
 // The finding for process `pid` printing differently under seed_a and seed_b (p processors):
 // both runs again, prefixed, and their first differing line.

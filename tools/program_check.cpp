@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <string_view>
 
@@ -60,6 +61,13 @@ ProgramCheck check_program(const std::string& name) {
     return c;
   }
   return c;
+}
+
+std::optional<std::string> program_path(const std::string& name) {
+  ProgramCheck c = check_program(name);
+  if (c.error.empty()) return std::move(c.path);
+  std::cerr << "bsp-check: error: " << c.error << "\n";
+  return std::nullopt;
 }
 
 }  // namespace bspcheck::cli

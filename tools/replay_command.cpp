@@ -28,24 +28,19 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.procs_text = std::to_string(h.procs);
   c.seed = h.seed;
   c.seeds = 1;
-  // An explored trace answers every choice itself (its replay explores, replay_scheduler.hpp).
-  c.strategy = h.strategy == trace::kExploringStrategy ? "random" : h.strategy;
   c.keep_trace = false;
-  // The recorded run's checker options, so that the replay reports what it reported.
-  rt::ProgramOptions recorded;
   try {
-    rt::parse_program_options(h.checks, recorded);
+    // An explored trace answers every choice itself (its replay explores, replay_scheduler.hpp).
+    rt::set_program_option(c.options, "strategy",
+                           h.strategy == trace::kExploringStrategy ? std::string("random") : h.strategy);
+    // The recorded run's checker options, so that the replay reports what it reported (and only
+    // those: printed again through the table's checker rows).
+    const rt::ProgramOptions recorded = rt::parse_program_options(h.checks);
+    rt::parse_program_options(rt::format_program_options(recorded, rt::OptionScope::checker), c.options);
   } catch (const std::invalid_argument& e) {
     error = trace_path + ": its checker options are malformed: " + e.what();
     return false;
   }
-  c.werror = recorded.run.werror;
-  c.no_check = !recorded.run.checks;
-  c.time_jitter = recorded.run.time_jitter;
-  c.grant_fewer = recorded.run.grant_fewer;
-  c.virtual_time = recorded.run.virtual_time;
-  c.suppressions_file = recorded.run.suppressions_file;
-  c.disabled_rules = recorded.run.disabled_rules;
   return true;
 }
 
@@ -59,7 +54,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   double timeout = 0;
   app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
   app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
-  app.add_option("--timeout", timeout, "seconds the replay may take (0: none)")->check(real_number(0, kMaxTimeoutSeconds, "seconds"));
+  app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))->check(option_value("timeout"));
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
@@ -85,9 +80,9 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
     std::cerr << "bsp-check: error: " << error << "\n";
     return 2;
   }
-  c.replay_file = trace_path;
+  c.options.run.replay_file = trace_path;
   c.prefix = prefix;
-  c.timeout = timeout;
+  c.options.timeout_seconds = timeout;
   c.version = version;
   c.command_line = "bsp-check replay " + shell_quote(trace_path);
   return run_command(c);

@@ -203,7 +203,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     const Distinct& d = distinct[key];
     const Finding& f = *d.finding;
     const std::string rule = valid_utf8(f.rule);
-    const std::string level = f.severity == Severity::warning ? "warning" : "error";
+    const std::string level = severity_name(f.severity);
     if (!rule_index.count(rule)) add_rule(rule, level, "rule " + rule);
 
     nlohmann::json locations = nlohmann::json::array();
@@ -321,8 +321,7 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
     std::string message, body, type = "failure";
     for (const auto& f : r.findings) {
       if (message.empty() && checker::finding_fails(f, s.werror)) {
-        message = (f.severity == Severity::warning ? "warning[" : "error[") + f.rule + "]: superstep " +
-                  std::to_string(f.superstep) + ": " + f.message;
+        message = checker::finding_headline(f);
         type = f.rule;
       }
       body += checker::render_finding(f, "");

@@ -19,6 +19,10 @@ struct RunRecord {
   int exit_status = 0;
   double seconds = 0;
   std::vector<Finding> findings;  // the runtime's report's, and the driver's own (divergence)
+  bool reported = false;  // the run wrote its report: the next three are known
+  int nprocs = 0;         // processes granted by bsp_begin (0: it was never called)
+  int supersteps = 0;
+  std::vector<std::uint64_t> output_hash;  // per process: a digest of what it printed
   std::string reason;    // why a run failed without (only) findings
   std::string repro;     // the command that reproduces the run
   std::string out, err;  // captured output of a failing run (bounded), else empty

@@ -32,6 +32,7 @@
 #include "tools/reports.hpp"
 #include "tools/run_launcher.hpp"
 #include "tools/run_prefetch.hpp"
+#include "tools/run_report_file.hpp"
 #include "tools/run_summary.hpp"
 #include "tools/shard.hpp"
 #include "tools/stdin_feed.hpp"
@@ -40,52 +41,21 @@ namespace bspcheck::cli {
 
 namespace {
 
-// A run as the --json report lists it (docs/cli.md, "JSON"): its findings as the runtime wrote them.
-nlohmann::json outcome_json(const RunOutcome& r, const std::string& repro) {
-  nlohmann::json j = {{"procs", r.p},     {"seed", r.seed},         {"exit_status", r.exit_status},
-                      {"passed", r.passed}, {"seconds", r.seconds}, {"reproduce", repro}};
-  const nlohmann::json report = checker::run_report_to_json(r.report);
-  j["findings"] = report["findings"];
-  if (r.reported) {
-    j["nprocs"] = r.report.nprocs;
-    j["supersteps"] = r.report.supersteps;
-    if (report.contains("output_hash")) j["output_hash"] = report["output_hash"];
-  }
-  if (!r.reason.empty()) j["reason"] = r.reason;
-  return j;
-}
-
 // Output kept for the JUnit file: bounded, a failing run's end is what matters.
 std::string tail_of(const std::string& s, std::size_t limit = 64 * 1024) {
   if (s.size() <= limit) return s;
   return "[... " + std::to_string(s.size() - limit) + " bytes not kept ...]\n" + s.substr(s.size() - limit);
 }
 
-int report_write_failed(const AtomicFile& f) {
-  std::cerr << "bsp-check: error: writing " << f.path() << " failed: " << f.error() << "\n";
-  return 2;
-}
-
 }  // namespace
 
 int run_command(const RunConfig& c) {
-  ProgramCheck pc = check_program(c.program);
-  if (!pc.error.empty()) {
-    std::cerr << "bsp-check: error: " << pc.error << "\n";
-    return 2;
-  }
+  const std::optional<std::string> program = program_path(c.program);
+  if (!program) return 2;
   // Output files are opened before the first run: a typo should not cost a long session. They
   // are written whole at the end, and renamed into place (tools/atomic_file.hpp).
-  std::optional<AtomicFile> json_out, sarif_out, junit_out;
-  for (auto [file, out] : {std::pair{&c.json_file, &json_out}, std::pair{&c.sarif_file, &sarif_out},
-                           std::pair{&c.junit_file, &junit_out}}) {
-    if (file->empty()) continue;
-    out->emplace(*file);
-    if (!(*out)->ok()) {
-      std::cerr << "bsp-check: error: cannot write " << *file << ": " << (*out)->error() << "\n";
-      return 2;
-    }
-  }
+  ReportFiles reports;
+  if (!reports.open(c.json_file, c.sarif_file, c.junit_file)) return 2;
   install_interrupt_handlers();
 
   const Shard shard{c.shard_index, c.shard_count};
@@ -103,13 +73,13 @@ int run_command(const RunConfig& c) {
   std::optional<std::pair<int, std::uint64_t>> first_failure;
   // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run).
   // A streamed stdin (a pipe) is a pipe of each run's own: runs are started anew then.
-  const bool use_servers = c.fork_server && !stream && c.trace_file.empty() && c.replay_file.empty() &&
-                           c.guide_file.empty() && stdin_feed.shareable();
+  const bool use_servers = c.fork_server && !stream && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() &&
+                           c.options.run.guide_file.empty() && stdin_feed.shareable();
   std::map<int, std::unique_ptr<ForkServer>> servers;
   std::set<int> no_server;
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
-  OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
-  const bool compare_outputs = OutputComparison::wanted(c);
+  checker::OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
+  const bool comparing = compare_outputs_wanted(c);
   // One run at (p, seed): forked from p's server when there is one, else started anew.
   auto run_one = [&](int p, std::uint64_t seed) {
     RunOutcome r;
@@ -118,7 +88,7 @@ int run_command(const RunConfig& c) {
       std::unique_ptr<ForkServer>& server = servers[p];
       if (!server) {
         server = std::make_unique<ForkServer>();
-        if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
+        if (!server->start(c, *program, p, stdin_feed)) server.reset();
       }
       if (server) served = server->run(c, p, seed, r);
       if (!served) {  // e.g. a program that never reaches bsp_begin: run it the usual way
@@ -127,7 +97,7 @@ int run_command(const RunConfig& c) {
         r = RunOutcome{};
       }
     }
-    if (!served && !interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, stream);
+    if (!served && !interrupted()) r = run_once(c, *program, p, seed, stdin_feed, stream);
     return r;
   };
   // -j: worker threads run the next runs of this shard ahead, each on fork servers of its own;
@@ -155,7 +125,7 @@ int run_command(const RunConfig& c) {
           }
           if (usable && !server) {
             server = std::make_unique<ForkServer>();
-            if (!server->start(c, pc.path, p, stdin_feed)) server.reset();
+            if (!server->start(c, *program, p, stdin_feed)) server.reset();
           }
           if (server) served = server->run(c, p, seed, r);
           if (!served) {
@@ -165,7 +135,7 @@ int run_command(const RunConfig& c) {
               worker_no_server.insert(p);
             }
             r = RunOutcome{};
-            if (!interrupted()) r = run_once(c, pc.path, p, seed, stdin_feed, false);
+            if (!interrupted()) r = run_once(c, *program, p, seed, stdin_feed, false);
           }
           return r;
         },
@@ -179,9 +149,9 @@ int run_command(const RunConfig& c) {
         // Another shard's run. Until this p has a reference output, run it anyway (not counted):
         // every shard then compares with the same reference as the whole session would, so the
         // shards' union is the unsharded session, schedule-divergence included.
-        if (compare_outputs && !stream && !outputs.has_reference(p)) {
+        if (comparing && !stream && !outputs.has_reference(p)) {
           const RunOutcome ref = run_one(p, seed);
-          if (ref.passed) outputs.compare(ref);
+          if (ref.passed) compare_outputs(outputs, ref);
         }
         continue;
       }
@@ -199,28 +169,41 @@ int run_command(const RunConfig& c) {
       RunOutcome r = ahead ? std::move(*ahead) : run_one(p, seed);
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
-      if (r.passed && !stream && compare_outputs)
-        if (const auto differs = outputs.compare(r)) {
-          Finding f = divergence_finding(c, pc.path, p, differs->second, seed, differs->first, stdin_feed);
+      if (r.passed && !stream && comparing)
+        if (const auto differs = compare_outputs(outputs, r)) {
+          Finding f = divergence_finding(c, *program, p, differs->second, seed, differs->first, stdin_feed);
           r.err += checker::render_finding(f, "");  // shown with the run, like the runtime's own findings
           r.report.findings.push_back(std::move(f));
           r.passed = false;
         }
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
-      if (!stream && c.trace_file.empty() && c.replay_file.empty() && c.guide_file.empty() &&
+      if (!stream && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() && c.options.run.guide_file.empty() &&
           (c.determinism_check == 2 || (c.determinism_check == 1 && done == 1)) &&
-          std::find(c.disabled_rules.begin(), c.disabled_rules.end(),
-                    rule_id(Rule::uncontrolled_nondeterminism)) == c.disabled_rules.end())
-        if (std::optional<Finding> f = check_determinism(c, pc.path, p, seed, stdin_feed)) {
+          std::find(c.options.run.disabled_rules.begin(), c.options.run.disabled_rules.end(),
+                    rule_id(Rule::uncontrolled_nondeterminism)) == c.options.run.disabled_rules.end())
+        if (std::optional<Finding> f = check_determinism(c, *program, p, seed, stdin_feed)) {
           r.err += checker::render_finding(*f, "");
-          if (c.werror) r.passed = false;
+          if (c.options.run.werror) r.passed = false;
           r.report.findings.push_back(std::move(*f));
         }
-      runs.push_back(outcome_json(r, repro_command(c, p, seed)));
+      RunRecord rec;
+      rec.p = p;
+      rec.seed = seed;
+      rec.passed = r.passed;
+      rec.exit_status = r.exit_status;
+      rec.seconds = r.seconds;
+      rec.findings = r.report.findings;
+      rec.reason = r.reason;
+      rec.repro = repro_command(c, p, seed);
+      rec.reported = r.reported;
+      rec.nprocs = r.report.nprocs;
+      rec.supersteps = r.report.supersteps;
+      rec.output_hash = r.report.output_hash;
+      runs.push_back(run_record_to_json(rec));
       const std::vector<Finding>& findings = r.report.findings;
 
       // Which of its findings were not seen in an earlier run?
-      const std::vector<const Finding*> fresh = summary.add_run(findings, p, seed, done, c.werror);
+      const std::vector<const Finding*> fresh = summary.add_run(findings, p, seed, done, c.options.run.werror);
       bool warnings = false;
       for (const Finding& f : findings) warnings = warnings || f.severity == Severity::warning;
       if (!findings.empty()) ++with_findings;
@@ -251,15 +234,6 @@ int run_command(const RunConfig& c) {
           std::cerr << std::flush;
         }
       }
-      RunRecord rec;
-      rec.p = p;
-      rec.seed = seed;
-      rec.passed = r.passed;
-      rec.exit_status = r.exit_status;
-      rec.seconds = r.seconds;
-      rec.findings = findings;
-      rec.reason = r.reason;
-      rec.repro = repro_command(c, p, seed);
       if (!r.passed && (!c.junit_file.empty() || !c.sarif_file.empty())) {
         rec.out = tail_of(r.out);
         rec.err = tail_of(r.err);
@@ -291,21 +265,21 @@ int run_command(const RunConfig& c) {
   session.args = c.args;
   session.command_line = c.command_line;
   session.version = c.version;
-  session.werror = c.werror;
+  session.werror = c.options.run.werror;
   session.seconds = secs;
   if (stop_signal) session.interrupted_by = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" : "SIGHUP";
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
-  if (json_out) {
+  if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
                         {"program", c.program},
                         {"args", c.args},
                         {"options",
-                         {{"werror", c.werror},
-                          {"disable", c.disabled_rules},
-                          {"suppressions", c.suppressions_file},
-                          {"check", !c.no_check},
-                          {"strategy", c.strategy}}},
+                         {{"werror", c.options.run.werror},
+                          {"disable", c.options.run.disabled_rules},
+                          {"suppressions", c.options.run.suppressions_file},
+                          {"check", c.options.run.checks},
+                          {"strategy", rt::StrategyValue::format(c.options.run.strategy)}}},
                         {"runs", runs},
                         {"total", done},
                         {"failed", failed},
@@ -313,11 +287,10 @@ int run_command(const RunConfig& c) {
                         {"shard", shard.text()},
                         {"interrupted", stop_signal != 0}};
     if (stop_signal) j["interrupted_by"] = session.interrupted_by;
-    if (!json_out->commit(dump(j) + "\n")) return report_write_failed(*json_out);
+    if (!ReportFiles::commit(reports.json, dump(j) + "\n")) return 2;
   }
-  if (sarif_out && !sarif_out->commit(dump(sarif_log(session, records)) + "\n"))
-    return report_write_failed(*sarif_out);
-  if (junit_out && !junit_out->commit(junit_xml(session, records))) return report_write_failed(*junit_out);
+  if (reports.sarif && !ReportFiles::commit(reports.sarif, dump(sarif_log(session, records)) + "\n")) return 2;
+  if (reports.junit && !ReportFiles::commit(reports.junit, junit_xml(session, records))) return 2;
 
   // Identical findings of many runs: one table instead of a thousand repeats.
   if (!c.quiet && done > 1 && !summary.empty()) summary.print_table(with_findings, done);
@@ -350,26 +323,26 @@ int run_command(const RunConfig& c) {
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
-  if (first_failure && c.keep_trace && c.trace_file.empty() && c.replay_file.empty() && !interrupted()) {
+  if (first_failure && c.keep_trace && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() && !interrupted()) {
     // Keep the trace of the first failing run: runs are deterministic, so running that seed
     // again with recording on gives exactly the run that failed.
     RunConfig again = c;
     const std::string base = std::filesystem::path(c.program).filename().string();
-    again.trace_file = (std::filesystem::path(c.trace_dir) /
+    again.options.run.trace_file = (std::filesystem::path(c.trace_dir) /
                         (base + "-p" + std::to_string(first_failure->first) + "-s" +
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
-    RunOutcome r = run_once(again, pc.path, first_failure->first, first_failure->second, stdin_feed, false);
+    RunOutcome r = run_once(again, *program, first_failure->first, first_failure->second, stdin_feed, false);
     if (interrupted()) {  // the recording was cut short: its trace is not the failing run
       std::error_code ignored;
-      std::filesystem::remove(again.trace_file, ignored);
+      std::filesystem::remove(again.options.run.trace_file, ignored);
       return 128 + interrupt_signal();
     }
     if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
-    if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.trace_file))
-      std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.trace_file.c_str(),
-                   shell_quote(again.trace_file).c_str());
+    if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.options.run.trace_file))
+      std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
+                   shell_quote(again.options.run.trace_file).c_str());
   }
   return 1;
 }
@@ -381,7 +354,7 @@ QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::ui
   q.passed = q.outcome.passed;
   q.reason = q.outcome.reason;
   for (const Finding& f : q.outcome.report.findings)
-    if (checker::finding_fails(f, c.werror)) q.failing_rules.push_back(f.rule);
+    if (checker::finding_fails(f, c.options.run.werror)) q.failing_rules.push_back(f.rule);
   return q;
 }
 

@@ -46,32 +46,12 @@ std::string read_fd(int fd) {
 
 }  // namespace
 
-// BSPCHECK_OPTIONS of one run: the flags' values (checked when they were parsed) set through the
-// options table and printed by it (runtime/options.def).
+// BSPCHECK_OPTIONS of one run: the session's options (set from the flags through the options
+// table) at this p and seed, printed by the table (runtime/options.def).
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
-  rt::ProgramOptions o;
+  rt::ProgramOptions o = c.options;
   o.run.seed = seed;
   o.run.procs = p;
-  rt::set_program_option(o, "strategy", c.strategy);
-  if (c.strategy == "pct") {
-    o.run.pct_depth = c.pct_depth;
-    o.run.pct_steps = c.pct_steps;
-  }
-  if (!c.stack_size.empty()) rt::set_program_option(o, "stack", c.stack_size);
-  o.timeout_seconds = c.timeout;
-  o.run.werror = c.werror;
-  o.run.disabled_rules = c.disabled_rules;
-  o.run.suppressions_file = c.suppressions_file;
-  o.run.checks = !c.no_check;
-  o.run.time_jitter = c.time_jitter;
-  o.run.grant_fewer = c.grant_fewer;
-  o.run.virtual_time = c.virtual_time;
-  if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
-  o.run.trace_file = c.trace_file;
-  o.run.measure_work = c.measure_work;
-  o.run.replay_file = c.replay_file;
-  o.run.guide_file = c.guide_file;
-  o.run.guide_log = c.guide_log;
   return rt::format_program_options(o, rt::OptionScope::all);
 }
 
@@ -124,7 +104,7 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
   if (!report_text.empty()) r.reported = checker::run_report_from_json(report_text, r.report);
 
   bool errors = false;  // findings that fail the run: errors, and with --werror warnings
-  for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.werror);
+  for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.options.run.werror);
   if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
   else if (!r.reported)
     r.reason = r.exit_status == 127 ? "could not be executed"
@@ -180,7 +160,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
   int status = 0;
-  const double hard_limit = c.timeout > 0 ? c.timeout + 5 : 0;
+  const double hard_limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : 0;
   for (;;) {
     pid_t w = waitpid(child, &status, hard_limit > 0 ? WNOHANG : 0);
     if (w == child) break;

@@ -1,6 +1,7 @@
 #include "tools/run_report_file.hpp"
 
 #include <fstream>
+#include <iostream>
 
 #include "checker/finding_codec.hpp"
 
@@ -54,6 +55,19 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
   return j;
 }
 
+nlohmann::json run_record_to_json(const RunRecord& r) {
+  nlohmann::json j = {{"procs", r.p},         {"seed", r.seed},       {"exit_status", r.exit_status},
+                      {"passed", r.passed},   {"seconds", r.seconds}, {"reproduce", r.repro},
+                      {"findings", checker::findings_to_json(r.findings, r.seed)}};
+  if (r.reported) {
+    j["nprocs"] = r.nprocs;
+    j["supersteps"] = r.supersteps;
+    if (r.nprocs > 0) j["output_hash"] = checker::digests_to_json(r.output_hash);
+  }
+  if (!r.reason.empty()) j["reason"] = r.reason;
+  return j;
+}
+
 RunRecord record_of(const nlohmann::json& run) {
   // Fields checked by read_report; the others may be absent or of another type (defaults then).
   const auto text = [&](const char* key) {
@@ -72,7 +86,25 @@ RunRecord record_of(const nlohmann::json& run) {
   r.repro = text("reproduce");
   if (run.contains("findings") && run["findings"].is_array())
     for (const auto& f : run["findings"]) r.findings.push_back(checker::finding_from_json(f));
+  r.reported = run.contains("nprocs");
+  r.nprocs = static_cast<int>(number("nprocs"));
+  r.supersteps = static_cast<int>(number("supersteps"));
+  if (run.contains("output_hash")) r.output_hash = checker::digests_from_json(run["output_hash"]);
   return r;
+}
+
+bool for_each_report(const std::vector<std::string>& paths,
+                     const std::function<bool(const std::string& path, const nlohmann::json& report)>& use) {
+  for (const std::string& path : paths) {
+    std::string error;
+    const std::optional<nlohmann::json> report = read_report(path, error);
+    if (!report) {
+      std::cerr << "bsp-check: error: " << error << "\n";
+      return false;
+    }
+    if (!use(path, *report)) return false;
+  }
+  return true;
 }
 
 }  // namespace bspcheck::cli

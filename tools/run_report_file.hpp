@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "tools/reports.hpp"
 
@@ -15,7 +17,16 @@ namespace bspcheck::cli {
 // The report at path, or nothing with error set ("PATH: not a bsp-check --json report ...").
 std::optional<nlohmann::json> read_report(const std::string& path, std::string& error);
 
+// The one encoding of a run in a report (docs/cli.md, "JSON"): run --json writes it, merge and
+// stats read it back. out and err are not part of it.
+nlohmann::json run_record_to_json(const RunRecord& r);
 // One run of a report as the report writers take it (fields of other types take their defaults).
 RunRecord record_of(const nlohmann::json& run);
+
+// Reads each report in turn and hands it to `use` with its path. Stops at the first report that
+// cannot be read (said on stderr) or that `use` refuses (it returns false, having said why).
+// True when every report was used.
+bool for_each_report(const std::vector<std::string>& paths,
+                     const std::function<bool(const std::string& path, const nlohmann::json& report)>& use);
 
 }  // namespace bspcheck::cli

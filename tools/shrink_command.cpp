@@ -13,6 +13,7 @@
 #include "replay/choice_script.hpp"
 #include "replay/shrink.hpp"
 #include "replay/trace_format.hpp"
+#include "runtime/rng.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/program_check.hpp"
@@ -50,11 +51,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     std::cerr << "bsp-check: error: " << error << "\n";
     return 2;
   }
-  const ProgramCheck pc = check_program(c.program);
-  if (!pc.error.empty()) {
-    std::cerr << "bsp-check: error: " << pc.error << "\n";
-    return 2;
-  }
+  const std::optional<std::string> program = program_path(c.program);
+  if (!program) return 2;
   if (output.empty()) {
     std::filesystem::path p(trace_path);
     output = (p.parent_path() / (p.stem().string() + ".min.trace")).string();
@@ -69,8 +67,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
 
   // The failure to keep: the first failing rule of the recorded run.
   RunConfig replay = c;
-  replay.replay_file = trace_path;
-  const QuietRun original = run_quietly(replay, pc.path, p, c.seed);
+  replay.options.run.replay_file = trace_path;
+  const QuietRun original = run_quietly(replay, *program, p, c.seed);
   if (original.passed) {
     std::cerr << "bsp-check: the recorded run does not fail: nothing to shrink\n";
     return 1;
@@ -89,13 +87,13 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   close(fd);
   const std::string script = script_template;
   RunConfig guided = c;
-  guided.guide_file = script;
+  guided.options.run.guide_file = script;
   std::size_t runs = 0;
   auto fails = [&](const std::vector<std::size_t>& kept) {
     std::vector<bool> keep(choices.size(), false);
     for (std::size_t i : kept) keep[i] = true;
-    trace::write_choice_script(script, choices, keep);
-    const QuietRun q = run_quietly(guided, pc.path, p, c.seed);
+    trace::keep_choices(choices, keep).save(script);
+    const QuietRun q = run_quietly(guided, *program, p, c.seed);
     ++runs;
     if (!quiet && runs % 25 == 0)
       std::fprintf(stderr, "\rbsp-check: shrink: %zu runs, %zu choices left...", runs, kept.size());
@@ -111,10 +109,10 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   // Record the minimal run.
   std::vector<bool> keep(choices.size(), false);
   for (std::size_t i : kept) keep[i] = true;
-  trace::write_choice_script(script, choices, keep);
+  trace::keep_choices(choices, keep).save(script);
   RunConfig record = guided;
-  record.trace_file = output;
-  const QuietRun final_run = run_quietly(record, pc.path, p, c.seed);
+  record.options.run.trace_file = output;
+  const QuietRun final_run = run_quietly(record, *program, p, c.seed);
   std::filesystem::remove(script);
   if (final_run.passed) {
     std::cerr << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
@@ -135,7 +133,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   for (std::size_t i : kept) {
     const trace::RecordedChoice& ch = i < minimal.size() ? minimal[i] : choices[i];
     std::printf("  superstep %llu, after process %d's %s: %s -> %llu\n", static_cast<unsigned long long>(ch.superstep),
-                ch.pid, ch.call.c_str(), trace::choice_kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
+                ch.pid, ch.call.c_str(), rt::choice_kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
   }
   if (!kept.empty())
     std::printf("  critical superstep: %llu\n",

@@ -8,6 +8,9 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
+
+#include "bspcheck/rules.hpp"
 
 #include "runtime/hash.hpp"
 #include "tools/cli_parse.hpp"
@@ -21,16 +24,13 @@ namespace {
 // had, what each process printed (the output digests) and which rules fired in which superstep.
 // Two schedules with the same behaviour are, for the program's observable results, one: the
 // number of distinct behaviours is the coverage a sample of schedules reached.
-std::uint64_t behaviour(const nlohmann::json& run) {
+std::uint64_t behaviour(const RunRecord& run) {
   rt::Fnv1a64 h;
-  h.add(std::to_string(run.value("procs", 0)) + "/" + std::to_string(run.value("nprocs", 0)) + "/" +
-        std::to_string(run.value("supersteps", 0)) + "/" + (run.value("passed", false) ? "ok" : "failed"));
-  if (run.contains("output_hash")) h.add(run["output_hash"].dump());
+  h.add(std::to_string(run.p) + "/" + std::to_string(run.nprocs) + "/" + std::to_string(run.supersteps) + "/" +
+        (run.passed ? "ok" : "failed"));
+  for (std::uint64_t d : run.output_hash) h.add(std::to_string(d) + ",");
   std::set<std::string> rules;
-  if (run.contains("findings") && run["findings"].is_array())
-    for (const auto& f : run["findings"])
-      if (f.is_object())
-        rules.insert(f.value("rule", std::string("?")) + "@" + std::to_string(f.value("superstep", 0)));
+  for (const Finding& f : run.findings) rules.insert(f.rule + "@" + std::to_string(f.superstep));
   for (const std::string& r : rules) h.add(r + ";");
   return h.value();
 }
@@ -89,58 +89,49 @@ int stats_command(const std::vector<std::string>& args) {
   std::map<int, SuperstepStats> supersteps;
   std::map<std::string, std::uint64_t> rule_more;
   std::map<std::string, std::uint64_t> failing_more;
-  std::set<std::pair<int, std::uint64_t>> seen;  // (p, seed) of one strategy counted once
+  std::set<std::tuple<int, std::uint64_t, std::string>> seen;  // (p, seed, strategy): a run counted once
   std::set<std::string> programs;
   std::uint64_t total = 0;
-  for (const std::string& path : inputs) {
-    std::string error;
-    const std::optional<nlohmann::json> report = read_report(path, error);
-    if (!report) {
-      std::cerr << "bsp-check: error: " << error << "\n";
-      return 2;
-    }
-    programs.insert((*report)["program"].get<std::string>());
-    const nlohmann::json options = report->value("options", nlohmann::json::object());
+  const bool read = for_each_report(inputs, [&](const std::string&, const nlohmann::json& report) {
+    programs.insert(report["program"].get<std::string>());
+    const nlohmann::json options = report.value("options", nlohmann::json::object());
     const std::string strategy = options.is_object() && options.contains("strategy") && options["strategy"].is_string()
                                      ? options["strategy"].get<std::string>()
                                      : std::string("random");
-    for (const auto& run : (*report)["runs"]) {
-      const int p = run.value("procs", 0);
-      const std::uint64_t seed = run.value("seed", std::uint64_t{0});
+    for (const auto& json_run : report["runs"]) {
+      const RunRecord run = record_of(json_run);
       // Shards of one session may overlap (a merged report and its inputs): count a run once.
-      if (!seen.insert({p, seed ^ std::hash<std::string>{}(strategy)}).second) continue;
+      if (!seen.insert({run.p, run.seed, strategy}).second) continue;
       ++total;
-      const std::string where = "p=" + std::to_string(p) + " seed=" + std::to_string(seed);
+      const std::string where = "p=" + std::to_string(run.p) + " seed=" + std::to_string(run.seed);
       StrategyStats& s = strategies[strategy];
-      s.procs.insert(p);
+      s.procs.insert(run.p);
       ++s.runs;
       s.behaviours.insert(behaviour(run));
-      if (!run.value("passed", false)) {
+      if (!run.passed) {
         ++s.failed;
         if (s.failing.size() < kShown) s.failing.push_back(where);
         else ++failing_more[strategy];
       }
-      const int reached = run.contains("supersteps") && run["supersteps"].is_number_integer() ? run["supersteps"].get<int>() : 0;
-      for (int k = 0; k <= reached && k < 100000; ++k) ++supersteps[k].reached;
+      for (int k = 0; k <= run.supersteps && k < 100000; ++k) ++supersteps[k].reached;
       std::set<std::string> rules_of_run;
       std::set<std::pair<std::string, int>> rules_here;
-      if (run.contains("findings") && run["findings"].is_array())
-        for (const auto& f : run["findings"]) {
-          if (!f.is_object() || !f.contains("rule") || !f["rule"].is_string()) continue;
-          const std::string rule = f["rule"].get<std::string>();
-          const int step = f.contains("superstep") && f["superstep"].is_number_integer() ? f["superstep"].get<int>() : 0;
-          RuleStats& r = rules[rule];
-          if (f.contains("severity") && f["severity"].is_string()) r.severity = f["severity"].get<std::string>();
-          r.supersteps.insert(step);
-          if (rules_of_run.insert(rule).second) {
-            ++r.runs;
-            if (r.first.size() < kShown) r.first.push_back(where);
-            else ++rule_more[rule];
-          }
-          if (rules_here.insert({rule, step}).second) ++supersteps[step].rules[rule];
+      for (const Finding& f : run.findings) {
+        if (f.rule.empty()) continue;
+        RuleStats& r = rules[f.rule];
+        r.severity = severity_name(f.severity);
+        r.supersteps.insert(f.superstep);
+        if (rules_of_run.insert(f.rule).second) {
+          ++r.runs;
+          if (r.first.size() < kShown) r.first.push_back(where);
+          else ++rule_more[f.rule];
         }
+        if (rules_here.insert({f.rule, f.superstep}).second) ++supersteps[f.superstep].rules[f.rule];
+      }
     }
-  }
+    return true;
+  });
+  if (!read) return 2;
 
   if (json) {
     nlohmann::json j = {{"format", "bsp-check-stats"}, {"version", 1}, {"runs", total}};

@@ -87,7 +87,12 @@ constexpr bool is_known_rule(std::string_view id) {
   return false;
 }
 
+// The one spelling of a severity ("error", "warning"): text, JSON and SARIF levels use it.
 constexpr const char* severity_name(Severity s) { return s == Severity::error ? "error" : "warning"; }
+// Its inverse; any other name reads as an error (a finding whose severity was lost fails).
+constexpr Severity severity_named(std::string_view name) {
+  return name == severity_name(Severity::warning) ? Severity::warning : Severity::error;
+}
 
 constexpr const char* category_name(RuleCategory c) {
   switch (c) {

@@ -1,0 +1,42 @@
+#include "checker/output_comparison.hpp"
+
+#include <algorithm>
+
+#include "bspcheck/rules.hpp"
+
+namespace bspcheck::checker {
+
+bool OutputComparison::wanted(bool checks, const std::vector<std::string>& disabled_rules) {
+  return checks && std::find(disabled_rules.begin(), disabled_rules.end(), rule_id(Rule::schedule_divergence)) ==
+                       disabled_rules.end();
+}
+
+std::optional<std::pair<int, std::uint64_t>> OutputComparison::compare(int p, std::uint64_t run_id,
+                                                                       const std::vector<std::uint64_t>& digests) {
+  if (digests.empty()) return std::nullopt;
+  auto [ref, first] = reference_.try_emplace(p, run_id, digests);
+  if (first || ref->second.second.size() != digests.size()) return std::nullopt;
+  for (std::size_t k = 0; k < digests.size(); ++k)
+    if (digests[k] != ref->second.second[k]) return std::make_pair(static_cast<int>(k), ref->second.first);
+  return std::nullopt;
+}
+
+std::optional<std::string> first_line_difference(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                                                 const std::string& where, const std::string& name_a,
+                                                 const std::string& name_b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  if (i == a.size() && i == b.size()) return std::nullopt;
+  auto show = [](const std::vector<std::string>& l, std::size_t k) {
+    return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)");
+  };
+  return "first difference " + where + ", line " + std::to_string(i + 1) + ": " + name_a + " prints " + show(a, i) +
+         ", " + name_b + " prints " + show(b, i);
+}
+
+std::string default_schedule_divergence(int pid, const std::string& difference) {
+  return "process " + std::to_string(pid) + " prints other output than under the default schedule (explore's first): " +
+         difference;
+}
+
+}  // namespace bspcheck::checker
