@@ -49,8 +49,6 @@ struct Process {
   Site site;
   const char* call = "bsp_begin";
 
-  double vtime = 0;  // virtual bsp_time, seconds since bsp_begin
-
   // Options::measure_work: CPU time run since its last work record, and when it last got the
   // processor (thread CPU time, ns).
   std::uint64_t work_ns = 0, work_since = 0;

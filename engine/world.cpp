@@ -46,7 +46,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
       sched_(&schedule_.scheduler()),
       regs_(nprocs),
       output_lines_(options.output_prefix, options.capture_output, options.echo_output),
-      messages_(nprocs) {
+      messages_(nprocs),
+      clock_(nprocs) {
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
@@ -64,6 +65,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     p_ = 1 + static_cast<int>(sched_->choose(ChoiceKind::grant, static_cast<std::uint32_t>(p_)));
     regs_ = RegistrationTable(p_);
     messages_.set_processes(p_);
+    clock_ = VirtualClock(p_);
   }
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
@@ -419,15 +421,14 @@ void World::end() {
 
 double World::time() {
   traced_call(trace::Call::time, -1, 0);
-  Process& me = self();
   if (options_.real_time)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
-  // Virtual time (the cost model is at World::kVirtualCallCost): never the machine's, and by
-  // default not the seed's either, so that a correct program printing its timings prints the
-  // same under every schedule. With time_jitter a seeded jitter below 1 us is added at every
-  // reading, for programs that want to see their timing logic exercised.
-  if (options_.time_jitter) me.vtime += sched_->choose(ChoiceKind::time, 1000) * 1e-9;
-  return me.vtime;
+  // Virtual time (engine/virtual_clock.hpp): never the machine's, and by default not the seed's
+  // either, so that a correct program printing its timings prints the same under every schedule.
+  // With time_jitter a seeded jitter below 1 us is added at every reading, for programs that
+  // want to see their timing logic exercised.
+  if (options_.time_jitter) return clock_.advance(running_, sched_->choose(ChoiceKind::time, 1000) * 1e-9);
+  return clock_.now(running_);
 }
 
 void World::barrier(bool final) {
@@ -462,12 +463,8 @@ void World::barrier(bool final) {
     checker_->registrations_leaked(regs_.live_slots(), sites, superstep_);
   }
 
-  // Virtual time: the BSP cost of the superstep, max(w) + g*h + l (record_stats has just
-  // counted h).
-  double t = 0;
-  for (const Process& pr : procs_) t = std::max(t, pr.vtime);
-  const double h = static_cast<double>(stats_.back().h_bytes);
-  for (Process& pr : procs_) pr.vtime = t + kVirtualByteCost * h + kVirtualBarrierCost;
+  // Virtual time: the BSP cost of the superstep (record_stats has just counted h).
+  clock_.barrier(stats_.back().h_bytes);
 
   waiting_ = 0;
   if (!final) schedule_.superstep(static_cast<std::uint64_t>(superstep_ + 1));

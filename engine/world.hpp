@@ -24,6 +24,7 @@
 #include "engine/process.hpp"
 #include "engine/registration_sync.hpp"
 #include "engine/traced_schedule.hpp"
+#include "engine/virtual_clock.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/shared_write_watch.hpp"
@@ -68,7 +69,7 @@ class World {
   const Options& options() const { return options_; }
   // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
   // the C library's clocks under virtual_time (engine/virtual_clock.cpp). Not a traced call.
-  double read_virtual_clock(double step) { return self().vtime += step; }
+  double read_virtual_clock(double step) { return clock_.advance(running_, step); }
   bool stopping() const { return stopping_; }
   void request_stop() { stopping_ = true; }
   std::uint64_t switches() const { return switches_; }
@@ -84,20 +85,13 @@ class World {
     procs_[0].slot = process0;
   }
 
-  // The cost model of virtual bsp_time (docs/semantics.md): every BSPlib call costs
-  // kVirtualCallCost seconds on its own process's clock; a barrier moves every clock to the
-  // latest one plus g*h + l, h being the superstep's h-relation in bytes. So a process's time is
-  // a function of the program's calls and communication only, the same under every schedule.
-  static constexpr double kVirtualCallCost = 1e-6;  // 1 us per call
-  static constexpr double kVirtualByteCost = 1e-9;  // g: 1 ns per byte of the h-relation
-  static constexpr double kVirtualBarrierCost = 1e-5;  // l: 10 us per barrier
-
-  // Called at the start of every primitive: records the call and returns the process.
+  // Called at the start of every primitive: records the call, charges it to the process's
+  // virtual clock (engine/virtual_clock.hpp) and returns the process.
   Process& enter(const char* call, const Site& site) {
     Process& me = self();
     me.call = call;
     me.site = site;
-    me.vtime += kVirtualCallCost;
+    clock_.call(running_);
     return me;
   }
 
@@ -282,6 +276,7 @@ class World {
   Poisoning poison_;
   OutputLines output_lines_;  // where the processes' output goes
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
+  VirtualClock clock_;        // each process's virtual bsp_time
 
   checker::Diagnostics diag_;
 };
