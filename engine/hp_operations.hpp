@@ -25,6 +25,11 @@ class HpOperations {
   checker::HpRecord& take(std::size_t i);
   // Copies its bytes now and marks it performed.
   static void perform(checker::HpRecord& op);
+  // An operation takes effect: the checker (when there is one) first looks whether its
+  // destination was written since the call, then it is performed; during the superstep the
+  // bytes that landed are hashed for the barrier's check that nothing overwrites them
+  // (checker::Checker::check_hp_at_barrier; at the barrier that check is past).
+  static void fire(checker::HpRecord& op, checker::Checker* checker, int superstep, bool during_superstep);
 
   // Every operation of this superstep, in call order.
   const std::vector<checker::HpRecord>& log() const { return log_; }

@@ -432,22 +432,13 @@ double World::time() {
 }
 
 void World::barrier(bool final) {
-  // (1) unbuffered operations not yet performed take effect now, in a seeded order (first the
-  // checker looks at what happened to their sources and destinations during the superstep);
   if (poisoning_) {  // the superstep's own computation is over
     poison_.release(Rule::hp_dst_read);
     poison_.release(Rule::get_dst_early_read);
   }
-  if (checker_) checker_->check_hp_at_barrier(hp_.log(), superstep_);
-  while (hp_.any_pending())
-    fire_hp(sched_->choose(ChoiceKind::hp_timing, static_cast<std::uint32_t>(hp_.pending())), false);
-  // (2) the sources of all gets are read;
-  drma_.read_get_sources();
-  if (checker_) checker_->check_writes(drma_.views(), hp_.log(), superstep_);
-  hp_.clear();
-  // (3) then the destinations are written: all get data before any put data (BSPlib 3.3), each
-  // group in a seeded order, so that where writes of a group overlap the seed picks the winner.
-  drma_.land(*sched_);
+  // The exchange (engine/barrier.hpp): pending hp operations, get sources, the checker's look
+  // at every write, then the writes, gets before puts.
+  Barrier(hp_, drma_, *sched_, checker_.get()).exchange(superstep_, [this](std::size_t i) { fire_hp(i, false); });
   apply_registrations();
   apply_tagsize();
   deliver_messages();

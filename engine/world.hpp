@@ -17,6 +17,7 @@
 #include "runtime/byte_arena.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
+#include "engine/barrier.hpp"
 #include "engine/drma_buffer.hpp"
 #include "engine/hp_operations.hpp"
 #include "engine/local_sync.hpp"

@@ -118,11 +118,7 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_.take(pending_index);
   const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
   if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
-  if (checker_) checker_->check_hp_before_fire(op, superstep_);
-  HpOperations::perform(op);
-  // What landed, for the barrier's check that nothing wrote it again in the superstep; an
-  // operation the barrier performs is past that check (World::barrier), so it is not hashed.
-  if (checker_ && during_superstep) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
+  HpOperations::fire(op, checker_.get(), superstep_, during_superstep);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
