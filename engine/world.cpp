@@ -479,28 +479,14 @@ void World::barrier(bool final) {
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // Called from AddressSanitizer's death callback: the program is being stopped.
   const Process& me = self();
-  const std::string who = "process " + std::to_string(me.pid) + (is_write ? " writes" : " reads");
+  const PoisonedAccess access = Poisoning::describe_access(r, me.pid, is_write, me.call);
   Finding f;
+  f.rule = rule_id(access.rule);
+  f.message = access.message;
   f.processes = {me.pid};
   f.superstep = superstep_;
   f.locations = {diag_.location(me.site, me.pid, me.call)};
-  if (!r) {  // some other memory error, or a signal ASan handled: still name the process
-    f.rule = rule_id(Rule::crash);
-    f.message = "AddressSanitizer stopped process " + std::to_string(me.pid) +
-                " (its report is above); the last BSPlib call of the process was " + me.call;
-  } else {
-    // Writing an hp destination is the conflict rule, reading it hp-dst-read.
-    f.rule = rule_id(r->rule == Rule::hp_dst_read && is_write ? Rule::hp_dst_conflict : r->rule);
-    if (r->rule == Rule::hp_dst_read) {
-      f.message = who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call +
-                  " (on process " + std::to_string(r->owner) +
-                  ") during the superstep; an unbuffered operation may land at any moment";
-    } else if (r->rule == Rule::get_dst_early_read) {
-      f.message = who + " the destination of its " + r->call + " before the bsp_sync that writes it";
-    } else {
-      f.message = who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
-                  ", which stayed valid only until the end of that superstep";
-    }
+  if (r) {
     if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
     f.locations.insert(f.locations.begin(), diag_.location(r->site, r->caller, r->call));
   }

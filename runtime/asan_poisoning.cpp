@@ -14,6 +14,10 @@ namespace bspcheck::rt {
 
 namespace {
 
+// AddressSanitizer's functions, or a test's (Poisoning::set_hooks).
+Poisoning::Hooks asan_hooks() { return {__asan_poison_memory_region, __asan_unpoison_memory_region}; }
+Poisoning::Hooks g_hooks = asan_hooks();
+
 std::function<void(const PoisonedRegion*, std::uintptr_t, bool)> g_reporter;
 const Poisoning* g_active = nullptr;  // the registry of the running world
 
@@ -41,21 +45,23 @@ void Poisoning::release_within(std::uintptr_t lo, std::uintptr_t hi) {
   regions_.resize(keep);
 }
 
-bool Poisoning::available() { return __asan_poison_memory_region != nullptr; }
+void Poisoning::set_hooks(const Hooks& hooks) { g_hooks = hooks.poison ? hooks : asan_hooks(); }
+
+bool Poisoning::available() { return g_hooks.poison != nullptr; }
 
 void Poisoning::poison(const PoisonedRegion& r) {
   if (!available() || r.hi <= r.lo) return;
   g_active = this;
   regions_.push_back(r);
-  __asan_poison_memory_region(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+  g_hooks.poison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
 
 void Poisoning::unpoison(const void* p, std::size_t n) {
-  if (__asan_unpoison_memory_region && n) __asan_unpoison_memory_region(p, n);
+  if (g_hooks.unpoison && n) g_hooks.unpoison(p, n);
 }
 
 void Poisoning::repoison(const void* p, std::size_t n) {
-  if (__asan_poison_memory_region && n) __asan_poison_memory_region(p, n);
+  if (g_hooks.poison && n) g_hooks.poison(p, n);
 }
 
 void Poisoning::release(Rule rule) {
@@ -79,6 +85,21 @@ const PoisonedRegion* Poisoning::find(std::uintptr_t addr) const {
 void Poisoning::set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t, bool)> f) {
   g_reporter = std::move(f);
   if (__asan_set_death_callback) __asan_set_death_callback(g_reporter ? &on_asan_death : nullptr);
+}
+
+PoisonedAccess Poisoning::describe_access(const PoisonedRegion* r, int pid, bool is_write, const char* last_call) {
+  if (!r)
+    return {Rule::crash, "AddressSanitizer stopped process " + std::to_string(pid) +
+                             " (its report is above); the last BSPlib call of the process was " + last_call};
+  const std::string who = "process " + std::to_string(pid) + (is_write ? " writes" : " reads");
+  if (r->rule == Rule::hp_dst_read)
+    return {is_write ? Rule::hp_dst_conflict : Rule::hp_dst_read,
+            who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call + " (on process " +
+                std::to_string(r->owner) + ") during the superstep; an unbuffered operation may land at any moment"};
+  if (r->rule == Rule::get_dst_early_read)
+    return {r->rule, who + " the destination of its " + r->call + " before the bsp_sync that writes it"};
+  return {r->rule, who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
+                       ", which stayed valid only until the end of that superstep"};
 }
 
 }  // namespace bspcheck::rt

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "bspcheck/rules.hpp"
@@ -30,6 +31,12 @@ struct PoisonedRegion {
   const char* call;
 };
 
+// What touching a poisoned region breaks, as the finding says it.
+struct PoisonedAccess {
+  Rule rule;
+  std::string message;
+};
+
 class Poisoning {
  public:
   Poisoning() = default;
@@ -37,7 +44,16 @@ class Poisoning {
   Poisoning(const Poisoning&) = delete;
   Poisoning& operator=(const Poisoning&) = delete;
 
-  static bool available();  // the program runs under AddressSanitizer
+  // The memory-poisoning functions: AddressSanitizer's (weak symbols, absent from plain builds),
+  // or a test's stand-ins.
+  struct Hooks {
+    void (*poison)(void const volatile* addr, std::size_t size) = nullptr;
+    void (*unpoison)(void const volatile* addr, std::size_t size) = nullptr;
+  };
+  // Replaces the functions (tests); set_hooks({}) goes back to AddressSanitizer's.
+  static void set_hooks(const Hooks& hooks);
+
+  static bool available();  // there is a poisoning function: the program runs under AddressSanitizer
 
   void poison(const PoisonedRegion& r);
   // Makes [p, p + n) readable again (before the runtime itself writes or hashes it).
@@ -52,6 +68,11 @@ class Poisoning {
   // Called from ASan's death callback with the faulting region (nullptr: not a poisoned region,
   // e.g. another memory error or a signal ASan handled) and the access type; nullptr to stop.
   static void set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t addr, bool is_write)> f);
+
+  // The rule and message of process pid's access to region r (nullptr: some other memory error
+  // ASan stopped it for; last_call is the process's last BSPlib call): writing an hp destination
+  // is hp-dst-conflict, reading it hp-dst-read; the region's own rule otherwise.
+  static PoisonedAccess describe_access(const PoisonedRegion* r, int pid, bool is_write, const char* last_call);
 
  private:
   std::vector<PoisonedRegion> regions_;
