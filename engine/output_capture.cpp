@@ -4,14 +4,15 @@
 #include <iostream>
 #include <streambuf>
 
-#include "engine/world.hpp"
 
 namespace bspcheck::rt {
 
 namespace {
 
+OutputCapture::Sink g_sink = nullptr;  // the installed capture's
+
 void emit(int stream, const char* data, std::size_t n) {
-  if (World* w = World::current()) w->on_output(stream, data, n);
+  if (g_sink) g_sink(stream, data, n);
 }
 
 ssize_t cookie_write(void* cookie, const char* buf, std::size_t n) {
@@ -44,7 +45,8 @@ ProcessStreambuf g_out_buf(0), g_err_buf(1);
 
 }  // namespace
 
-OutputCapture::OutputCapture(World& world) {
+OutputCapture::OutputCapture(Sink sink) {
+  g_sink = sink;
   std::fflush(stdout);
   std::fflush(stderr);
   saved_[0] = stdout;
@@ -61,8 +63,6 @@ OutputCapture::OutputCapture(World& world) {
   saved_bufs_[1] = std::cerr.rdbuf();
   saved_bufs_[2] = std::clog.rdbuf();
   install_in_running_process();
-  world.real_out[0] = saved_[0];
-  world.real_out[1] = saved_[1];
 }
 
 void OutputCapture::install_in_running_process() {
@@ -81,6 +81,7 @@ OutputCapture::~OutputCapture() {
   stderr = saved_[1];
   for (std::FILE* c : cookies_)
     if (c) std::fclose(c);
+  g_sink = nullptr;
 }
 
 }  // namespace bspcheck::rt

@@ -408,7 +408,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   World& w = *g_world;
   p = w.nprocs();  // fewer than asked when the schedule grants fewer (grant_fewer)
-  g_capture = std::make_unique<OutputCapture>(w);
+  g_capture = w.capture_output();
   const bool private_globals = o.private_globals(g_dialect_shares_globals);
   if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
   if (private_globals && p > 1 && program_image().total > 0)

@@ -70,7 +70,7 @@ void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body, l.guide);
   World& w = *l.world;
   w.adopt_contexts(&l.host, l.process0);
-  if (l.options.capture_output || l.options.echo_output) l.capture = std::make_unique<OutputCapture>(w);
+  if (l.options.capture_output || l.options.echo_output) l.capture = w.capture_output();
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();

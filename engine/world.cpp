@@ -549,8 +549,17 @@ void World::level1_exit(const char* name, const Site& site) {
 // Output
 
 void World::on_output(int stream, const char* data, std::size_t n) {
-  Process& me = self();
-  output_lines_.write(me.output, me.pid, stream, data, n, real_out);
+  World* w = current_world_;
+  if (!w) return;
+  Process& me = w->self();
+  w->output_lines_.write(me.output, me.pid, stream, data, n, w->real_out);
+}
+
+std::unique_ptr<OutputCapture> World::capture_output() {
+  auto capture = std::make_unique<OutputCapture>(&World::on_output);
+  real_out[0] = capture->original(0);
+  real_out[1] = capture->original(1);
+  return capture;
 }
 
 void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, real_out); }

@@ -22,6 +22,7 @@
 #include "engine/hp_operations.hpp"
 #include "engine/local_sync.hpp"
 #include "engine/message_exchange.hpp"
+#include "engine/output_capture.hpp"
 #include "engine/process.hpp"
 #include "engine/registration_sync.hpp"
 #include "engine/traced_schedule.hpp"
@@ -145,8 +146,11 @@ class World {
   // Stops the run after an error that leaves no meaningful way to continue.
   [[noreturn]] void fatal(Rule rule, std::string message, std::vector<int> processes = {});
 
-  // Output written by the running process (the capture calls this).
-  void on_output(int stream, const char* data, std::size_t n);
+  // Output written by the running process of the running world (the capture's sink,
+  // engine/output_capture.hpp).
+  static void on_output(int stream, const char* data, std::size_t n);
+  // Captures the processes' output (engine/output_capture.hpp), real_out pointing at the originals.
+  std::unique_ptr<OutputCapture> capture_output();
   void flush_partial_lines(Process& pr);
 
   // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
