@@ -49,18 +49,11 @@ struct Process {
   Site site;
   const char* call = "bsp_begin";
 
-  // Options::measure_work: CPU time run since its last work record, and when it last got the
-  // processor (thread CPU time, ns).
-  std::uint64_t work_ns = 0, work_since = 0;
-
   // Requests that take effect at the next barrier.
   std::vector<PushRequest> pushes;
   std::vector<PopRequest> pops;
   int tagsize_request = -1;
   Site tagsize_site;
-
-  // Communication of this superstep, for the h-relation (SuperstepStats).
-  std::size_t bytes_out = 0, bytes_in = 0, ops_out = 0, ops_in = 0;
 
   // Open level-1 brackets (bspcheck_level1_enter), innermost last.
   std::vector<checker::HygieneState> level1;

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <exception>
 #include <sstream>
-#include <time.h>
 
 namespace bspcheck::rt {
 
@@ -47,7 +46,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
       regs_(nprocs),
       output_lines_(options.output_prefix, options.capture_output, options.echo_output),
       messages_(nprocs),
-      clock_(nprocs) {
+      clock_(nprocs),
+      work_(0, false) {
   diag_.configure(options.disabled_rules,
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
@@ -67,6 +67,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     messages_.set_processes(p_);
     clock_ = VirtualClock(p_);
   }
+  comm_ = HRelation(p_);
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   for (int pid = 0; pid < p_; ++pid) {
@@ -85,8 +86,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     }
     unguarded_stacks_ = !stacks_->guarded();
   }
-  measuring_work_ = options.measure_work && !options.trace_file.empty();
-  if (measuring_work_) procs_[0].work_since = cpu_now_ns();
+  work_ = WorkMeter(p_, options.measure_work && !options.trace_file.empty());
   break_pending_ = options.break_superstep >= 0;
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
@@ -110,27 +110,9 @@ void World::traced_call_slow(trace::Call call, long target, long size, const voi
   rec.size = size;
   if (data && n) rec.checksum = trace::checksum(data, n);
   // The work of a superstep is recorded just before the call that ends it (for the process).
-  if (measuring_work_ && (trace::ends_superstep(call) || call == trace::Call::end)) record_work(self());
+  if (work_.on() && (trace::ends_superstep(call) || call == trace::Call::end))
+    schedule_.work(rec.pid, work_.take(running_));
   schedule_.call(rec);
-}
-
-std::uint64_t World::cpu_now_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);  // not virtualised (virtual_clock.cpp leaves CPU clocks)
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000u + static_cast<std::uint64_t>(ts.tv_nsec);
-}
-
-void World::measure_switch(Process& from, Process& to) {
-  const std::uint64_t now = cpu_now_ns();
-  from.work_ns += now - from.work_since;
-  to.work_since = now;
-}
-
-void World::record_work(Process& pr) {
-  const std::uint64_t now = cpu_now_ns();
-  schedule_.work(static_cast<std::uint32_t>(pr.pid), pr.work_ns + (now - pr.work_since));
-  pr.work_ns = 0;
-  pr.work_since = now;
 }
 
 std::pair<std::uint64_t, std::uint64_t> World::trace_size() const {
@@ -255,7 +237,7 @@ void World::leave(Process& me, bool unwound) {
   ++switches_;
   if (watch_) watch_->collect(me.pid, me.site, me.call);
   if (globals_) globals_->switch_to(me.pid, next);
-  if (measuring_work_) procs_[next].work_since = cpu_now_ns();
+  if (work_.on()) work_.switched(-1, next);
   exit_context(me.slot, procs_[next].slot);
 }
 
@@ -442,7 +424,7 @@ void World::barrier(bool final) {
   apply_registrations();
   apply_tagsize();
   deliver_messages();
-  record_stats();
+  const SuperstepStats& stats = comm_.end_superstep();
   if (final && checker_ && regs_.live_slots() > 0) {
     std::vector<Site> sites;
     for (int slot : regs_.live_slot_ids())
@@ -454,8 +436,8 @@ void World::barrier(bool final) {
     checker_->registrations_leaked(regs_.live_slots(), sites, superstep_);
   }
 
-  // Virtual time: the BSP cost of the superstep (record_stats has just counted h).
-  clock_.barrier(stats_.back().h_bytes);
+  // Virtual time: the BSP cost of the superstep.
+  clock_.barrier(stats.h_bytes);
 
   waiting_ = 0;
   if (!final) schedule_.superstep(static_cast<std::uint64_t>(superstep_ + 1));
@@ -498,25 +480,6 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 
-
-void World::count_transfer(int from, int to, std::size_t nbytes) {
-  procs_[from].bytes_out += nbytes;
-  procs_[from].ops_out += 1;
-  procs_[to].bytes_in += nbytes;
-  procs_[to].ops_in += 1;
-}
-
-void World::record_stats() {
-  SuperstepStats st;
-  for (Process& pr : procs_) {
-    st.h_bytes = std::max({st.h_bytes, pr.bytes_out, pr.bytes_in});
-    st.h_messages = std::max({st.h_messages, pr.ops_out, pr.ops_in});
-    st.total_bytes += pr.bytes_out;
-    st.total_operations += pr.ops_out;
-    pr.bytes_out = pr.bytes_in = pr.ops_out = pr.ops_in = 0;
-  }
-  stats_.push_back(st);
-}
 
 void World::level1_enter(const char* name, const Site& site) {
   Process& me = self();

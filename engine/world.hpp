@@ -19,6 +19,7 @@
 #include "runtime/private_globals.hpp"
 #include "engine/barrier.hpp"
 #include "engine/drma_buffer.hpp"
+#include "engine/h_relation.hpp"
 #include "engine/hp_operations.hpp"
 #include "engine/local_sync.hpp"
 #include "engine/message_exchange.hpp"
@@ -27,6 +28,7 @@
 #include "engine/registration_sync.hpp"
 #include "engine/traced_schedule.hpp"
 #include "engine/virtual_clock.hpp"
+#include "engine/work_meter.hpp"
 #include "runtime/registration_table.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/shared_write_watch.hpp"
@@ -170,7 +172,7 @@ class World {
   bool aborted() const { return aborted_; }
   const std::string& abort_message() const { return abort_message_; }
   int completed_supersteps() const { return superstep_; }
-  const std::vector<SuperstepStats>& superstep_stats() const { return stats_; }
+  const std::vector<SuperstepStats>& superstep_stats() const { return comm_.stats(); }
 
   // Writes what the trace has so far (a stopped run keeps a usable trace).
   void flush_trace();
@@ -200,18 +202,12 @@ class World {
     ++switches_;
     if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
     if (globals_) globals_->switch_to(me.pid, next);
-    if (__builtin_expect(measuring_work_, false)) measure_switch(me, to);
+    if (__builtin_expect(work_.on(), false)) work_.switched(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
     if (__builtin_expect(stopping_ || break_pending_, false)) on_resume_slow();
   }
   void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
-  // Options::measure_work: the CPU time of the thread, which runs one process at a time; at a
-  // switch the time since `from` got the processor is its work, and `to` starts counting.
-  bool measuring_work_ = false;
-  static std::uint64_t cpu_now_ns();
-  void measure_switch(Process& from, Process& to);
-  void record_work(Process& pr);  // a work record of what pr ran since its last one
   void on_resume_slow();  // unwinds a stopped run; the debugger hook
   void check_stack_canary(Process& me);
   void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
@@ -231,8 +227,6 @@ class World {
   void fire_hp(std::size_t pending_index, bool during_superstep);
   void report_poisoned_access(const PoisonedRegion* region, bool is_write);
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
-  void count_transfer(int from, int to, std::size_t nbytes);
-  void record_stats();
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the
@@ -272,7 +266,7 @@ class World {
   std::unique_ptr<SharedWriteWatch> watch_;     // null: no shared variables to watch
   std::unique_ptr<LocalSync> local_;            // null: no cBSP/BSPk call made yet
   void report_shared_writes();                  // at the barrier: global-shared findings
-  std::vector<SuperstepStats> stats_;
+  HRelation comm_;  // each process's communication in the superstep, and every superstep's stats
   // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),
   // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
   bool poisoning_ = false;
@@ -282,6 +276,7 @@ class World {
   OutputLines output_lines_;  // where the processes' output goes
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
   VirtualClock clock_;        // each process's virtual bsp_time
+  WorkMeter work_;            // each process's CPU time, when measured (Options::measure_work)
 
   checker::Diagnostics diag_;
 };

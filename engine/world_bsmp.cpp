@@ -76,7 +76,7 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
   } else {
     // Buffered on source: tag and payload are copied now.
     messages_.send(me.pid, pid, tag, payload, static_cast<std::uint32_t>(payload_nbytes));
-    count_transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
+    comm_.transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
   }
 }
 

@@ -75,7 +75,7 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
     long extent = 0;
     if (void* base = resolve(pid, dst, offset, nbytes, true, &extent)) {
       void* target = static_cast<char*>(base) + offset;
-      count_transfer(running_, pid, static_cast<std::size_t>(nbytes));
+      comm_.transfer(running_, pid, static_cast<std::size_t>(nbytes));
       if (unbuffered) {
         record_hp(src, target, nbytes, running_, pid);
       } else {
@@ -93,7 +93,7 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
     long extent = 0;
     if (void* base = resolve(pid, src, offset, nbytes, false, &extent)) {
       const void* source = static_cast<const char*>(base) + offset;
-      count_transfer(pid, running_, static_cast<std::size_t>(nbytes));
+      comm_.transfer(pid, running_, static_cast<std::size_t>(nbytes));
       if (unbuffered) record_hp(source, dst, nbytes, pid, running_);
       else {
         drma_.get(canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_, pid,

@@ -1,0 +1,53 @@
+// h_relation.hpp: what each process communicates in a superstep, for the BSP cost model's
+// h-relation (BSPlib paper 5.1; bspcheck::SuperstepStats): the payload bytes and the operations
+// of puts, gets and sends, counted at the process that sends them and at the one that receives
+// them. A process's h is max(sent, received); the superstep's, the largest over the processes.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck::rt {
+
+class HRelation {
+ public:
+  explicit HRelation(int nprocs = 0) : counts_(static_cast<std::size_t>(nprocs)) {}
+
+  // nbytes of payload go from process `from` to process `to` (self-transfers count on both sides).
+  void transfer(int from, int to, std::size_t nbytes) {
+    Counts& f = counts_[static_cast<std::size_t>(from)];
+    Counts& t = counts_[static_cast<std::size_t>(to)];
+    f.bytes_out += nbytes;
+    f.ops_out += 1;
+    t.bytes_in += nbytes;
+    t.ops_in += 1;
+  }
+
+  // The superstep ends (a barrier, or bsp_end): its statistics, appended to stats(); the counts
+  // start again.
+  const SuperstepStats& end_superstep() {
+    SuperstepStats st;
+    for (Counts& c : counts_) {
+      st.h_bytes = std::max({st.h_bytes, c.bytes_out, c.bytes_in});
+      st.h_messages = std::max({st.h_messages, c.ops_out, c.ops_in});
+      st.total_bytes += c.bytes_out;
+      st.total_operations += c.ops_out;
+      c = Counts{};
+    }
+    stats_.push_back(st);
+    return stats_.back();
+  }
+  const std::vector<SuperstepStats>& stats() const { return stats_; }
+
+ private:
+  struct Counts {
+    std::size_t bytes_out = 0, bytes_in = 0, ops_out = 0, ops_in = 0;
+  };
+  std::vector<Counts> counts_;
+  std::vector<SuperstepStats> stats_;
+};
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,31 @@
+// engine/h_relation.hpp on its own: the h-relation of a superstep from its transfers.
+#include <gtest/gtest.h>
+
+#include "engine/h_relation.hpp"
+
+using bspcheck::rt::HRelation;
+
+TEST(HRelation, HIsTheLargestOfWhatAProcessSendsOrReceives) {
+  HRelation h(3);
+  h.transfer(0, 1, 100);  // process 0 sends 100 + 50, process 1 receives 100 + 70
+  h.transfer(0, 2, 50);
+  h.transfer(2, 1, 70);
+  const bspcheck::SuperstepStats s = h.end_superstep();
+  EXPECT_EQ(s.h_bytes, 170u);
+  EXPECT_EQ(s.h_messages, 2u);
+  EXPECT_EQ(s.total_bytes, 220u);
+  EXPECT_EQ(s.total_operations, 3u);
+}
+
+TEST(HRelation, ASelfTransferCountsOnBothSidesAndEachSuperstepStartsAfresh) {
+  HRelation h(2);
+  h.transfer(1, 1, 8);
+  const bspcheck::SuperstepStats first = h.end_superstep();
+  EXPECT_EQ(first.h_bytes, 8u);
+  EXPECT_EQ(first.total_bytes, 8u);
+  const bspcheck::SuperstepStats second = h.end_superstep();
+  EXPECT_EQ(second.h_bytes, 0u);
+  EXPECT_EQ(second.total_operations, 0u);
+  ASSERT_EQ(h.stats().size(), 2u);
+  EXPECT_EQ(h.stats()[0].h_bytes, 8u);
+}
