@@ -15,15 +15,18 @@ namespace bspcheck {
 struct ExploreResult {
   bool failed = false;                  // a schedule within the bound fails
   RunResult failing;                    // its run, when one failed
-  std::vector<std::string> deviations;  // its non-default choices, e.g. "choice 3: message order -> 0 of 4"
+  std::vector<std::string> deviations;  // its non-default choices, e.g. "choice 3 (superstep 1): message order -> 0 of 4"
   std::size_t schedules = 0;            // schedules run
   bool exhausted = false;               // every schedule within the bound ran (none failed)
 };
 
 // Runs spmd under every schedule that differs from the default one in at most `bound` choices
 // that can change what it sees (message orders, overlapping writes, when hp operations land),
-// until one fails (RunResult::ok() is false) or max_runs schedules have run.
-// options.procs, checks and rules apply; options.seed and strategy do not (the search chooses).
+// until one fails (RunResult::ok() is false) or max_runs schedules have run. As `bsp-check
+// explore`, each schedule's per-process output is compared with the default schedule's (the
+// first): a difference fails the run with a schedule-divergence finding (unless options.checks is
+// off or the rule disabled). options.procs, checks and rules apply; options.seed and strategy do
+// not (the search chooses).
 ExploreResult explore(const Options& options, const std::function<void()>& spmd, std::size_t bound = 2,
                       std::size_t max_runs = 2000);
 
@@ -39,7 +42,8 @@ struct CoverageResult {
 // Coverage-guided random search (replay/coverage_search.hpp, docs/exploration.md): the default
 // schedule first, then mostly mutants of runs that reached new (superstep, choice kind, outcome)
 // tuples, until a run fails or max_runs have run. A run fails when `fails` says so (default:
-// RunResult::ok() is false), so a test may also hunt for a wrong result of its own. The search
+// RunResult::ok() is false), so a test may also hunt for a wrong result of its own; its output is
+// compared with the default schedule's as explore() does (a schedule-divergence finding). The search
 // draws everything from `seed`: the same seed and function give the same schedules.
 CoverageResult coverage_search(const Options& options, const std::function<void()>& spmd, std::uint64_t seed = 1,
                                std::size_t max_runs = 2000,

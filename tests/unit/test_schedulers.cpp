@@ -1,4 +1,4 @@
-// Strategies behind the Scheduler interface (runtime/schedulers/, replay/trace_schedulers.*):
+// Strategies behind the Scheduler interface (runtime/schedulers/, replay/*_scheduler.*):
 // each is deterministic for a seed, PCT finds a planted depth-d bug at least as often as its
 // bound promises, and the trace wrappers compose (replay + guide) without dangling pointers.
 #include "unit_helpers.hpp"
