@@ -150,3 +150,46 @@ TEST(Exploration, CoverageSearchUsesTheCallersVerdict) {
   EXPECT_TRUE(r.failed);
   EXPECT_EQ(r.schedules, 5u);
 }
+
+namespace {
+
+// Process 0 prints which process's message came first: the output depends on the message order,
+// though nothing fails.
+void prints_first_sender() {
+  bsp_begin(bsp_nprocs());
+  int tag = 0;
+  bsp_set_tagsize(&tag);
+  bsp_sync();
+  if (bsp_pid() > 0) {
+    const int me = bsp_pid();
+    bsp_send(0, nullptr, &me, sizeof me);
+  }
+  bsp_sync();
+  if (bsp_pid() == 0) {
+    int from = -1;
+    bsp_move(&from, sizeof from);
+    std::printf("first message from %d\n", from);
+  }
+  bsp_end();
+}
+
+}  // namespace
+
+TEST(Exploration, ExploreComparesEachSchedulesOutputWithTheDefaultOne) {
+  bspcheck::Options o;
+  o.procs = 3;
+  const bspcheck::ExploreResult r = bspcheck::explore(o, prints_first_sender, 1);
+  ASSERT_TRUE(r.failed) << "another first message prints another line, as bsp-check explore reports";
+  EXPECT_EQ(r.failing.count("schedule-divergence"), 1u) << r.failing.summary();
+  EXPECT_NE(r.failing.summary().find("line 1: the default schedule prints \"first message from 1\""),
+            std::string::npos)
+      << r.failing.summary();
+  ASSERT_EQ(r.deviations.size(), 1u);
+
+  o.disabled_rules = {"schedule-divergence"};
+  EXPECT_FALSE(bspcheck::explore(o, prints_first_sender, 1).failed) << "the rule disabled: nothing to compare";
+  o.disabled_rules.clear();
+  const bspcheck::CoverageResult c = bspcheck::coverage_search(o, prints_first_sender, 1, 200);
+  ASSERT_TRUE(c.failed) << c.schedules << " schedules";
+  EXPECT_EQ(c.failing.count("schedule-divergence"), 1u) << c.failing.summary();
+}
