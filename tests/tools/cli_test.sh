@@ -13,6 +13,9 @@ expect() {  # expect STATUS PATTERN -- command...
 }
 expect 0 "runs clean"                      -- "$bspcheck" run -p 1-3 --seeds 3 "$good"
 expect 0 "runs clean"                      -- "$bspcheck" -p 2 --seeds 2 "$good"
+# --seed takes the options table's syntax, as seed= of BSPCHECK_OPTIONS does: 0x10 is seed 16.
+expect 0 "seeds 16\.\.16"                 -- "$bspcheck" run -p 2 --seed 0x10 "$good"
+expect 0 "seeds 16\.\.17"                 -- "$bspcheck" run -p 2 --seed 0x10 --seeds 2 "$good"
 expect 2 "p must be at least 1"            -- "$bspcheck" run -p 0 "$good"
 expect 2 "expected a number"               -- "$bspcheck" run -p abc "$good"
 expect 2 "no such file"                    -- "$bspcheck" run ./does-not-exist
