@@ -184,6 +184,7 @@ void at_exit() {
   write_report(true);
   if (g_errors > 0 || g_outside_misuse) {
     std::fflush(nullptr);
+    finish_served_run(options().exitcode);  // a worker of the fork server goes on to its next run
     std::_Exit(options().exitcode);
   }
 }
