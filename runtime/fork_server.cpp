@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <linux/futex.h>
+#include <malloc.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -233,6 +234,11 @@ void serve_forks_if_requested() {
   requests = new (requests_reader) LineReader(request_fd);
   Worker worker;
   bool reuse = runs_per_worker > 1;
+  // Large blocks from the heap, not from mappings of their own: a worker then brings a run's
+  // allocations back by setting the break back, without reading /proc/self/maps to find the
+  // mappings malloc made (process_snapshot.cpp). Forked runs do the same, so every run of the
+  // session allocates alike.
+  if (reuse) mallopt(M_MMAP_MAX, 0);
   for (;;) {
     char* line = requests->next();
     if (!line) std::_Exit(0);  // the driver is done (a worker dies with its server)

@@ -1,6 +1,7 @@
 #include "runtime/process_snapshot.hpp"
 
 #include <dirent.h>
+#include <link.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -50,6 +51,7 @@ constexpr int kMaxFds = 1024;
 constexpr std::size_t kMapsText = 2u << 20;
 constexpr std::size_t kHelperStack = 128u << 10;
 constexpr std::uintptr_t kPage = 4096;
+constexpr int kMaxCreated = 1024;
 
 enum Perm : std::uint8_t { kRead = 1, kWrite = 2, kExec = 4, kPrivate = 8 };
 enum class Kind : std::uint8_t { ordinary, stack, heap, special };
@@ -88,6 +90,16 @@ struct Vault {
   sigset_t mask;
   struct sigaction dispositions[65];
   std::uint64_t touched_signals;  // bit s: the run changed signal s's disposition
+  // The mappings a run made through the interposed mmap family (runtime/snapshot_interposers.cpp),
+  // so that the end of a run need not read /proc/self/maps (a third of a small run's time): the
+  // process's size then tells whether anything else mapped or unmapped.
+  std::uint64_t vm_pages;   // /proc/self/statm's size at the moment
+  std::uintptr_t heap_lo;   // the start of the heap, whose size the break sets
+  int loaded_objects;       // dl_iterate_phdr's count at the moment
+  bool untracked;           // a saved mapping was changed, or too many were made, since the moment
+  int ncreated;
+  Piece created[kMaxCreated];
+  Piece scratch[kMaxCreated + 1];
   int nmappings, nregions, nfds, nunmap, nclose, nkeep;
   Mapping mappings[kMaxMappings];
   Piece keep[kMaxMappings + 2];  // sorted, disjoint: the saved mappings, the vault, the store
@@ -221,6 +233,53 @@ int count_threads() {
 
 bool overlaps(std::uintptr_t lo, std::uintptr_t hi, std::uintptr_t a, std::uintptr_t b) { return lo < b && a < hi; }
 
+// The process's size in pages (the first field of /proc/self/statm), or 0.
+std::uint64_t vm_pages() {
+  char text[128];
+  if (read_proc("/proc/self/statm", text, sizeof text) < 0) return 0;
+  const char* p = text;
+  return parse_number(p, 10);
+}
+
+int loaded_objects() {
+  int n = 0;
+  dl_iterate_phdr([](dl_phdr_info*, std::size_t, void* count) { return ++*static_cast<int*>(count), 0; }, &n);
+  return n;
+}
+
+std::uintptr_t page_up(std::uintptr_t a) { return (a + kPage - 1) & ~(kPage - 1); }
+
+// Whether [lo, hi) touches a mapping of the moment (the vault and the store included).
+bool touches_kept(const Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  int a = 0, b = v.nkeep;  // the first kept range ending after lo
+  while (a < b) {
+    const int m = (a + b) / 2;
+    if (v.keep[m].hi <= lo) a = m + 1;
+    else b = m;
+  }
+  return a < v.nkeep && v.keep[a].lo < hi;
+}
+
+// Removes [lo, hi) from the ranges made since the moment.
+void forget_created(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  int n = 0;
+  for (int i = 0; i < v.ncreated; ++i) {
+    const Piece c = v.created[i];
+    if (!overlaps(c.lo, c.hi, lo, hi)) {
+      v.scratch[n++] = c;
+      continue;
+    }
+    if (c.lo < lo) v.scratch[n++] = Piece{c.lo, lo};
+    if (c.hi > hi) v.scratch[n++] = Piece{hi, c.hi};  // at most one range splits in two
+  }
+  if (n > kMaxCreated) {
+    v.untracked = true;
+    n = kMaxCreated;
+  }
+  std::memcpy(v.created, v.scratch, sizeof(Piece) * static_cast<std::size_t>(n));
+  v.ncreated = n;
+}
+
 // --- the helper context: runs on the vault's own stack while the main stack is saved or written --
 
 void save_memory(Vault& v) {
@@ -323,6 +382,79 @@ Vault* map_vault() {
 
 void unmap_vault(Vault* v) { munmap(reinterpret_cast<void*>(v->lo), v->hi - v->lo); }
 
+// The mappings to remove (and saved ones to map anew) at the end of a run, from /proc/self/maps:
+// every part of a mapping outside the kept ranges goes; every saved mapping must still be there
+// as it was, and a writable one that is not is mapped anew and filled from the store.
+bool plan_from_maps(Vault& v) {
+  // Mappings made since the snapshot: every part of a mapping outside the kept ranges (the saved
+  // set of mappings, the vault, the store). The heap is set back by brk; the main stack may have
+  // grown, which is harmless.
+  const int n = read_mappings(v, v.now);
+  if (n < 0) return false;
+  int k = 0;
+  for (int i = 0; i < n; ++i) {
+    const Mapping& c = v.now[i];
+    if (c.kind == Kind::special || c.kind == Kind::heap || c.kind == Kind::stack) continue;
+    while (k < v.nkeep && v.keep[k].hi <= c.lo) ++k;
+    std::uintptr_t at = c.lo;
+    for (int j = k; at < c.hi;) {
+      if (j < v.nkeep && v.keep[j].lo <= at) {
+        at = v.keep[j++].hi;
+        continue;
+      }
+      const std::uintptr_t next = j < v.nkeep && v.keep[j].lo < c.hi ? v.keep[j].lo : c.hi;
+      if (v.nunmap == kMaxMappings) return false;
+      v.unmap[v.nunmap++] = Piece{at, next};
+      at = next;
+    }
+  }
+  // Every saved mapping must still be there as it was; a writable one that is not is mapped anew
+  // and filled from the store, any other makes the moment unreachable.
+  int c = 0, r = 0;
+  for (int i = 0; i < v.nmappings; ++i) {
+    Mapping& m = v.mappings[i];
+    if (m.kind == Kind::special || m.kind == Kind::stack || m.kind == Kind::heap) continue;
+    if (overlaps(m.lo, m.hi, v.lo, v.hi)) continue;
+    while (c < n && v.now[c].hi <= m.lo) ++c;
+    std::uintptr_t covered = m.lo;
+    for (int j = c; j < n && v.now[j].lo < m.hi; ++j) {
+      const Mapping& now = v.now[j];
+      const bool same = now.lo <= covered && now.perms == m.perms && now.inode == m.inode &&
+                        (m.inode == 0 || now.offset + (m.lo - now.lo) == m.offset);
+      if (!same) break;
+      covered = now.hi;
+    }
+    if (covered >= m.hi) continue;
+    while (r < v.nregions && v.regions[r].hi <= m.lo) ++r;
+    if (r == v.nregions || v.regions[r].lo != m.lo || v.regions[r].hi != m.hi) return false;  // not saved
+    v.regions[r].recreate = true;
+    if (v.nunmap == kMaxMappings) return false;
+    v.unmap[v.nunmap++] = Piece{m.lo, m.hi};
+    m.inode = 0;  // from now on an anonymous mapping holding the saved bytes
+    m.offset = 0;
+  }
+  return true;
+}
+
+// The same plan, cheaply when it can be trusted: the run made its mappings through the interposed
+// mmap family only (tracked in v.created) and touched no saved one, no library was loaded, and
+// the process's size is the moment's plus those mappings and the heap's growth. Otherwise, and
+// for whatever the C library mapped itself (setlocale, dlopen), /proc/self/maps says.
+bool plan_unmapping(Vault& v) {
+  if (!v.untracked && loaded_objects() == v.loaded_objects && v.heap_lo != 0) {
+    std::uint64_t expected = v.vm_pages;
+    const auto brk_now = static_cast<std::uintptr_t>(raw_syscall(SYS_brk, 0));
+    expected -= (page_up(v.brk) - v.heap_lo) / kPage;
+    expected += (page_up(brk_now) - v.heap_lo) / kPage;
+    for (int i = 0; i < v.ncreated; ++i) expected += (v.created[i].hi - v.created[i].lo) / kPage;
+    if (vm_pages() == expected) {
+      for (int i = 0; i < v.ncreated; ++i) v.unmap[v.nunmap++] = v.created[i];
+      return true;
+    }
+  }
+  return plan_from_maps(v);
+}
+
 }  // namespace
 
 ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
@@ -399,6 +531,13 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
       v->keep[v->nkeep++] = next;
     }
   }
+  v->heap_lo = 0;
+  for (int i = 0; i < v->nmappings; ++i)
+    if (v->mappings[i].kind == Kind::heap) v->heap_lo = v->mappings[i].lo;
+  v->loaded_objects = loaded_objects();
+  v->ncreated = 0;
+  v->untracked = false;
+  v->vm_pages = vm_pages();  // the vault and the store included
   g_vault = v;
   g_threads_started = 0;
   // Suspend here on the main stack while the helper saves it; restore() resumes the same moment.
@@ -411,54 +550,8 @@ bool ProcessSnapshot::prepare_restore() {
   Vault* vp = g_vault;
   if (!vp || g_threads_started > 0) return false;
   Vault& v = *vp;
-  const int n = read_mappings(v, v.now);
-  if (n < 0) return false;
-  // Mappings made since the snapshot: every part of a mapping outside the kept ranges (the saved
-  // set of mappings, the vault, the store). The heap is set back by brk; the main stack may have
-  // grown, which is harmless.
   v.nunmap = 0;
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    const Mapping& c = v.now[i];
-    if (c.kind == Kind::special || c.kind == Kind::heap || c.kind == Kind::stack) continue;
-    while (k < v.nkeep && v.keep[k].hi <= c.lo) ++k;
-    std::uintptr_t at = c.lo;
-    for (int j = k; at < c.hi;) {
-      if (j < v.nkeep && v.keep[j].lo <= at) {
-        at = v.keep[j++].hi;
-        continue;
-      }
-      const std::uintptr_t next = j < v.nkeep && v.keep[j].lo < c.hi ? v.keep[j].lo : c.hi;
-      if (v.nunmap == kMaxMappings) return false;
-      v.unmap[v.nunmap++] = Piece{at, next};
-      at = next;
-    }
-  }
-  // Every saved mapping must still be there as it was; a writable one that is not is mapped anew
-  // and filled from the store, any other makes the moment unreachable.
-  int c = 0, r = 0;
-  for (int i = 0; i < v.nmappings; ++i) {
-    Mapping& m = v.mappings[i];
-    if (m.kind == Kind::special || m.kind == Kind::stack || m.kind == Kind::heap) continue;
-    if (overlaps(m.lo, m.hi, v.lo, v.hi)) continue;
-    while (c < n && v.now[c].hi <= m.lo) ++c;
-    std::uintptr_t covered = m.lo;
-    for (int j = c; j < n && v.now[j].lo < m.hi; ++j) {
-      const Mapping& now = v.now[j];
-      const bool same = now.lo <= covered && now.perms == m.perms && now.inode == m.inode &&
-                        (m.inode == 0 || now.offset + (m.lo - now.lo) == m.offset);
-      if (!same) break;
-      covered = now.hi;
-    }
-    if (covered >= m.hi) continue;
-    while (r < v.nregions && v.regions[r].hi <= m.lo) ++r;
-    if (r == v.nregions || v.regions[r].lo != m.lo || v.regions[r].hi != m.hi) return false;  // not saved
-    v.regions[r].recreate = true;
-    if (v.nunmap == kMaxMappings) return false;
-    v.unmap[v.nunmap++] = Piece{m.lo, m.hi};
-    m.inode = 0;  // from now on an anonymous mapping holding the saved bytes
-    m.offset = 0;
-  }
+  if (!plan_unmapping(v)) return false;
   // Descriptors: those opened since are closed; those of the moment must still be the same files.
   v.nclose = 0;
   int seen = 0;
@@ -493,5 +586,33 @@ void note_signal_disposition_changed(int sig) {
 }
 
 void note_thread_started() { ++g_threads_started; }
+
+void note_mapped(const void* addr, std::size_t length) {
+  Vault* v = g_vault;
+  if (!v) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
+  if (touches_kept(*v, lo, hi)) {  // MAP_FIXED over a mapping of the moment
+    v->untracked = true;
+    return;
+  }
+  forget_created(*v, lo, hi);  // MAP_FIXED over one made since
+  if (v->ncreated == kMaxCreated) v->untracked = true;
+  else v->created[v->ncreated++] = Piece{lo, hi};
+}
+
+void note_unmapped(const void* addr, std::size_t length) {
+  Vault* v = g_vault;
+  if (!v) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
+  if (touches_kept(*v, lo, hi)) v->untracked = true;
+  forget_created(*v, lo, hi);
+}
+
+void note_protection_changed(const void* addr, std::size_t length) {
+  Vault* v = g_vault;
+  if (!v) return;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr);
+  if (touches_kept(*v, lo, page_up(lo + length))) v->untracked = true;
+}
 
 }  // namespace bspcheck::rt

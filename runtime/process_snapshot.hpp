@@ -54,4 +54,10 @@ void note_signal_disposition_changed(int sig);
 // snapshot can no longer be restored.
 void note_thread_started();
 
+// Called by the interposed mmap family: a range was mapped, unmapped or had its protection
+// changed, which restore() undoes without reading /proc/self/maps when it knows all of them.
+void note_mapped(const void* addr, std::size_t length);
+void note_unmapped(const void* addr, std::size_t length);
+void note_protection_changed(const void* addr, std::size_t length);
+
 }  // namespace bspcheck::rt
