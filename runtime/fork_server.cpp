@@ -43,7 +43,7 @@ bool redirect(int fd, const char* path) {
 // by a worker, and a program's allocations land where they would in any other run.
 class LineReader {
  public:
-  explicit LineReader(int fd) : fd_(fd) {}
+  LineReader(int fd, char* buf, std::size_t size) : fd_(fd), buf_(buf), size_(size) {}
   // The next line, '\0'-terminated in place of its '\n'; nullptr at the end of the stream, on an
   // error, or for a line longer than the buffer.
   char* next() {
@@ -58,8 +58,8 @@ class LineReader {
         consumed_ = static_cast<std::size_t>(nl - buf_) + 1;
         return buf_;
       }
-      if (held_ == sizeof buf_) return nullptr;
-      const ssize_t n = read(fd_, buf_ + held_, sizeof buf_ - held_);
+      if (held_ == size_) return nullptr;
+      const ssize_t n = read(fd_, buf_ + held_, size_ - held_);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return nullptr;
       held_ += static_cast<std::size_t>(n);
@@ -68,8 +68,9 @@ class LineReader {
 
  private:
   int fd_;
+  char* buf_;
+  std::size_t size_;
   std::size_t held_ = 0, consumed_ = 0;
-  char buf_[1 << 16];
 };
 
 // An answer to the driver. Not dprintf, which allocates a buffer and frees it: the next fork
@@ -114,11 +115,15 @@ enum MailState : std::uint32_t {
   kQuit,       // the server asks the worker to exit
 };
 
+// The buffers live here too, not in the program's data: a worker saves and restores that data
+// for every run, and these would be a third of it.
 struct Mailbox {
   std::atomic<std::uint32_t> state;
-  std::int32_t status;   // kDone: the run's waitpid-style status
-  std::int32_t reusable; // kRunning: 1 when the worker will come back after the run
-  char request[1 << 16]; // kRequest: the request line
+  std::int32_t status;    // kDone: the run's waitpid-style status
+  std::int32_t reusable;  // kRunning: 1 when the worker will come back after the run
+  char request[1 << 16];  // kRequest: the request line
+  char decoded[1 << 16];  // the worker's copy, split in place
+  char received[1 << 16]; // the server's reader of the driver's requests
 };
 
 Mailbox* g_mailbox = nullptr;
@@ -151,10 +156,9 @@ void serve_as_worker(off_t input_at) {
     futex_wait(m.state, s, nullptr);
   }
   fork_protocol::RequestFields request{};
-  static char line[sizeof m.request];  // decoded in place, as the server decodes its own copy
-  std::memcpy(line, m.request, sizeof line);
+  std::memcpy(m.decoded, m.request, sizeof m.decoded);  // decoded in place, as the server decodes its copy
   m.reusable = reusable;
-  if (!fork_protocol::decode_in_place(line, request) || !begin_run(request, input_at)) std::_Exit(127);
+  if (!fork_protocol::decode_in_place(m.decoded, request) || !begin_run(request, input_at)) std::_Exit(127);
   post(m, kRunning);
 }
 
@@ -167,11 +171,6 @@ struct Worker {
 
 // Forks a worker; returns true in the worker itself (which has become one), false in the server.
 bool spawn(Worker& w, int request_fd, int result_fd, const int run_fds[3], off_t input_at) {
-  if (!g_mailbox) {
-    void* m = mmap(nullptr, sizeof(Mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) return false;
-    g_mailbox = new (m) Mailbox{};
-  }
   g_mailbox->state.store(kIdle);
   const pid_t server = getpid();
   std::fflush(nullptr);  // nothing buffered may be written twice
@@ -229,9 +228,10 @@ void serve_forks_if_requested() {
   // Where standard input stands now (main may have read some of it, through stdio's buffer too):
   // every run starts from here, exactly as the server's own state left it.
   const off_t input_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
-  static LineReader* requests;
-  alignas(LineReader) static char requests_reader[sizeof(LineReader)];
-  requests = new (requests_reader) LineReader(request_fd);
+  void* shared = mmap(nullptr, sizeof(Mailbox), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) std::_Exit(2);
+  g_mailbox = new (shared) Mailbox{};
+  LineReader requests(request_fd, g_mailbox->received, sizeof g_mailbox->received);
   Worker worker;
   bool reuse = runs_per_worker > 1;
   // Large blocks from the heap, not from mappings of their own: a worker then brings a run's
@@ -240,10 +240,13 @@ void serve_forks_if_requested() {
   // session allocates alike.
   if (reuse) mallopt(M_MMAP_MAX, 0);
   for (;;) {
-    char* line = requests->next();
-    if (!line) std::_Exit(0);  // the driver is done (a worker dies with its server)
+    char* line = requests.next();
+    if (!line) {  // the driver is done
+      if (worker.pid > 0) retire(worker);
+      std::_Exit(0);
+    }
     if (reuse) {  // the line as received, for the worker
-      if (!g_mailbox || worker.pid < 0) {
+      if (worker.pid < 0) {
         if (spawn(worker, request_fd, result_fd, run_fds, input_at)) return;  // the worker
         if (worker.pid < 0) std::_Exit(2);
       }
