@@ -1,6 +1,7 @@
 #include "engine/traced_schedule.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 
 #include "runtime/options.hpp"
 
@@ -9,7 +10,12 @@ namespace bspcheck::rt {
 TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
                                std::function<void(const std::string&)> note)
     : sched_(make_scheduler(options)) {
-  if (!options.guide_file.empty()) {
+  if (InMemoryGuide* g = InMemoryGuide::current()) {
+    g->log().clear();
+    auto guide = std::make_unique<trace::GuidedScheduler>(g->script(), g->log());
+    guide_ = guide.get();
+    sched_ = std::move(guide);
+  } else if (!options.guide_file.empty()) {
     auto guide = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
                                                           options.guide_log);
     guide_ = guide.get();
@@ -42,6 +48,9 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     writer_ = std::make_unique<trace::Writer>(options.trace_file, h);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *writer_);
   }
+  auto counting = std::make_unique<CoverageScheduler>(std::move(sched_));
+  coverage_ = counting.get();
+  sched_ = std::move(counting);
 }
 
 TracedSchedule::~TracedSchedule() {
@@ -54,6 +63,7 @@ void TracedSchedule::call(const trace::CallRecord& rec) {
 }
 
 void TracedSchedule::superstep(std::uint64_t n) {
+  coverage_->superstep(n);
   if (guide_) guide_->superstep(n);
   if (writer_) writer_->superstep(n);
   if (replayer_) replayer_->superstep(n);
@@ -66,5 +76,19 @@ std::pair<std::uint64_t, std::uint64_t> TracedSchedule::size() const {
 void TracedSchedule::flush() {
   if (writer_) writer_->flush();
 }
+
+namespace {
+thread_local InMemoryGuide* t_guide = nullptr;
+}  // namespace
+
+InMemoryGuide::InMemoryGuide(trace::GuidedScheduler::Script script, std::vector<trace::OfferedChoice>& log)
+    : script_(std::move(script)), log_(log) {
+  if (t_guide) throw std::logic_error("bspcheck: an in-memory guide is already set on this thread");
+  t_guide = this;
+}
+
+InMemoryGuide::~InMemoryGuide() { t_guide = nullptr; }
+
+InMemoryGuide* InMemoryGuide::current() { return t_guide; }
 
 }  // namespace bspcheck::rt

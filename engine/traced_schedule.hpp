@@ -17,6 +17,7 @@
 #include "replay/guided_scheduler.hpp"
 #include "replay/recording_scheduler.hpp"
 #include "replay/replay_scheduler.hpp"
+#include "runtime/coverage_scheduler.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace bspcheck::rt {
@@ -40,6 +41,8 @@ class TracedSchedule {
   }
   // A barrier: superstep n begins.
   void superstep(std::uint64_t n);
+  // The coverage tuples the run's choices reached so far (runtime/coverage_map.hpp).
+  const CoverageMap& coverage() const { return coverage_->coverage(); }
   // Bytes and calls written so far (0, 0 when not recording).
   std::pair<std::uint64_t, std::uint64_t> size() const;
   void flush();
@@ -49,6 +52,28 @@ class TracedSchedule {
   std::unique_ptr<trace::Writer> writer_;
   trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
   trace::GuidedScheduler* guide_ = nullptr;     // inside sched_'s chain, when guided
+  CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
+};
+
+// A guide given in memory, for the in-process searches (engine/exploration_api.cpp): while one
+// lives, every run this thread starts follows its script (as Options::guide_file would) and
+// explores, appending each choice it is offered to its log (as Options::guide_log would), with
+// no file written or read. One at a time per thread.
+class InMemoryGuide {
+ public:
+  InMemoryGuide(trace::GuidedScheduler::Script script, std::vector<trace::OfferedChoice>& log);
+  ~InMemoryGuide();
+  InMemoryGuide(const InMemoryGuide&) = delete;
+  InMemoryGuide& operator=(const InMemoryGuide&) = delete;
+  void set_script(trace::GuidedScheduler::Script script) { script_ = std::move(script); }
+
+  static InMemoryGuide* current();  // the one set on this thread, if any
+  const trace::GuidedScheduler::Script& script() const { return script_; }
+  std::vector<trace::OfferedChoice>& log() { return log_; }
+
+ private:
+  trace::GuidedScheduler::Script script_;
+  std::vector<trace::OfferedChoice>& log_;
 };
 
 // What a trace header says about the program: its path, arguments and a digest of both (empty

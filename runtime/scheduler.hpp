@@ -59,6 +59,8 @@ class Scheduler {
  protected:
   // Set by a strategy whose next_process is runnable.list[stream.below(size)], and only then.
   Rng* uniform_process_stream_ = nullptr;
+  // For a wrapper that forwards next_process unchanged: the inner strategy's fast path is its.
+  void share_fast_path(const Scheduler& inner) { uniform_process_stream_ = inner.uniform_process_stream_; }
 };
 
 // The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).
