@@ -123,8 +123,9 @@ int run_command(const RunConfig& c) {
       c.determinism_check > 0 && c.replay_file.empty() && c.guide_file.empty() &&
       std::find(c.disabled_rules.begin(), c.disabled_rules.end(), rule_id(Rule::uncontrolled_nondeterminism)) ==
           c.disabled_rules.end();
-  // A single run is checked too: it is recorded, into --trace FILE or this temporary trace.
-  const bool check_single = stream && wants_determinism_check;
+  // A single run is checked too: it is recorded, into --trace FILE or this temporary trace. Not
+  // when it reads a terminal: an interactive program's input cannot be given to it twice.
+  const bool check_single = stream && wants_determinism_check && !stdin_feed.terminal();
   std::string single_trace = c.trace_file;
   if (check_single && single_trace.empty()) {
     single_trace = temp_template("single");
