@@ -297,7 +297,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         search.ran(*s, offered);
         if (const std::size_t added = reports.coverage().size() - before; verbose && added) {
           session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu tuple%s, %zu in all\n",
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in all\n",
                       p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
                       added == 1 ? "" : "s", reports.coverage().size());
         }
@@ -314,7 +314,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         if (!session.run(p, plan, offered)) return finish(1);
         if (const std::size_t added = search.ran(s, offered); verbose && added) {
           session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu tuple%s, %zu in all, corpus %zu\n", p,
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n", p,
                       search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
                       search.corpus_size());
         }

@@ -51,6 +51,17 @@ with tempfile.TemporaryDirectory() as work:
     strip = lambda r: (r[0], re.sub(r"[0-9.]+ (s|runs/s)\b", "T", r[1]))
     check("coverage" in a[1], f"-v shows no coverage: {a[1][-400:]}")
     check(strip(a) == strip(b), f"the same seed gave two searches:\n{a[1][-400:]}\n{b[1][-400:]}")
+    # The bounded search has no seed: two searches of one program are one, schedule for schedule.
+    a = bsp("explore", "--strategy", "bounded", "--bound", "2", "-v", "-p", "3", "--max-runs", "30",
+            "--schedule-dependent-output", "--json", os.path.join(work, "b1.json"), message_order)
+    b = bsp("explore", "--strategy", "bounded", "--bound", "2", "-v", "-p", "3", "--max-runs", "30",
+            "--schedule-dependent-output", "--json", os.path.join(work, "b2.json"), message_order)
+    check(a[0] == 0 and "coverage" in a[1] and strip(a) == strip(b),
+          f"bounded: two searches differ:\n{a[1][-400:]}\n{b[1][-400:]}")
+    import json as _json
+    runs_of = lambda f: [(r["seed"], r["schedule"], r.get("output_hash")) for r in _json.load(open(f))["runs"]]
+    check(runs_of(os.path.join(work, "b1.json")) == runs_of(os.path.join(work, "b2.json")),
+          "bounded: the two searches' schedules differ")
 
     # Output compared with the default schedule's: message_order prints what arrived first.
     for strategy in ("bounded", "coverage"):
