@@ -1,7 +1,7 @@
 // The in-process searches of include/bspcheck/exploration.hpp: bounded search, coverage-guided
 // search and shrinking (replay/bounded_search.hpp, replay/coverage_search.hpp, replay/shrink.hpp)
 // over runs of an SPMD function. The searches steer each run through a guide in memory
-// (engine/traced_schedule.hpp, InMemoryGuide); shrinking through the guide's script file in a
+// (engine/in_memory_guide.hpp); shrinking through the guide's script file in a
 // temporary folder.
 #include "bspcheck/exploration.hpp"
 
@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "engine/traced_schedule.hpp"
+#include "engine/in_memory_guide.hpp"
 #include "replay/bounded_search.hpp"
 #include "replay/choice_script.hpp"
 #include "replay/coverage_search.hpp"

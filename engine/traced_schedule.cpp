@@ -1,7 +1,8 @@
 #include "engine/traced_schedule.hpp"
 
+#include "engine/in_memory_guide.hpp"
+
 #include <cstdio>
-#include <stdexcept>
 
 #include "runtime/options.hpp"
 
@@ -76,19 +77,5 @@ std::pair<std::uint64_t, std::uint64_t> TracedSchedule::size() const {
 void TracedSchedule::flush() {
   if (writer_) writer_->flush();
 }
-
-namespace {
-thread_local InMemoryGuide* t_guide = nullptr;
-}  // namespace
-
-InMemoryGuide::InMemoryGuide(trace::GuidedScheduler::Script script, std::vector<trace::OfferedChoice>& log)
-    : script_(std::move(script)), log_(log) {
-  if (t_guide) throw std::logic_error("bspcheck: an in-memory guide is already set on this thread");
-  t_guide = this;
-}
-
-InMemoryGuide::~InMemoryGuide() { t_guide = nullptr; }
-
-InMemoryGuide* InMemoryGuide::current() { return t_guide; }
 
 }  // namespace bspcheck::rt

@@ -55,27 +55,6 @@ class TracedSchedule {
   CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
 };
 
-// A guide given in memory, for the in-process searches (engine/exploration_api.cpp): while one
-// lives, every run this thread starts follows its script (as Options::guide_file would) and
-// explores, appending each choice it is offered to its log (as Options::guide_log would), with
-// no file written or read. One at a time per thread.
-class InMemoryGuide {
- public:
-  InMemoryGuide(trace::GuidedScheduler::Script script, std::vector<trace::OfferedChoice>& log);
-  ~InMemoryGuide();
-  InMemoryGuide(const InMemoryGuide&) = delete;
-  InMemoryGuide& operator=(const InMemoryGuide&) = delete;
-  void set_script(trace::GuidedScheduler::Script script) { script_ = std::move(script); }
-
-  static InMemoryGuide* current();  // the one set on this thread, if any
-  const trace::GuidedScheduler::Script& script() const { return script_; }
-  std::vector<trace::OfferedChoice>& log() { return log_; }
-
- private:
-  trace::GuidedScheduler::Script script_;
-  std::vector<trace::OfferedChoice>& log_;
-};
-
 // What a trace header says about the program: its path, arguments and a digest of both (empty
 // for in-process runs). Defined with the program-mode entry (program_mode.cpp).
 void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest);
