@@ -1,6 +1,8 @@
 // The in-process searches of include/bspcheck/exploration.hpp: bounded search, coverage-guided
-// search and shrinking (replay/bounded_search.hpp, replay/coverage_search.hpp, replay/shrink.hpp) over runs of an SPMD function, steered through
-// the guided scheduler's script and log files in a temporary folder.
+// search and shrinking (replay/bounded_search.hpp, replay/coverage_search.hpp, replay/shrink.hpp)
+// over runs of an SPMD function. The searches steer each run through a guide in memory
+// (engine/in_memory_guide.hpp); shrinking through the guide's script file in a
+// temporary folder.
 #include "bspcheck/exploration.hpp"
 
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "engine/in_memory_guide.hpp"
 #include "replay/bounded_search.hpp"
 #include "replay/choice_script.hpp"
 #include "replay/coverage_search.hpp"
@@ -51,24 +54,30 @@ bool fails_with(const RunResult& r, const std::string& rule) {
   return std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
+// The options of a guided run: the guide, in memory, decides (and makes each run an exploring one).
+Options guided_options(const Options& options) {
+  Options o = options;
+  o.guide_file.clear();
+  o.guide_log.clear();
+  o.trace_file.clear();
+  o.replay_file.clear();
+  return o;
+}
+
 }  // namespace
 
 ExploreResult explore(const Options& options, const std::function<void()>& spmd, std::size_t bound,
                       std::size_t max_runs) {
-  ScratchFolder dir;
-  Options o = options;
-  o.guide_file = dir.file("script");
-  o.guide_log = dir.file("log");  // the log makes each run an exploring one
-  o.trace_file.clear();
-  o.replay_file.clear();
+  const Options o = guided_options(options);
+  std::vector<trace::OfferedChoice> offered;
+  rt::InMemoryGuide guide({}, offered);
   ExploreResult out;
   trace::BoundedSearch search(bound);
   while (const auto s = search.next()) {
     if (out.schedules >= max_runs) return out;  // not exhausted
-    trace::BoundedSearch::write_script(o.guide_file, *s);
+    guide.set_script(trace::BoundedSearch::script(*s));
     RunResult r = run(o, spmd);
     ++out.schedules;
-    const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(o.guide_log);
     if (!r.ok()) {
       out.failed = true;
       out.failing = std::move(r);
@@ -83,20 +92,16 @@ ExploreResult explore(const Options& options, const std::function<void()>& spmd,
 
 CoverageResult coverage_search(const Options& options, const std::function<void()>& spmd, std::uint64_t seed,
                                std::size_t max_runs, const std::function<bool(const RunResult&)>& fails) {
-  ScratchFolder dir;
-  Options o = options;
-  o.guide_file = dir.file("script");
-  o.guide_log = dir.file("log");  // the log makes each run an exploring one
-  o.trace_file.clear();
-  o.replay_file.clear();
+  const Options o = guided_options(options);
+  std::vector<trace::OfferedChoice> offered;
+  rt::InMemoryGuide guide({}, offered);
   CoverageResult out;
   trace::CoverageSearch search(seed);
   while (out.schedules < max_runs) {
     const trace::CoverageSearch::Schedule s = search.next();
-    trace::CoverageSearch::write_script(o.guide_file, s);
+    guide.set_script(trace::CoverageSearch::script(s));
     RunResult r = run(o, spmd);
     ++out.schedules;
-    const std::vector<trace::OfferedChoice> offered = trace::read_choice_log(o.guide_log);
     search.ran(s, offered);
     out.tuples = search.tuples();
     out.corpus = search.corpus_size();

@@ -106,6 +106,7 @@ void write_report(bool completed) {
     r.switches = w->switches();
     for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output.digest.value());
     std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();
+    r.coverage = w->coverage();
     r.findings = w->diagnostics().findings();
   }
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());

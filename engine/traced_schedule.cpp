@@ -1,5 +1,7 @@
 #include "engine/traced_schedule.hpp"
 
+#include "engine/in_memory_guide.hpp"
+
 #include <cstdio>
 
 #include "runtime/options.hpp"
@@ -9,7 +11,12 @@ namespace bspcheck::rt {
 TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
                                std::function<void(const std::string&)> note)
     : sched_(make_scheduler(options)) {
-  if (!options.guide_file.empty()) {
+  if (InMemoryGuide* g = InMemoryGuide::current()) {
+    g->log().clear();
+    auto guide = std::make_unique<trace::GuidedScheduler>(g->script(), g->log());
+    guide_ = guide.get();
+    sched_ = std::move(guide);
+  } else if (!options.guide_file.empty()) {
     auto guide = std::make_unique<trace::GuidedScheduler>(trace::GuidedScheduler::load(options.guide_file),
                                                           options.guide_log);
     guide_ = guide.get();
@@ -42,6 +49,9 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     writer_ = std::make_unique<trace::Writer>(options.trace_file, h);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *writer_);
   }
+  auto counting = std::make_unique<CoverageScheduler>(std::move(sched_));
+  coverage_ = counting.get();
+  sched_ = std::move(counting);
 }
 
 TracedSchedule::~TracedSchedule() {
@@ -54,6 +64,7 @@ void TracedSchedule::call(const trace::CallRecord& rec) {
 }
 
 void TracedSchedule::superstep(std::uint64_t n) {
+  coverage_->superstep(n);
   if (guide_) guide_->superstep(n);
   if (writer_) writer_->superstep(n);
   if (replayer_) replayer_->superstep(n);

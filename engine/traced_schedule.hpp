@@ -17,6 +17,7 @@
 #include "replay/guided_scheduler.hpp"
 #include "replay/recording_scheduler.hpp"
 #include "replay/replay_scheduler.hpp"
+#include "runtime/coverage_scheduler.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace bspcheck::rt {
@@ -40,6 +41,8 @@ class TracedSchedule {
   }
   // A barrier: superstep n begins.
   void superstep(std::uint64_t n);
+  // The coverage tuples the run's choices reached so far (runtime/coverage_map.hpp).
+  const CoverageMap& coverage() const { return coverage_->coverage(); }
   // Bytes and calls written so far (0, 0 when not recording).
   std::pair<std::uint64_t, std::uint64_t> size() const;
   void flush();
@@ -49,6 +52,7 @@ class TracedSchedule {
   std::unique_ptr<trace::Writer> writer_;
   trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
   trace::GuidedScheduler* guide_ = nullptr;     // inside sched_'s chain, when guided
+  CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
 };
 
 // What a trace header says about the program: its path, arguments and a digest of both (empty

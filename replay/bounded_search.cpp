@@ -33,6 +33,13 @@ void BoundedSearch::ran(const Schedule& s, const std::vector<OfferedChoice>& off
   }
 }
 
+GuidedScheduler::Script BoundedSearch::script(const Schedule& s) {
+  GuidedScheduler::Script script;
+  for (std::size_t i = 0; i < s.values.size(); ++i)
+    script.entries.push_back({static_cast<std::uint8_t>(s.kinds[i]), true, s.values[i]});
+  return script;
+}
+
 void BoundedSearch::write_script(const std::string& path, const Schedule& s) {
   std::ofstream out(path);
   for (std::size_t i = 0; i < s.values.size(); ++i) out << s.kinds[i] << ' ' << s.values[i] << '\n';

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "replay/choice_script.hpp"
+#include "replay/guided_scheduler.hpp"
 
 namespace bspcheck::trace {
 
@@ -33,8 +34,9 @@ class BoundedSearch {
   // Were all schedules that can differ run (so far none was cut by the bound)?
   bool exhaustive() const { return !cut_; }
 
-  // The script that makes a run follow s.
+  // The script that makes a run follow s, as a file or in memory.
   static void write_script(const std::string& path, const Schedule& s);
+  static GuidedScheduler::Script script(const Schedule& s);
   // "choice 3: message order -> 0 of 4" for each deviation of s, given what its run was offered.
   static std::vector<std::string> describe(const Schedule& s, const std::vector<OfferedChoice>& offered);
 

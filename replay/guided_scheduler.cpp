@@ -42,11 +42,18 @@ GuidedScheduler::GuidedScheduler(Script script, const std::string& log_path)
   }
 }
 
+GuidedScheduler::GuidedScheduler(Script script, std::vector<OfferedChoice>& log)
+    : script_(std::move(script.entries)),
+      memory_log_(&log),
+      random_tail_(script.random_tail),
+      tail_rng_(script.tail_seed) {}
+
 GuidedScheduler::~GuidedScheduler() {
   if (log_) std::fclose(log_);
 }
 
 std::uint32_t GuidedScheduler::logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value) {
+  if (memory_log_) memory_log_->push_back(OfferedChoice{kind, n, value, superstep_});
   if (log_) {
     std::fprintf(log_, "%u %u %u %llu\n", static_cast<unsigned>(kind), n, value,
                  static_cast<unsigned long long>(superstep_));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "replay/choice_script.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/rng.hpp"
 #include "runtime/scheduler.hpp"
@@ -28,7 +29,7 @@ class GuidedScheduler final : public rt::Scheduler {
   explicit GuidedScheduler(std::vector<Entry> script, const std::string& log_path = "")
       : GuidedScheduler(Script{std::move(script)}, log_path) {}
   ~GuidedScheduler() override;
-  bool exploring() const override { return log_ != nullptr; }
+  bool exploring() const override { return log_ != nullptr || memory_log_ != nullptr; }
   // Script file: one line per choice, "KIND VALUE" or "KIND -" (default); KIND as in traces.
   // A line "random SEED" anywhere makes the choices past the script's end uniform draws from
   // SEED instead of the default (a coverage search's fresh runs, replay/coverage_search.hpp).
@@ -39,6 +40,9 @@ class GuidedScheduler final : public rt::Scheduler {
   };
   static Script load(const std::string& path);  // throws TraceError
   explicit GuidedScheduler(Script script, const std::string& log_path = "");
+  // Exploring with the log kept in memory (the in-process searches): each offered choice is
+  // appended to `log`, as the log file's lines would be.
+  GuidedScheduler(Script script, std::vector<OfferedChoice>& log);
 
   // Superstep n begins: the log names each choice's superstep (coverage counts per superstep).
   void superstep(std::uint64_t n) { superstep_ = n; }
@@ -54,6 +58,7 @@ class GuidedScheduler final : public rt::Scheduler {
   std::vector<Entry> script_;
   std::size_t pos_ = 0;
   std::FILE* log_ = nullptr;
+  std::vector<OfferedChoice>* memory_log_ = nullptr;
   std::uint64_t superstep_ = 0;
   bool random_tail_ = false;
   rt::Rng tail_rng_;

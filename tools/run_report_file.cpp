@@ -40,7 +40,9 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
             is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
             is(j, "program", [](const auto& v) { return v.is_string(); }) &&
             (!j.contains("args") || j["args"].is_array()) && (!j.contains("options") || j["options"].is_object()) &&
-            (!j.contains("shards") || j["shards"].is_object());
+            (!j.contains("shards") || j["shards"].is_object()) &&
+            (!j.contains("coverage") || (j["coverage"].is_object() &&
+                                         (!j["coverage"].contains("reached") || j["coverage"]["reached"].is_array())));
   if (ok)
     for (const auto& run : j["runs"])
       ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
@@ -73,6 +75,24 @@ RunRecord record_of(const nlohmann::json& run) {
   if (run.contains("findings") && run["findings"].is_array())
     for (const auto& f : run["findings"]) r.findings.push_back(checker::finding_from_json(f));
   return r;
+}
+
+}  // namespace bspcheck::cli
+
+namespace bspcheck::cli {
+
+nlohmann::json coverage_json(const rt::CoverageMap& coverage) {
+  return {{"tuples", coverage.size()}, {"reached", checker::coverage_to_json(coverage.tuples())}};
+}
+
+std::vector<CoverageTuple> coverage_of(const nlohmann::json& report) {
+  if (!report.contains("coverage") || !report["coverage"].is_object() || !report["coverage"].contains("reached"))
+    return {};
+  return checker::coverage_from_json(report["coverage"]["reached"]);
+}
+
+void add_coverage(rt::CoverageMap& coverage, const nlohmann::json& report) {
+  for (const CoverageTuple& t : coverage_of(report)) coverage.add(t);
 }
 
 }  // namespace bspcheck::cli

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "runtime/coverage_map.hpp"
 #include "tools/reports.hpp"
 
 namespace bspcheck::cli {
@@ -17,5 +18,12 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
 
 // One run of a report as the report writers take it (fields of other types take their defaults).
 RunRecord record_of(const nlohmann::json& run);
+
+// A session's coverage as its report lists it: {"tuples": N, "reached": [[superstep, kind,
+// outcome], ...]} (docs/cli.md, "JSON"); the tuples of a report (none when it lists none), and
+// added to a union (merge, stats).
+nlohmann::json coverage_json(const rt::CoverageMap& coverage);
+std::vector<CoverageTuple> coverage_of(const nlohmann::json& report);
+void add_coverage(rt::CoverageMap& coverage, const nlohmann::json& report);
 
 }  // namespace bspcheck::cli
