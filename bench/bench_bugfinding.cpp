@@ -1,10 +1,14 @@
 // bench_bugfinding: bug-finding power of the strategies. Each program below has one planted,
-// schedule-dependent bug that a rare schedule exposes; for each strategy and several base seeds
-// the benchmark counts the schedules (seeds base, base+1, ...) run until the first one shows the
-// bug, and prints the median count and time per strategy as markdown rows.
+// schedule-dependent bug that a rare schedule exposes (the issue's own examples among them: one
+// of 10! queue orders, one collision in one superstep out of 100); for each strategy and several
+// base seeds the benchmark counts the schedules (seeds base, base+1, ...; for the coverage
+// search, its runs from seed base) run until the first one shows the bug, and prints the median
+// count and the median time (milliseconds; BENCH_CLOCK=cpu: CPU time) per strategy as markdown
+// rows.
 //
-//   bench_bugfinding [BASE_SEEDS=5] [CAP=20000]
+//   bench_bugfinding [BASE_SEEDS=5] [CAP=20000] [BUG,...]
 //
+// (the third argument: only these bugs, by name, e.g. hp-window,queue-order)
 // A count of "> CAP" means the strategy did not find the bug within CAP schedules for at least
 // half of the base seeds. docs/performance.md records a run and docs/exploration.md explains
 // why each strategy wins where it does.
@@ -131,6 +135,62 @@ void queue_first(bool& bug) {
   bsp_end();
 }
 
+// The issue's first example, "a bug that needs one of 10! queue orders": 10 processes each send
+// one message to process 0 in each of 10 supersteps, and process 0 goes wrong only when the
+// messages of superstep 6 arrive in exactly one order: sender order with 3 and 4 exchanged
+// (1 in 10! = 3,628,800 of the orders uniform random draws). The order is one exchange away from
+// the issue order; an order far from every ordinary one is beyond every strategy.
+void queue_order(bool& bug) {
+  bsp_begin(10);
+  int ts = sizeof(int);
+  bsp_set_tagsize(&ts);
+  bsp_sync();
+  static const int wanted[10] = {0, 1, 2, 4, 3, 5, 6, 7, 8, 9};
+  for (int s = 0; s < 10; ++s) {
+    const int me = bsp_pid();
+    bsp_send(0, &me, &me, sizeof me);
+    bsp_sync();
+    if (me == 0) {
+      bool same = true;
+      for (int i = 0; i < 10; ++i) {
+        int st = 0, tag = -1;
+        bsp_get_tag(&st, &tag);
+        bsp_move(&st, sizeof st);
+        same = same && tag == wanted[i];
+      }
+      if (s == 6 && same) bug = true;
+    }
+  }
+  bsp_end();
+}
+
+// The issue's second example, "a collision in one superstep out of 100": both processes put to
+// process 0's x in each of 100 supersteps, and the bug needs superstep 57's winner to differ
+// from the winner of every one of the other 99 (2 in 2^100 of uniform random's outcomes).
+void collision_one_in_100(bool& bug) {
+  bsp_begin(2);
+  static int x;
+  static int winners[100];
+  x = 0;
+  bsp_push_reg(&x, sizeof x);
+  bsp_sync();
+  const int mine = bsp_pid() + 1;
+  for (int s = 0; s < 100; ++s) {
+    bsp_put(0, &mine, &x, 0, sizeof mine);
+    bsp_sync();
+    if (bsp_pid() == 0) winners[s] = x;
+  }
+  if (bsp_pid() == 0) {
+    const int usual = winners[0] == winners[57] ? -1 : winners[0];
+    bool others = usual != -1;
+    for (int s = 0; s < 100 && others; ++s) others = s == 57 || winners[s] == usual;
+    if (others) bug = true;
+  }
+  bsp_pop_reg(&x);
+  bsp_sync();
+  bsp_end();
+}
+
 struct Found {
   std::uint64_t schedules;  // CAP + 1 when not found
   double seconds;
@@ -179,13 +239,18 @@ int main(int argc, char** argv) {
       {"hp-window", "hpput lands between the target's 10th and 11th call", 2, 60, hp_window},
       {"collision-streak", "same winner in supersteps 0..56, the other in 57 (of 100)", 2, 400, collision_streak},
       {"queue-first", "process 7's message first of 10 in superstep 6 (of 10)", 10, 1000, queue_first},
+      {"queue-order", "one order of 10! of process 0's 10 messages in superstep 6 (of 10)", 10, 1000, queue_order},
+      {"collision-1-in-100", "superstep 57's winner differs from all 99 others' (of 100)", 2, 400,
+       collision_one_in_100},
   };
   // The coverage search is not a seeded scheduler but a loop over runs: nullopt marks it.
   const std::pair<const char*, std::optional<bspcheck::Strategy>> strategies[] = {
       {"random", bspcheck::Strategy::random}, {"pct d=3", bspcheck::Strategy::pct}, {"coverage", std::nullopt}};
-  std::printf("| bug | strategy | median schedules to find | median seconds | found within cap |\n");
+  std::printf("| bug | strategy | median schedules to find | median ms to find | found within cap |\n");
   std::printf("|---|---|---|---|---|\n");
+  const std::string only = argc > 3 ? "," + std::string(argv[3]) + "," : "";
   for (const Bug& bug : bugs) {
+    if (!only.empty() && only.find("," + std::string(bug.name) + ",") == std::string::npos) continue;
     for (const auto& [name, strategy] : strategies) {
       std::vector<std::uint64_t> counts;
       std::vector<double> seconds;
@@ -199,8 +264,8 @@ int main(int argc, char** argv) {
       }
       const std::uint64_t m = median(counts);
       const std::string count = m > cap ? "> " + std::to_string(cap) : std::to_string(m);
-      std::printf("| %s: %s | %s | %s | %.3f | %d/%d |\n", bug.name, bug.what, name, count.c_str(),
-                  median(seconds), found, bases);
+      std::printf("| %s: %s | %s | %s | %.2f | %d/%d |\n", bug.name, bug.what, name, count.c_str(),
+                  1000 * median(seconds), found, bases);
       std::fflush(stdout);
     }
   }

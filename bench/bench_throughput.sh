@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench_throughput.sh: schedules per second of `bsp-check run -p 4 --seeds N` on a small program
-# (examples/hello), with one worker (-j 1) and with one per core, side by side in one run; with
+# (examples/hello), with one driver thread (-j 1) and with one per core, each with a forked child
+# per run and with the fork server's workers (runtime/process_snapshot.hpp), side by side; with
 # BASELINE=/path/to/an/older/bsp-check (and BASELINE_PROGRAM, its build of hello) the older
 # driver too, so that the ratio is measured on the same machine at the same moment.
 #
@@ -41,5 +42,9 @@ echo "|---|---|---|---|"
 if [ -n "${BASELINE:-}" ]; then
   measure "baseline ($BASELINE)" "$BASELINE" run -p 4 --seeds "$seeds" "${BASELINE_PROGRAM:-$hello}"
 fi
-measure "-j 1" "$bsp_check" run -j 1 -p 4 --seeds "$seeds" "$hello"
-measure "-j $(nproc) (one per core, the default)" "$bsp_check" run -p 4 --seeds "$seeds" "$hello"
+# A fresh forked child per run (BSPCHECK_RUNS_PER_WORKER=1, as before workers) and workers that
+# make run after run (the default), side by side.
+measure "-j 1, a forked child per run" env BSPCHECK_RUNS_PER_WORKER=1 "$bsp_check" run -j 1 -p 4 --seeds "$seeds" "$hello"
+measure "-j 1, workers" "$bsp_check" run -j 1 -p 4 --seeds "$seeds" "$hello"
+measure "-j $(nproc), a forked child per run" env BSPCHECK_RUNS_PER_WORKER=1 "$bsp_check" run -p 4 --seeds "$seeds" "$hello"
+measure "-j $(nproc) (one per core, the default), workers" "$bsp_check" run -p 4 --seeds "$seeds" "$hello"

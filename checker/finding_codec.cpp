@@ -82,6 +82,22 @@ std::vector<std::uint64_t> digests_from_json(const nlohmann::json& j) {
   return digests;
 }
 
+nlohmann::json coverage_to_json(const std::vector<CoverageTuple>& tuples) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const CoverageTuple& t : tuples) j.push_back({t.superstep, t.kind, t.outcome});
+  return j;
+}
+
+std::vector<CoverageTuple> coverage_from_json(const nlohmann::json& j) {
+  std::vector<CoverageTuple> out;
+  if (!j.is_array()) return out;
+  for (const auto& t : j)
+    if (t.is_array() && t.size() == 3 && t[0].is_number_integer() && t[1].is_number_integer() &&
+        t[2].is_number_integer())
+      out.push_back({t[0].get<int>(), t[1].get<int>(), t[2].get<int>()});
+  return out;
+}
+
 nlohmann::json run_report_to_json(const RunReport& r) {
   nlohmann::json j;
   j["format"] = "bsp-check-report";
@@ -97,6 +113,7 @@ nlohmann::json run_report_to_json(const RunReport& r) {
     j["switches"] = r.switches;
     j["output_hash"] = digests_to_json(r.output_hash);
     if (r.trace_calls > 0) j["trace"] = {{"bytes", r.trace_bytes}, {"calls", r.trace_calls}};
+    j["coverage"] = coverage_to_json(r.coverage);
   }
   j["findings"] = findings_to_json(r.findings, r.seed);
   return j;
@@ -124,6 +141,7 @@ bool run_report_from_json(const std::string& text, RunReport& out) {
     r.trace_bytes = field<std::uint64_t>(j["trace"], "bytes", 0);
     r.trace_calls = field<std::uint64_t>(j["trace"], "calls", 0);
   }
+  if (j.contains("coverage")) r.coverage = coverage_from_json(j["coverage"]);
   if (j.contains("findings") && j["findings"].is_array())
     for (const auto& f : j["findings"]) r.findings.push_back(finding_from_json(f));
   out = std::move(r);

@@ -34,6 +34,7 @@ struct RunReport {
   std::uint64_t switches = 0;
   std::vector<std::uint64_t> output_hash;  // per process: a digest of everything it printed
   std::uint64_t trace_bytes = 0, trace_calls = 0;  // when recording
+  std::vector<CoverageTuple> coverage;     // the coverage tuples the run reached (sorted)
   std::vector<Finding> findings;
 };
 
@@ -44,6 +45,10 @@ nlohmann::json digests_to_json(const std::vector<std::uint64_t>& digests);
 std::vector<std::uint64_t> digests_from_json(const nlohmann::json& j);
 
 nlohmann::json run_report_to_json(const RunReport& r);
+// Coverage tuples as JSON: [[superstep, kind, outcome], ...] (docs/cli.md, "JSON"); lenient
+// reading (an entry of another shape is skipped).
+nlohmann::json coverage_to_json(const std::vector<CoverageTuple>& tuples);
+std::vector<CoverageTuple> coverage_from_json(const nlohmann::json& j);
 // The report in `text`; false when it is not one (empty, cut short, not JSON).
 bool run_report_from_json(const std::string& text, RunReport& out);
 

@@ -39,4 +39,9 @@ std::string default_schedule_divergence(int pid, const std::string& difference) 
          difference;
 }
 
+Finding default_schedule_divergence_finding(int pid, const std::string& difference, int superstep) {
+  return Finding{rule_id(Rule::schedule_divergence), rule_severity(Rule::schedule_divergence),
+                 default_schedule_divergence(pid, difference), {pid}, superstep, {}};
+}
+
 }  // namespace bspcheck::checker

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "bspcheck/bspcheck.hpp"
+
 namespace bspcheck::checker {
 
 class OutputComparison {
@@ -27,6 +29,11 @@ class OutputComparison {
   std::optional<std::pair<int, std::uint64_t>> compare(int p, std::uint64_t run_id,
                                                        const std::vector<std::uint64_t>& digests);
   bool has_reference(int p) const { return reference_.count(p) > 0; }
+  // The reference run's digests of p (nullptr before its first run compared).
+  const std::vector<std::uint64_t>* reference(int p) const {
+    const auto it = reference_.find(p);
+    return it == reference_.end() ? nullptr : &it->second.second;
+  }
 
  private:
   std::map<int, std::pair<std::uint64_t, std::vector<std::uint64_t>>> reference_;  // p -> run id, digests
@@ -41,5 +48,8 @@ std::optional<std::string> first_line_difference(const std::vector<std::string>&
 // What explore says when process pid prints other output under a schedule than under the default
 // one; `difference` is first_line_difference's line.
 std::string default_schedule_divergence(int pid, const std::string& difference);
+// That, as the schedule-divergence finding of the failing schedule's run (explore's reports, the
+// in-process searches).
+Finding default_schedule_divergence_finding(int pid, const std::string& difference, int superstep);
 
 }  // namespace bspcheck::checker

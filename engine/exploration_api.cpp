@@ -85,8 +85,7 @@ class Search {
                                        lines_of(r.output[static_cast<std::size_t>(pid)]), "in its output",
                                        "the default schedule", "this one")
             .value_or("the outputs differ");
-    r.findings.push_back(Finding{rule_id(Rule::schedule_divergence), rule_severity(Rule::schedule_divergence),
-                                 checker::default_schedule_divergence(pid, line), {pid}, r.supersteps, {}});
+    r.findings.push_back(checker::default_schedule_divergence_finding(pid, line, r.supersteps));
   }
 
   Options options_;

@@ -107,6 +107,7 @@ void write_report(bool completed) {
     r.switches = w->switches();
     for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output.digest.value());
     std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();
+    r.coverage = w->coverage();
     r.findings = w->diagnostics().findings();
   }
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
@@ -184,6 +185,7 @@ void at_exit() {
   write_report(true);
   if (g_errors > 0 || g_outside_misuse) {
     std::fflush(nullptr);
+    finish_served_run(options().exitcode);  // a worker of the fork server goes on to its next run
     std::_Exit(options().exitcode);
   }
 }

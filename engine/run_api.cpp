@@ -103,6 +103,7 @@ RunResult run_in_process(const Options& options, const std::function<void()>& sp
     r.abort_message = w->abort_message();
     r.switches = w->switches();
     r.superstep_stats = w->superstep_stats();
+    r.coverage = w->coverage();
     for (const Finding& f : w->diagnostics().findings()) r.findings.push_back(f);
     for (Process& pr : w->processes()) r.output.push_back(std::move(pr.output.captured));
     l.world.reset();

@@ -42,6 +42,9 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     writer_ = std::make_unique<trace::Writer>(options.trace_file, h);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *writer_);
   }
+  auto counting = std::make_unique<CoverageScheduler>(std::move(sched_));
+  coverage_ = counting.get();
+  sched_ = std::move(counting);
 }
 
 TracedSchedule::~TracedSchedule() {
@@ -54,6 +57,7 @@ void TracedSchedule::call(const trace::CallRecord& rec) {
 }
 
 void TracedSchedule::superstep(std::uint64_t n) {
+  coverage_->superstep(n);
   if (guide_) guide_->superstep(n);
   if (writer_) writer_->superstep(n);
   if (replayer_) replayer_->superstep(n);

@@ -3,7 +3,8 @@
 // (bsp-check shrink, explore, the in-process searches) in its place: a guide answers every
 // choice itself (replay/guided_scheduler.hpp), so the strategy is not built; a replay wraps what
 // is there (its fallback past the end of a cut-off trace); recording wraps everything. Each wrapper owns what it wraps
-// (replay/), so the replayer stays valid for the run whatever is combined.
+// (replay/), so the replayer stays valid for the run whatever is combined. Outermost, the
+// coverage counter (runtime/coverage_scheduler.hpp) sees every choice, whatever answers it.
 // World asks scheduler() for every choice and reports every call here (call()).
 #pragma once
 
@@ -12,24 +13,17 @@
 #include <memory>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "engine/in_memory_guide.hpp"
 #include "replay/trace_format.hpp"
 #include "replay/guided_scheduler.hpp"
 #include "replay/recording_scheduler.hpp"
 #include "replay/replay_scheduler.hpp"
+#include "runtime/coverage_scheduler.hpp"
 #include "runtime/scheduler.hpp"
 
 namespace bspcheck::rt {
-
-// An in-process search's guide (engine/exploration_api.cpp): the script in memory, and the list
-// the run logs what it was offered to (the run explores), instead of Options::guide_file and
-// guide_log.
-struct GuideInMemory {
-  trace::ChoiceScript script;
-  std::vector<trace::OfferedChoice>* log = nullptr;
-};
 
 class TracedSchedule {
  public:
@@ -51,6 +45,8 @@ class TracedSchedule {
   }
   // A barrier: superstep n begins.
   void superstep(std::uint64_t n);
+  // The coverage tuples the run's choices reached so far (runtime/coverage_map.hpp).
+  const CoverageMap& coverage() const { return coverage_->coverage(); }
   // Bytes and calls written so far (0, 0 when not recording).
   std::pair<std::uint64_t, std::uint64_t> size() const;
   void flush();
@@ -60,6 +56,7 @@ class TracedSchedule {
   std::unique_ptr<trace::Writer> writer_;
   trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
   trace::GuidedScheduler* guide_ = nullptr;     // inside sched_'s chain, when guided
+  CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
 };
 
 // What a trace header says about the program: its path, arguments and a digest of both (empty

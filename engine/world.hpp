@@ -178,6 +178,8 @@ class World {
   void flush_trace();
   // Bytes written to the trace and calls recorded in it (0, 0 when not recording).
   std::pair<std::uint64_t, std::uint64_t> trace_size() const;
+  // The coverage tuples the run's choices reached (runtime/coverage_map.hpp).
+  std::vector<CoverageTuple> coverage() const { return schedule_.coverage().tuples(); }
 
   // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
   void level1_enter(const char* name, const Site& site);

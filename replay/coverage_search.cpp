@@ -1,6 +1,6 @@
 #include "replay/coverage_search.hpp"
 
-#include <fstream>
+#include <algorithm>
 
 #include "runtime/hash.hpp"
 
@@ -29,7 +29,7 @@ std::uint64_t schedule_hash(const CoverageSearch::Schedule& s) {
 std::uint64_t CoverageSearch::tuple(const OfferedChoice& c) {
   // 0: the default (issue order kept, the last writer wins, hp "not yet"); 1: the first option
   // (the element moved to the end of a Fisher-Yates step is the first one); 2: another one.
-  const unsigned outcome = c.value + 1 == c.n ? 0 : c.value == 0 ? 1 : 2;
+  const unsigned outcome = static_cast<unsigned>(rt::outcome_class(c.n, c.value));
   rt::Fnv1a64 h;
   add_word(h, c.superstep);
   add_word(h, c.kind);
@@ -75,13 +75,64 @@ CoverageSearch::Schedule CoverageSearch::mutant() {
   return s;
 }
 
+std::optional<CoverageSearch::Schedule> CoverageSearch::walk_step() {
+  for (;;) {
+    if (!walk_) {
+      if (walked_ >= corpus_.size()) return std::nullopt;  // every entry walked: havoc only
+      Walk w;
+      w.entry = walked_++;
+      const std::vector<OfferedChoice>& offered = corpus_[w.entry].offered;
+      for (std::size_t i = 0; i < offered.size(); ++i)
+        if (offered[i].n >= 2) {
+          w.order.push_back(static_cast<std::uint32_t>(i));
+          w.rounds = std::max(w.rounds, offered[i].n - 1);
+        }
+      for (std::size_t i = w.order.size(); i > 1; --i)
+        std::swap(w.order[i - 1], w.order[rng_.below(static_cast<std::uint32_t>(i))]);
+      w.salt = rng_.next();
+      walk_ = std::move(w);
+    }
+    Walk& w = *walk_;
+    const Entry& parent = corpus_[w.entry];
+    while (w.round < w.rounds) {
+      while (w.pos < w.order.size()) {
+        const std::uint32_t i = w.order[w.pos++];
+        const OfferedChoice& c = parent.offered[i];
+        const std::uint32_t alternatives = c.n - 1;  // every option but the one the parent took
+        if (w.round >= alternatives) continue;
+        std::uint64_t x = w.salt ^ i;
+        const auto a = static_cast<std::uint32_t>((rt::Rng::splitmix(x) % alternatives + w.round) % alternatives);
+        Schedule s;
+        for (const OfferedChoice& o : parent.offered) {
+          s.kinds.push_back(o.kind);
+          s.values.push_back(o.value);
+        }
+        s.values[i] = a >= c.value ? a + 1 : a;
+        if (!tried_.insert(schedule_hash(s)).second) continue;  // run before (as another's mutant)
+        s.origin = "walk of run " + std::to_string(parent.run + 1) + ", choice " + std::to_string(i + 1);
+        return s;
+      }
+      ++w.round;
+      w.pos = 0;
+    }
+    walk_.reset();
+  }
+}
+
 CoverageSearch::Schedule CoverageSearch::next() {
   ++handed_out_;
   if (handed_out_ == 1) return Schedule{{}, {}, false, 0, "default"};
   Schedule s;
   for (int attempt = 0; attempt < 16; ++attempt) {
-    if (corpus_.empty() || rng_.below(4) == 0) {
+    // A quarter fresh runs, so that the search is never far behind uniform random; five eighths
+    // walks while an entry has single changes left to try; the rest (and all once every entry
+    // is walked) havoc.
+    const std::uint32_t turn = rng_.below(8);
+    if (corpus_.empty() || turn < 2) {
       s = Schedule{{}, {}, true, rng_.next(), "fresh"};
+    } else if (turn < 7) {
+      if (std::optional<Schedule> w = walk_step()) return std::move(*w);  // distinct by construction
+      s = mutant();
     } else {
       s = mutant();
     }
@@ -94,7 +145,7 @@ std::size_t CoverageSearch::ran(const Schedule&, const std::vector<OfferedChoice
   ++runs_;
   std::size_t added = 0;
   for (const OfferedChoice& c : offered)
-    if (seen_.insert(tuple(c)).second) ++added;
+    if (seen_.add(c.superstep, c.kind, c.n, c.value)) ++added;
   if (added) corpus_.push_back(Entry{offered, runs_ - 1, 0});
   return added;
 }

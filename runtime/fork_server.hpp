@@ -1,8 +1,11 @@
 // fork_server.hpp: many runs of one program without paying for exec and dynamic loading each
 // time. When the driver sets BSPCHECK_FORKSERVER, the program's first bsp_begin does not start a
-// run: it serves requests from the driver, forking one child per run; the child continues from
-// bsp_begin with that run's options and output files, as if the program had just been started.
-// What main did before bsp_begin happens once (its output goes to the server's own files).
+// run: it serves requests from the driver; a forked child continues from bsp_begin with a run's
+// options and output files, as if the program had just been started. A child is a worker that
+// makes many runs in turn: at the end of each it is brought back to bsp_begin as it was
+// (runtime/process_snapshot.hpp), and only a run that crashed, or left the process in a state
+// that cannot be undone, costs a fresh fork. What main did before bsp_begin happens once (its
+// output goes to the server's own files).
 #pragma once
 
 namespace bspcheck::rt {
@@ -11,5 +14,10 @@ namespace bspcheck::rt {
 // requested, returns in each child with its run's environment set, and never returns in the
 // server itself (it exits when the driver closes the request pipe).
 void serve_forks_if_requested();
+
+// The end of a run with this exit status. In a worker: writes what the run left buffered,
+// answers the server and brings the worker back to bsp_begin for the next run. Returns when the
+// process is no worker, or one that cannot come back (the caller then exits as usual).
+void finish_served_run(int exit_status);
 
 }  // namespace bspcheck::rt

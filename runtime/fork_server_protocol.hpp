@@ -1,17 +1,23 @@
 // fork_server_protocol.hpp: what the driver (tools/fork_server_client.cpp) and a program's fork
 // server (runtime/fork_server.cpp) say to each other; the one place of the protocol.
 //
-// The driver starts the program with BSPCHECK_FORKSERVER="REQUEST_FD,RESULT_FD[,RUN_FD...]"
+// The driver starts the program with
+// BSPCHECK_FORKSERVER="REQUEST_FD,RESULT_FD[,REPORT_FD,OUT_FD,ERR_FD[,RUNS_PER_WORKER]]"
 // (descriptors at or above kChannelFdFloor, out of the way of the program's own files). The
 // RUN_FDs are the memfds a run's report, stdout and stderr go to: a request names them as
 // /proc/SERVER_PID/fd/N, and each child closes its own copies, so that the program never sees
 // them among its descriptors; it reaches them through the server, which waits for it. At bsp_begin the
-// program becomes a server: per request line it forks a child that runs one seed, answers
-// "pid N" at once and "status S" (a waitpid status) when the child has ended, and exits when
-// the request pipe closes. Header-only: the driver does not link the runtime library.
+// program becomes a server: per request line a child runs one seed; the server answers "pid N"
+// (the child that runs it, to be killed past a time limit) and "status S" (a waitpid status)
+// when the run has ended, and exits when the request pipe closes. With RUNS_PER_WORKER > 1 the
+// child is a worker that runs up to that many requests in turn, brought back to bsp_begin after
+// each (runtime/process_snapshot.hpp); the driver sees no difference. Header-only: the driver
+// does not link the runtime library.
 #pragma once
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,30 +46,41 @@ inline std::optional<std::string> encode(const Request& r) {
   return line + "\n";
 }
 
-// A request line (without its '\n'); nothing when it is not one.
-inline std::optional<Request> decode(const std::string& line) {
-  std::vector<std::string> f;
-  for (std::size_t start = 0;;) {
-    const std::size_t tab = line.find('\t', start);
-    f.push_back(line.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
-    if (tab == std::string::npos) break;
-    start = tab + 1;
+// The fields of a request line, split in place: each points into the line, its tab replaced by
+// '\0'. In place because the fork server allocates nothing while it serves: every run, forked or
+// made by a worker, then starts from the same heap (runtime/fork_server.cpp).
+struct RequestFields {
+  const char *options, *report, *out, *err, *repro;
+};
+
+// Splits a request line (without its '\n'); false when it is not one.
+inline bool decode_in_place(char* line, RequestFields& r) {
+  const char** fields[5] = {&r.options, &r.report, &r.out, &r.err, &r.repro};
+  int n = 0;
+  for (char* at = line;; ++at) {
+    if (n == 5) return false;
+    *fields[n++] = at;
+    while (*at && *at != '\t') ++at;
+    if (!*at) break;
+    *at = '\0';
   }
-  if (f.size() != 5) return std::nullopt;
-  return Request{f[0], f[1], f[2], f[3], f[4]};
+  return n == 5;
 }
+
+// How many runs one forked worker makes before the server forks a fresh one (the driver's default).
+inline constexpr int kRunsPerWorker = 1000;
 
 // The two answers to a request.
 inline constexpr const char* kPidReply = "pid ";        // + the child's pid
 inline constexpr const char* kStatusReply = "status ";  // + its waitpid status
 
 // The value after `prefix` in an answer line, or nothing.
-inline std::optional<long> reply_value(const std::string& line, const char* prefix) {
-  const std::string p = prefix;
-  if (line.rfind(p, 0) != 0) return std::nullopt;
+inline std::optional<long> reply_value(const char* line, const char* prefix) {
+  const std::size_t n = std::strlen(prefix);
+  if (std::strncmp(line, prefix, n) != 0) return std::nullopt;
   char* end = nullptr;
-  const long v = std::strtol(line.c_str() + p.size(), &end, 10);
-  if (end == line.c_str() + p.size()) return std::nullopt;
+  const long v = std::strtol(line + n, &end, 10);
+  if (end == line + n) return std::nullopt;
   return v;
 }
 

@@ -35,6 +35,7 @@ class Scheduler {
   int pick_next(const RunnableSet& runnable, int current) {
     if (uniform_process_stream_)
       return runnable.list[uniform_process_stream_->below(static_cast<std::uint32_t>(runnable.list.size()))];
+    if (process_delegate_) return process_delegate_->pick_next(runnable, current);
     return next_process(runnable, current);
   }
   // A uniformly chosen index below n for the given kind of choice (queue order, write order,
@@ -59,6 +60,15 @@ class Scheduler {
  protected:
   // Set by a strategy whose next_process is runnable.list[stream.below(size)], and only then.
   Rng* uniform_process_stream_ = nullptr;
+  // For a wrapper that forwards next_process unchanged: the inner strategy's fast path is its,
+  // and pick_next asks the inner one directly (no virtual call through the wrapper).
+  void share_fast_path(Scheduler& inner) {
+    uniform_process_stream_ = inner.uniform_process_stream_;
+    process_delegate_ = &inner;
+  }
+
+ private:
+  Scheduler* process_delegate_ = nullptr;
 };
 
 // The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).

@@ -2,15 +2,17 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdio>
+#include <ctime>
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
 #include "replay/replay_scheduler.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/rng.hpp"
+#include "tools/output_divergence.hpp"
 #include "tools/reproduce_command.hpp"
-#include "tools/run_launcher.hpp"
 #include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
@@ -46,72 +48,220 @@ std::string temp_trace() {
   return t;
 }
 
+// A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
+// traces part where the clock did, not where the program did: nothing to compare. The same for a
+// run that ended without its report (killed, or it never reached bsp_begin).
+bool stopped_from_outside(const RunOutcome& r) {
+  if (r.timed_out || !r.reported) return true;
+  for (const Finding& f : r.report.findings)
+    if (f.rule == rule_id(Rule::timeout)) return true;
+  return false;
+}
+
+// The first event where two traces part, as a finding; nothing when they agree.
+std::optional<Finding> trace_difference(const RunConfig& c, int p, std::uint64_t seed, const std::string& first,
+                                        const std::string& second) {
+  try {
+    // Streamed with bounded memory: traces of long runs are compared without reading them whole.
+    trace::EventStream a = trace::EventStream::open(first), b = trace::EventStream::open(second);
+    std::uint64_t superstep = 0;
+    trace::Event ex, ey;
+    const trace::Event* x = &ex;
+    const trace::Event* y = &ey;
+    for (std::uint64_t i = 0;; ++i) {
+      if (!a.next(ex) || !b.next(ey)) return std::nullopt;  // only the common length counts
+      const bool same = x->type == y->type && x->kind == y->kind && x->value == y->value &&
+                        (x->type != trace::Event::call || x->rec == y->rec);
+      if (same) {
+        if (x->type == trace::Event::superstep) superstep = x->value;
+        continue;
+      }
+      if (x->type == trace::Event::end || y->type == trace::Event::end) return std::nullopt;  // one was cut short
+      Finding f;
+      f.rule = rule_id(Rule::uncontrolled_nondeterminism);
+      f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
+      f.superstep = static_cast<int>(superstep);
+      const int pid = x->type == trace::Event::call ? static_cast<int>(x->rec.pid) : -1;
+      if (pid >= 0) f.processes = {pid};
+      std::ostringstream m;
+      m << "two runs of the same seed part at event " << i + 1 << ": one makes " << describe(*x) << ", the other "
+        << describe(*y) << "; likely source: " << likely_source(*x, *y)
+        << ". Findings of this program may not reproduce from their seed. Reproduce: " << repro_command(c, p, seed)
+        << " (twice, with --trace, and compare: bsp-check show)";
+      f.message = m.str();
+      return f;
+    }
+  } catch (const trace::TraceError&) {
+    // A run that did not record (it never reached bsp_begin, or crashed before): nothing to compare.
+  }
+  return std::nullopt;
+}
+
+// The words of a line: runs of letters, digits, '.', '_' and ':' (so "0x7ffd1234", "12.5" and
+// "10:42:07" are one word each).
+std::vector<std::string> words_of(const std::string& line) {
+  std::vector<std::string> words;
+  std::string w;
+  for (char ch : line) {
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == ':') {
+      w += ch;
+    } else if (!w.empty()) {
+      words.push_back(w);
+      w.clear();
+    }
+  }
+  if (!w.empty()) words.push_back(w);
+  return words;
+}
+
+bool all_of(const std::string& s, int (*pred)(int)) {
+  if (s.empty()) return false;
+  for (char ch : s)
+    if (!pred(static_cast<unsigned char>(ch))) return false;
+  return true;
+}
+
+std::optional<long long> decimal(const std::string& s) {
+  if (!all_of(s, [](int ch) { return static_cast<int>(std::isdigit(ch)); }) || s.size() > 18) return std::nullopt;
+  return std::stoll(s);
+}
+
+bool address_like(const std::string& s) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+    return all_of(s.substr(2), [](int ch) { return static_cast<int>(std::isxdigit(ch)); });
+  // %p without 0x, or a pointer printed as a number: 8 or more hex digits with a letter among
+  // them, or a decimal beyond 32 bits.
+  if (s.size() >= 8 && all_of(s, [](int ch) { return static_cast<int>(std::isxdigit(ch)); }) &&
+      !all_of(s, [](int ch) { return static_cast<int>(std::isdigit(ch)); }))
+    return true;
+  const std::optional<long long> d = decimal(s);
+  return d && *d > 0xffffffffLL;
+}
+
 }  // namespace
 
-std::optional<Finding> check_determinism(const RunConfig& c, const std::string& path, int p, std::uint64_t seed,
-                                         StdinFeed& in) {
+int first_differing_output(const checker::RunReport& a, const checker::RunReport& b) {
+  if (a.output_hash.size() != b.output_hash.size()) return a.output_hash.empty() || b.output_hash.empty() ? -1 : 0;
+  for (std::size_t k = 0; k < a.output_hash.size(); ++k)
+    if (a.output_hash[k] != b.output_hash[k]) return static_cast<int>(k);
+  return -1;
+}
+
+std::string likely_output_source(const std::string& line_a, const std::string& line_b, long pid_a, long pid_b) {
+  const std::vector<std::string> wa = words_of(line_a), wb = words_of(line_b);
+  std::size_t i = 0;
+  while (i < wa.size() && i < wb.size() && wa[i] == wb[i]) ++i;
+  const std::string x = i < wa.size() ? wa[i] : "", y = i < wb.size() ? wb[i] : "";
+  const std::optional<long long> dx = decimal(x), dy = decimal(y);
+  if (dx && dy && pid_a > 0 && pid_b > 0 && *dx == pid_a && *dy == pid_b)
+    return "getpid(): \"" + x + "\" and \"" + y + "\" are the two runs' process ids (print the BSP process, bsp_pid(), "
+           "instead)";
+  if (address_like(x) && address_like(y))
+    return "an address printed (\"" + x + "\", \"" + y + "\": %p, or a pointer as a number): addresses differ from "
+           "run to run (ASLR); print an index or an offset instead";
+  const long long now = static_cast<long long>(std::time(nullptr));
+  const auto near_now = [&](const std::optional<long long>& d) { return d && *d > now - 400LL * 86400 && *d < now + 86400; };
+  if (near_now(dx) && near_now(dy))
+    return "the wall clock: \"" + x + "\" and \"" + y + "\" are times of day (time, gettimeofday, clock_gettime); "
+           "--virtual-time makes them the same in every run";
+  const auto timing = [](const std::string& s) {
+    return s.find('.') != std::string::npos || s.find(':') != std::string::npos;
+  };
+  if ((timing(x) || timing(y)) && !x.empty() && !y.empty() && std::isdigit(static_cast<unsigned char>(x[0])) &&
+      std::isdigit(static_cast<unsigned char>(y[0])))
+    return "a timing or date (\"" + x + "\", \"" + y + "\"): clock_gettime, gettimeofday, clock() or time read the "
+           "machine's clocks; --virtual-time makes them the same in every run (bsp_time already is)";
+  if (dx && dy && *dx > 0 && *dx < 4194304 && *dy > 0 && *dy < 4194304)
+    return "a number that changes from run to run (\"" + x + "\", \"" + y + "\"): rand or random without a fixed "
+           "seed, getpid, uninitialised memory, the environment or a file that changes";
+  return "data that is not the same in every run: rand or random without a fixed seed, uninitialised memory, the "
+         "environment, a file that changes, another thread";
+}
+
+Finding output_nondeterminism_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, int pid,
+                                      const RunOutcome* a, const RunOutcome* b, StdinFeed& in) {
+  RunOutcome again_a, again_b;
+  if (!a || !b) {  // not captured with per-process prefixes: two more runs that are
+    RunConfig again = c;
+    again.prefix = "[%p] ";
+    again.keep_trace = false;
+    again.options.run.trace_file.clear();
+    again_a = run_once(again, path, p, seed, in, false);
+    again_b = run_once(again, path, p, seed, in, false);
+    a = &again_a;
+    b = &again_b;
+  }
+  std::string detail = "the two runs' output could not be told apart when run again";
+  std::string source = likely_output_source("", "", 0, 0);
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<std::string> la = lines_of(a->*stream, pid), lb = lines_of(b->*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i] == lb[i]) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    const std::string x = i < la.size() ? la[i] : "", y = i < lb.size() ? lb[i] : "";
+    const auto show = [](const std::vector<std::string>& l, std::size_t k) {
+      return k < l.size() ? "\"" + l[k] + "\"" : std::string("(no line)");
+    };
+    detail = std::string("first difference on ") + (stream == &RunOutcome::out ? "stdout" : "stderr") + ", line " +
+             std::to_string(i + 1) + ": one run prints " + show(la, i) + ", the other " + show(lb, i);
+    source = likely_output_source(x, y, a->os_pid, b->os_pid);
+    break;
+  }
+  Finding f;
+  f.rule = rule_id(Rule::uncontrolled_nondeterminism);
+  f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
+  f.processes = {pid};
+  f.message = "two runs of the same seed make the same calls but print differently: process " + std::to_string(pid) +
+              " (p = " + std::to_string(p) + ", seed " + std::to_string(seed) + "), " + detail +
+              "; likely source: " + source +
+              ". Its output is not a function of the seed, so this session does not compare it across seeds "
+              "(schedule-divergence). Reproduce: " + repro_command(c, p, seed) + " (twice, with --prefix '[%p] ')";
+  return f;
+}
+
+std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const std::string& path, int p,
+                                                    std::uint64_t seed, StdinFeed& in,
+                                                    const std::optional<RecordedRun>& first) {
   RunConfig again = c;
   again.keep_trace = false;
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
   again.options.run.guide_log.clear();
-  const std::string first = temp_trace(), second = temp_trace();
-  again.options.run.trace_file = first;
-  const RunOutcome ra = run_once(again, path, p, seed, in, false);
-  again.options.run.trace_file = second;
+  // Each process's lines are told apart by a prefix (the output's digests do not include it).
+  again.prefix = "[%p] ";
+  RunOutcome ra;
+  std::string trace_a;
+  std::vector<std::string> temporary;
+  if (first) {
+    trace_a = first->trace;
+  } else {
+    trace_a = temp_trace();
+    temporary.push_back(trace_a);
+    again.options.run.trace_file = trace_a;
+    ra = run_once(again, path, p, seed, in, false);
+  }
+  const RunOutcome& a = first ? first->outcome : ra;
+  if (stopped_from_outside(a)) {  // nothing to compare it with: no second run
+    for (const std::string& t : temporary) std::remove(t.c_str());
+    return std::nullopt;
+  }
+  const std::string trace_b = temp_trace();
+  temporary.push_back(trace_b);
+  again.options.run.trace_file = trace_b;
   const RunOutcome rb = run_once(again, path, p, seed, in, false);
-  // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
-  // traces part where the clock did, not where the program did: nothing to compare. The same for
-  // a run that ended without its report (killed, or it never reached bsp_begin).
-  const auto stopped_from_outside = [](const RunOutcome& r) {
-    if (r.timed_out || !r.reported) return true;
-    for (const Finding& f : r.report.findings)
-      if (f.rule == rule_id(Rule::timeout)) return true;
-    return false;
-  };
-  std::optional<Finding> finding;
-  if (stopped_from_outside(ra) || stopped_from_outside(rb)) {
-    std::remove(first.c_str());
-    std::remove(second.c_str());
-    return finding;
-  }
-  try {
-    const trace::Reader a = trace::Reader::open(first), b = trace::Reader::open(second);
-    const auto& ea = a.events();
-    const auto& eb = b.events();
-    std::uint64_t superstep = 0;
-    const std::size_t common = std::min(ea.size(), eb.size());
-    for (std::size_t i = 0; i < common; ++i) {
-      const trace::Event& x = ea[i];
-      const trace::Event& y = eb[i];
-      const bool same = x.type == y.type && x.kind == y.kind && x.value == y.value &&
-                        (x.type != trace::Event::call || x.rec == y.rec);
-      if (same) {
-        if (x.type == trace::Event::superstep) superstep = x.value;
-        continue;
-      }
-      if (x.type == trace::Event::end || y.type == trace::Event::end) break;  // one was cut short
-      Finding f;
-      f.rule = rule_id(Rule::uncontrolled_nondeterminism);
-      f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
-      f.superstep = static_cast<int>(superstep);
-      const int pid = x.type == trace::Event::call ? static_cast<int>(x.rec.pid) : -1;
-      if (pid >= 0) f.processes = {pid};
-      std::ostringstream m;
-      m << "two runs of the same seed part at event " << i + 1 << ": one makes " << describe(x) << ", the other "
-        << describe(y) << "; likely source: " << likely_source(x, y)
-        << ". Findings of this program may not reproduce from their seed. Reproduce: " << repro_command(c, p, seed)
-        << " (twice, with --trace, and compare: bsp-check show)";
-      f.message = m.str();
-      finding = std::move(f);
-      break;
+  std::optional<DeterminismFinding> out;
+  if (!stopped_from_outside(rb)) {
+    if (std::optional<Finding> f = trace_difference(c, p, seed, trace_a, trace_b)) {
+      out = DeterminismFinding{std::move(*f), false};
+    } else if (const int pid = first_differing_output(a.report, rb.report); pid >= 0) {
+      // The session's own run was not captured with prefixes: output_nondeterminism_finding runs twice more.
+      out = DeterminismFinding{first ? output_nondeterminism_finding(c, path, p, seed, pid, nullptr, nullptr, in)
+                                     : output_nondeterminism_finding(c, path, p, seed, pid, &a, &rb, in),
+                               true};
     }
-  } catch (const trace::TraceError&) {
-    // A run that did not record (it never reached bsp_begin, or crashed before): nothing to compare.
   }
-  std::remove(first.c_str());
-  std::remove(second.c_str());
-  return finding;
+  for (const std::string& t : temporary) std::remove(t.c_str());
+  return out;
 }
 
 }  // namespace bspcheck::cli

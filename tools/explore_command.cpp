@@ -9,15 +9,21 @@
 
 #include <unistd.h>
 
+#include <signal.h>
+
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "bspcheck/rules.hpp"
 #include "replay/bounded_search.hpp"
 #include "replay/coverage_search.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/explore_report.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/output_divergence.hpp"
@@ -41,9 +47,11 @@ struct Planned {
 
 class Session {
  public:
-  Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare)
+  // repro(n): the command that runs the search again up to its n-th schedule.
+  Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare,
+          ExploreReport& reports, std::function<std::string(std::size_t)> repro)
       : c_(std::move(c)), path_(std::move(path)), dir_(std::move(dir)), trace_dir_(std::move(trace_dir)),
-        quiet_(quiet), compare_(compare) {
+        quiet_(quiet), compare_(compare), reports_(reports), repro_(std::move(repro)) {
     c_.options.run.guide_file = dir_ + "/script";
   }
 
@@ -57,17 +65,24 @@ class Session {
     offered = trace::read_choice_log(run.options.run.guide_log);
     if (s.description.empty()) s.description = trace::describe_deviations(offered, 12);
     if (interrupted()) return true;  // a killed run is neither passed nor failed
+    std::string what = s.origin;
+    if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
+    for (const std::string& line : s.description) what += "; " + line;
     if (!q.passed) {
-      report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
+      const std::string trace = report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
+      reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : "bsp-check replay " + shell_quote(trace));
       return false;
     }
     if (compare_)
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         const std::string line = first_difference(p, s, differs->first);
-        report(p, s, run, " with " + std::string(rule_id(Rule::schedule_divergence)),
-               checker::default_schedule_divergence(differs->first, line));
+        const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
+        const std::string trace = report(p, s, run, " with " + f.rule, f.message);
+        reports_.add(p, runs_, what, q.outcome, false, {f},
+                     trace.empty() ? repro_(runs_) : "bsp-check replay " + shell_quote(trace));
         return false;
       }
+    reports_.add(p, runs_, what, q.outcome, true, {}, repro_(runs_));
     return true;
   }
 
@@ -93,7 +108,8 @@ class Session {
     return first_output_difference(a, b, pid, "the default schedule", "this one");
   }
 
-  void report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason) {
+  // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).
+  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason) {
     clear_progress();
     RunConfig record = run;
     const std::string base = std::filesystem::path(c_.program).filename().string();
@@ -106,14 +122,19 @@ class Session {
     std::printf(")%s\n", with.c_str());
     if (!reason.empty()) std::printf("  %s\n", reason.c_str());
     for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
-    if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty()))
+    if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty())) {
       std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.options.run.trace_file.c_str(),
                   shell_quote(record.options.run.trace_file).c_str());
+      return record.options.run.trace_file;
+    }
+    return "";
   }
 
   RunConfig c_;
   std::string path_, dir_, trace_dir_;
   bool quiet_, compare_;
+  ExploreReport& reports_;
+  std::function<std::string(std::size_t)> repro_;
   std::size_t runs_ = 0;
   checker::OutputComparison outputs_;  // per p, the default schedule's output is the reference
 };
@@ -131,7 +152,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
   std::uint64_t seed = 1;
-  std::string procs = "4", trace_dir = ".", strategy = "bounded";
+  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file;
   bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
   app.add_option("--strategy", strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
@@ -146,8 +167,12 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "do not compare each schedule's output with the default schedule's");
   app.add_flag("--grant-fewer", grant_fewer,
                "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
+  app.add_option("--json", json_file, "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
+                                      "the schedule's number)")->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->type_name("FILE");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
-  app.add_flag("-v,--verbose", verbose, "coverage: a line for every schedule that reaches new tuples");
+  app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
@@ -168,6 +193,21 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
+  ExploreReport reports;  // --json, --sarif, --junit (tools/explore_report.hpp)
+  if (!reports.open(json_file, sarif_file, junit_file)) return 2;
+  // The command that runs the search at p again up to its n-th schedule there (each p's search
+  // is its own: the coverage search's seed is --seed with p mixed in).
+  auto repro = [&](int p, std::size_t n) {
+    std::string cmd = "bsp-check explore --strategy " + strategy;
+    cmd += strategy == "bounded" ? " --bound " + std::to_string(bound) : " --seed " + std::to_string(seed);
+    cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
+    if (grant_fewer) cmd += " --grant-fewer";
+    if (schedule_dependent_output) cmd += " --schedule-dependent-output";
+    cmd += " " + shell_quote(c.program);
+    for (const std::string& a : c.args) cmd += " " + shell_quote(a);
+    return cmd;
+  };
+  const auto started = std::chrono::steady_clock::now();
   std::string dir_template = temp_template("explore");
   if (!mkdtemp(dir_template.data())) {
     std::perror("bsp-check: mkdtemp");
@@ -175,10 +215,27 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::string dir = dir_template;
   install_interrupt_handlers();
-  Session session(c, *path, dir, trace_dir, quiet, compare_outputs_wanted(c));
+  int current_p = 0;
+  std::size_t first_of_p = 0;  // the session's runs before the current p's
+  Session session(c, *path, dir, trace_dir, quiet, compare_outputs_wanted(c), reports,
+                  [&](std::size_t n) { return repro(current_p, n - first_of_p); });
   auto finish = [&](int status) {
     std::error_code ignored;
     std::filesystem::remove_all(dir, ignored);
+    SessionInfo info;
+    info.program = c.program;
+    info.args = c.args;
+    info.command_line = "bsp-check";
+    for (const std::string& a : args) info.command_line += " " + shell_quote(a);
+    info.version = version;
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (interrupted()) info.interrupted_by = interrupt_signal() == SIGINT ? "SIGINT" : "a signal";
+    nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},
+                              {"check", true},         {"strategy", strategy},                 {"grant_fewer", grant_fewer},
+                              {"schedule_dependent_output", schedule_dependent_output}};
+    if (strategy == "bounded") options["bound"] = bound;
+    else options["seed"] = seed;
+    if (!reports.write(info, options)) return 2;
     if (interrupted()) {
       session.clear_progress();
       std::fprintf(stderr, "bsp-check: explore: interrupted after %zu schedules; none failed\n", session.runs());
@@ -191,6 +248,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t tuples = 0;
   std::vector<trace::OfferedChoice> offered;
   for (int p : c.procs) {
+    current_p = p;
+    first_of_p = session.runs();
     if (strategy == "bounded") {
       trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
       while (const auto s = search.next()) {
@@ -199,9 +258,16 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
           break;
         }
         Planned plan{trace::BoundedSearch::script(*s), "", s->deviations, {}};
+        const std::size_t before = reports.coverage().size();
         if (!session.run(p, plan, offered)) return finish(1);
         search.ran(*s, offered);
-        session.progress("");
+        if (const std::size_t added = reports.coverage().size() - before; verbose && added) {
+          session.clear_progress();
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in all\n",
+                      p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
+                      added == 1 ? "" : "s", reports.coverage().size());
+        }
+        session.progress(", " + std::to_string(reports.coverage().size()) + " coverage tuples");
       }
       if (!search.exhaustive()) exhausted = false;
     } else {
@@ -214,7 +280,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         if (!session.run(p, plan, offered)) return finish(1);
         if (const std::size_t added = search.ran(s, offered); verbose && added) {
           session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu tuple%s, %zu in all, corpus %zu\n", p,
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n", p,
                       search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
                       search.corpus_size());
         }
@@ -234,8 +300,9 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                 session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
     return finish(0);
   }
-  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); the space %s\n",
-              session.runs(), procs.c_str(), bound,
+  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); %zu distinct (superstep, "
+              "choice, outcome) tuples reached; the space %s\n",
+              session.runs(), procs.c_str(), bound, reports.coverage().size(),
               exhausted ? "was exhausted: every schedule that can differ was run"
                         : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
                                                       : "was not exhausted: schedules with more deviations exist (raise --bound)"));

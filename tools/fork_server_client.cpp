@@ -20,6 +20,22 @@
 
 namespace bspcheck::cli {
 
+namespace {
+
+// How many runs a forked worker of the server makes in turn (fork_server_protocol.hpp);
+// BSPCHECK_RUNS_PER_WORKER=1 gives every run a fresh child, as before workers existed (for
+// comparisons and benchmarks).
+int runs_per_worker() {
+  if (const char* v = std::getenv("BSPCHECK_RUNS_PER_WORKER")) {
+    char* end = nullptr;
+    const long n = std::strtol(v, &end, 10);
+    if (end != v && *end == '\0' && n >= 1 && n <= 1000000) return static_cast<int>(n);
+  }
+  return rt::fork_protocol::kRunsPerWorker;
+}
+
+}  // namespace
+
 ForkServer::~ForkServer() {
   if (req_ >= 0) close(req_);
   if (res_ >= 0) close(res_);
@@ -79,7 +95,7 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   const std::vector<char*> argv = program_argv(c);
   setenv(rt::fork_protocol::kEnvironment,
          (std::to_string(request_fd) + "," + std::to_string(result_fd) + "," + std::to_string(report_fd_) + "," +
-          std::to_string(out_fd_) + "," + std::to_string(err_fd_))
+          std::to_string(out_fd_) + "," + std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()))
              .c_str(),
          1);
   setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
@@ -127,7 +143,7 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   if (!write_request(*request)) return false;
   std::string line;
   if (!read_line(line, -1)) return false;
-  const std::optional<long> child_pid = rt::fork_protocol::reply_value(line, rt::fork_protocol::kPidReply);
+  const std::optional<long> child_pid = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kPidReply);
   if (!child_pid || *child_pid <= 0) return false;
   const pid_t child = static_cast<pid_t>(*child_pid);
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
@@ -137,7 +153,7 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
     r.timed_out = true;
     if (!read_line(line, 10)) return false;
   }
-  const std::optional<long> reply = rt::fork_protocol::reply_value(line, rt::fork_protocol::kStatusReply);
+  const std::optional<long> reply = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kStatusReply);
   if (!reply) return false;
   const int status = static_cast<int>(*reply);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

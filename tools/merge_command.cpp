@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "checker/finding_codec.hpp"
+#include "runtime/coverage_map.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/reports.hpp"
@@ -48,6 +49,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
   nlohmann::json shards = nlohmann::json::object();
   nlohmann::json first;  // program, args and options: every input must agree on them
+  rt::CoverageMap coverage;
   bool interrupted = false;
   const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
     const nlohmann::json session = {{"program", report["program"]},
@@ -59,6 +61,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                 << inputs.front() << ": reports of different sessions cannot be merged\n";
       return false;
     }
+    add_coverage(coverage, report);  // the union of the shards' tuples is the whole session's
     const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
     for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
     interrupted = interrupted || report.value("interrupted", false);
@@ -92,6 +95,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                         {"args", first["args"]},
                         {"options", first["options"]},
                         {"runs", merged_runs},
+                        {"coverage", coverage_json(coverage)},
                         {"total", runs.size()},
                         {"failed", failed},
                         {"planned", planned},

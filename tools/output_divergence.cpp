@@ -1,8 +1,10 @@
 #include "tools/output_divergence.hpp"
 
 #include <sstream>
+#include <tuple>
 
 #include "bspcheck/rules.hpp"
+#include "tools/determinism_check.hpp"
 #include "tools/reproduce_command.hpp"
 
 namespace bspcheck::cli {
@@ -38,12 +40,25 @@ std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, in
 
 // Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
-                           std::uint64_t seed_b, int pid, StdinFeed& in) {
+                           std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
+                           const std::vector<std::uint64_t>& digests_b) {
   RunConfig again = c;
   again.prefix = "[%p] ";
   again.keep_trace = false;
   const RunOutcome a = run_once(again, path, p, seed_a, in, false);
   const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  // A seed that disagrees with itself says nothing about schedules: the program's output depends
+  // on something else (the prefix is not in the digests).
+  for (const auto& [run, first, seed] : {std::tuple{&a, &digests_a, seed_a}, std::tuple{&b, &digests_b, seed_b}})
+    if (run->reported && !run->report.output_hash.empty() && run->report.output_hash != *first) {
+      int differs = pid;
+      for (std::size_t k = 0; k < first->size() && k < run->report.output_hash.size(); ++k)
+        if ((*first)[k] != run->report.output_hash[k]) {
+          differs = static_cast<int>(k);
+          break;
+        }
+      return output_nondeterminism_finding(c, path, p, seed, differs, nullptr, nullptr, in);
+    }
   const std::string detail =
       first_output_difference(a, b, pid, "seed " + std::to_string(seed_a), "seed " + std::to_string(seed_b));
   Finding f;

@@ -28,9 +28,13 @@ bool compare_outputs_wanted(const RunConfig& c);
 std::optional<std::pair<int, std::uint64_t>> compare_outputs(checker::OutputComparison& outputs, const RunOutcome& r);
 
 // The finding for process `pid` printing differently under seed_a and seed_b (p processors):
-// both runs again, prefixed, and their first differing line.
+// both runs again, prefixed, and their first differing line. When a seed's run again does not
+// print what it printed the first time (digests_a, digests_b: the first runs'), the output is
+// not a function of the seed and the finding is uncontrolled-nondeterminism instead (its
+// `rule` says which).
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
-                           std::uint64_t seed_b, int pid, StdinFeed& in);
+                           std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
+                           const std::vector<std::uint64_t>& digests_b);
 
 // "first difference on stdout, line 3: NAME_A prints "x", NAME_B prints "y"": the first line where
 // process pid's output differs between two runs captured with the prefix "[pid] ".

@@ -19,10 +19,11 @@ struct RunRecord {
   int exit_status = 0;
   double seconds = 0;
   std::vector<Finding> findings;  // the runtime's report's, and the driver's own (divergence)
-  bool reported = false;  // the run wrote its report: the next three are known
+  bool reported = false;  // the run wrote its report: the next four are known
   int nprocs = 0;         // processes granted by bsp_begin (0: it was never called)
   int supersteps = 0;
   std::vector<std::uint64_t> output_hash;  // per process: a digest of what it printed
+  std::size_t coverage = 0;  // how many coverage tuples the run reached (runtime/coverage_map.hpp)
   std::string reason;    // why a run failed without (only) findings
   std::string repro;     // the command that reproduces the run
   std::string out, err;  // captured output of a failing run (bounded), else empty

@@ -23,6 +23,7 @@
 #include "bspcheck/rules.hpp"
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
+#include "runtime/coverage_map.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/determinism_check.hpp"
 #include "tools/fork_server_client.hpp"
@@ -36,6 +37,7 @@
 #include "tools/run_summary.hpp"
 #include "tools/shard.hpp"
 #include "tools/stdin_feed.hpp"
+#include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
 
@@ -79,7 +81,30 @@ int run_command(const RunConfig& c) {
   std::set<int> no_server;
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
   checker::OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
-  const bool comparing = compare_outputs_wanted(c);
+  rt::CoverageMap coverage;  // the (superstep, choice kind, outcome) tuples the session's runs reached
+  // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
+  bool comparing = compare_outputs_wanted(c);
+  // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
+  // (tools/determinism_check.hpp); not for a replay or a guided run, whose choices are not the seed's.
+  const bool wants_determinism_check =
+      c.determinism_check > 0 && c.options.run.replay_file.empty() && c.options.run.guide_file.empty() &&
+      std::find(c.options.run.disabled_rules.begin(), c.options.run.disabled_rules.end(),
+                rule_id(Rule::uncontrolled_nondeterminism)) == c.options.run.disabled_rules.end();
+  // A single run is checked too: it is recorded, into --trace FILE or this temporary trace. Not
+  // when it reads a terminal: an interactive program's input cannot be given to it twice.
+  const bool check_single = stream && wants_determinism_check && !stdin_feed.terminal();
+  std::string single_trace = c.options.run.trace_file;
+  if (check_single && single_trace.empty()) {
+    single_trace = temp_template("single");
+    const int fd = mkstemp(single_trace.data());
+    if (fd >= 0) close(fd);
+  }
+  struct RemovedAtEnd {  // the temporary trace goes whichever way the session ends
+    std::string path;
+    ~RemovedAtEnd() {
+      if (!path.empty()) std::remove(path.c_str());
+    }
+  } temporary_trace{check_single && c.options.run.trace_file.empty() ? single_trace : std::string()};
   // One run at (p, seed): forked from p's server when there is one, else started anew.
   auto run_one = [&](int p, std::uint64_t seed) {
     RunOutcome r;
@@ -161,44 +186,55 @@ int run_command(const RunConfig& c) {
         const double rate = done > 0 && spent > 0 ? static_cast<double>(done) / spent : 0;
         char eta[32] = "";
         if (rate > 0) std::snprintf(eta, sizeof eta, ", ETA %.0f s", static_cast<double>(total - done) / rate);
-        std::fprintf(stderr, "\r\033[Kbsp-check: run %llu/%llu, %llu failed, %.0f runs/s%s (p=%d seed=%llu)...",
+        std::fprintf(stderr,
+                     "\r\033[Kbsp-check: run %llu/%llu, %llu failed, %zu coverage tuples, %.0f runs/s%s (p=%d seed=%llu)...",
                      static_cast<unsigned long long>(done + 1), static_cast<unsigned long long>(total),
-                     static_cast<unsigned long long>(failed), rate, eta, p, static_cast<unsigned long long>(seed));
+                     static_cast<unsigned long long>(failed), coverage.size(), rate, eta, p,
+                     static_cast<unsigned long long>(seed));
       }
       std::optional<RunOutcome> ahead = prefetch ? prefetch->take(p, seed) : std::nullopt;
-      RunOutcome r = ahead ? std::move(*ahead) : run_one(p, seed);
+      RunOutcome r;
+      if (ahead) {
+        r = std::move(*ahead);
+      } else if (check_single) {
+        // A single run is recorded (into --trace FILE, or a temporary trace), so that checking
+        // its determinism takes one more run, not two.
+        RunConfig recorded = c;
+        recorded.options.run.trace_file = single_trace;
+        r = run_once(recorded, *program, p, seed, stdin_feed, stream);
+      } else {
+        r = run_one(p, seed);
+      }
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
+      // A finding of the driver's own: shown with the run, like the runtime's own findings (a
+      // streamed run's were shown live: this one now).
+      const auto add_finding = [&](Finding f) {
+        if (stream) std::cerr << checker::render_finding(f, "") << std::flush;
+        else r.err += checker::render_finding(f, "");
+        if (checker::finding_fails(f, c.options.run.werror)) r.passed = false;
+        r.report.findings.push_back(std::move(f));
+      };
       if (r.passed && !stream && comparing)
         if (const auto differs = compare_outputs(outputs, r)) {
-          Finding f = divergence_finding(c, *program, p, differs->second, seed, differs->first, stdin_feed);
-          r.err += checker::render_finding(f, "");  // shown with the run, like the runtime's own findings
-          r.report.findings.push_back(std::move(f));
-          r.passed = false;
+          Finding f = divergence_finding(c, *program, p, differs->second, seed, differs->first, stdin_feed,
+                                         *outputs.reference(p), r.report.output_hash);
+          // A seed that does not print the same twice: no comparison across seeds means anything.
+          if (f.rule == rule_id(Rule::uncontrolled_nondeterminism)) comparing = false;
+          add_finding(std::move(f));
         }
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
-      if (!stream && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() && c.options.run.guide_file.empty() &&
-          (c.determinism_check == 2 || (c.determinism_check == 1 && done == 1)) &&
-          std::find(c.options.run.disabled_rules.begin(), c.options.run.disabled_rules.end(),
-                    rule_id(Rule::uncontrolled_nondeterminism)) == c.options.run.disabled_rules.end())
-        if (std::optional<Finding> f = check_determinism(c, *program, p, seed, stdin_feed)) {
-          r.err += checker::render_finding(*f, "");
-          if (c.options.run.werror) r.passed = false;
-          r.report.findings.push_back(std::move(*f));
+      if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single)) {
+        const std::optional<RecordedRun> own =
+            check_single ? std::optional<RecordedRun>(RecordedRun{r, single_trace}) : std::nullopt;
+        if (std::optional<DeterminismFinding> d = check_determinism(c, *program, p, seed, stdin_feed, own)) {
+          if (d->output_differs) comparing = false;
+          add_finding(std::move(d->finding));
         }
-      RunRecord rec;
-      rec.p = p;
-      rec.seed = seed;
-      rec.passed = r.passed;
-      rec.exit_status = r.exit_status;
-      rec.seconds = r.seconds;
-      rec.findings = r.report.findings;
-      rec.reason = r.reason;
-      rec.repro = repro_command(c, p, seed);
-      rec.reported = r.reported;
-      rec.nprocs = r.report.nprocs;
-      rec.supersteps = r.report.supersteps;
-      rec.output_hash = r.report.output_hash;
+      }
+      std::size_t fresh_tuples = 0;  // reached by no earlier run of the session
+      for (const CoverageTuple& t : r.report.coverage) fresh_tuples += coverage.add(t);
+      RunRecord rec = run_record(r, repro_command(c, p, seed));
       runs.push_back(run_record_to_json(rec));
       const std::vector<Finding>& findings = r.report.findings;
 
@@ -218,6 +254,10 @@ int run_command(const RunConfig& c) {
         if (c.verbose || (!r.passed && (!fresh.empty() || findings.empty()))) {
           // In full: every run with -v, a failing run with a new finding or without findings.
           header(r.passed ? "ok" : "FAILED");
+          // With -v, how the coverage grows: a note under the header of each run that adds to it.
+          if (c.verbose && fresh_tuples)
+            std::fprintf(stderr, "bsp-check: note: coverage +%zu tuple%s, %zu in all\n", fresh_tuples,
+                         fresh_tuples == 1 ? "" : "s", coverage.size());
           std::cout << r.out << std::flush;
           std::cerr << r.err << std::flush;
           if (!r.passed) {
@@ -281,6 +321,7 @@ int run_command(const RunConfig& c) {
                           {"check", c.options.run.checks},
                           {"strategy", rt::StrategyValue::format(c.options.run.strategy)}}},
                         {"runs", runs},
+                        {"coverage", coverage_json(coverage)},
                         {"total", done},
                         {"failed", failed},
                         {"planned", total},
@@ -310,7 +351,9 @@ int run_command(const RunConfig& c) {
     if (!c.quiet) {
       std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.1f s", static_cast<unsigned long long>(done),
                    done == 1 ? "" : "s", range, secs);
-      if (c.verbose && secs > 0) std::fprintf(stderr, " (%.0f runs/s, -j %u)", static_cast<double>(done) / secs, jobs);
+      if (c.verbose && secs > 0)
+        std::fprintf(stderr, " (%.0f runs/s, -j %u; %zu coverage tuples)", static_cast<double>(done) / secs, jobs,
+                     coverage.size());
       if (with_warnings) std::fprintf(stderr, ", %llu with warnings", static_cast<unsigned long long>(with_warnings));
       std::fputs("\n", stderr);
     }
@@ -332,6 +375,20 @@ int run_command(const RunConfig& c) {
                         (base + "-p" + std::to_string(first_failure->first) + "-s" +
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
+    // A single run was recorded already: its own trace is kept.
+    if (!temporary_trace.path.empty()) {
+      std::error_code error;
+      std::filesystem::rename(temporary_trace.path, again.options.run.trace_file, error);
+      if (!error) temporary_trace.path.clear();
+      else  // another file system: a copy (the temporary one goes at the end)
+        std::filesystem::copy_file(temporary_trace.path, again.options.run.trace_file,
+                                   std::filesystem::copy_options::overwrite_existing, error);
+      if (!error) {
+        std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
+                     shell_quote(again.options.run.trace_file).c_str());
+        return 1;
+      }
+    }
     RunOutcome r = run_once(again, *program, first_failure->first, first_failure->second, stdin_feed, false);
     if (interrupted()) {  // the recording was cut short: its trace is not the failing run
       std::error_code ignored;

@@ -154,6 +154,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
   }
   input->child_started();
+  r.os_pid = static_cast<long>(child);
   if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
   const WatchedChild watched(child, own_group);
   launching.unlock();

@@ -26,6 +26,7 @@ struct RunOutcome {
   checker::RunReport report;
   std::string out, err;     // captured output (when not streamed)
   std::string reason;       // one line when the run failed without a finding
+  long os_pid = 0;          // the program's OS process id, when started anew (0: forked by a server)
 };
 
 // Held from setting a run's environment to its fork: with -j, worker threads start runs and

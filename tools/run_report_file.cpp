@@ -41,7 +41,9 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
             is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
             is(j, "program", [](const auto& v) { return v.is_string(); }) &&
             (!j.contains("args") || j["args"].is_array()) && (!j.contains("options") || j["options"].is_object()) &&
-            (!j.contains("shards") || j["shards"].is_object());
+            (!j.contains("shards") || j["shards"].is_object()) &&
+            (!j.contains("coverage") || (j["coverage"].is_object() &&
+                                         (!j["coverage"].contains("reached") || j["coverage"]["reached"].is_array())));
   if (ok)
     for (const auto& run : j["runs"])
       ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
@@ -63,6 +65,7 @@ nlohmann::json run_record_to_json(const RunRecord& r) {
     j["nprocs"] = r.nprocs;
     j["supersteps"] = r.supersteps;
     if (r.nprocs > 0) j["output_hash"] = checker::digests_to_json(r.output_hash);
+    j["coverage"] = r.coverage;  // the session's tuples are listed once, at the top
   }
   if (!r.reason.empty()) j["reason"] = r.reason;
   return j;
@@ -90,7 +93,26 @@ RunRecord record_of(const nlohmann::json& run) {
   r.nprocs = static_cast<int>(number("nprocs"));
   r.supersteps = static_cast<int>(number("supersteps"));
   if (run.contains("output_hash")) r.output_hash = checker::digests_from_json(run["output_hash"]);
+  r.coverage = static_cast<std::size_t>(number("coverage"));
   return r;
+}
+
+RunRecord run_record(const RunOutcome& r, const std::string& repro) {
+  RunRecord rec;
+  rec.p = r.p;
+  rec.seed = r.seed;
+  rec.passed = r.passed;
+  rec.exit_status = r.exit_status;
+  rec.seconds = r.seconds;
+  rec.findings = r.report.findings;
+  rec.reason = r.reason;
+  rec.repro = repro;
+  rec.reported = r.reported;
+  rec.nprocs = r.report.nprocs;
+  rec.supersteps = r.report.supersteps;
+  rec.output_hash = r.report.output_hash;
+  rec.coverage = r.report.coverage.size();
+  return rec;
 }
 
 bool for_each_report(const std::vector<std::string>& paths,
@@ -105,6 +127,20 @@ bool for_each_report(const std::vector<std::string>& paths,
     if (!use(path, *report)) return false;
   }
   return true;
+}
+
+nlohmann::json coverage_json(const rt::CoverageMap& coverage) {
+  return {{"tuples", coverage.size()}, {"reached", checker::coverage_to_json(coverage.tuples())}};
+}
+
+std::vector<CoverageTuple> coverage_of(const nlohmann::json& report) {
+  if (!report.contains("coverage") || !report["coverage"].is_object() || !report["coverage"].contains("reached"))
+    return {};
+  return checker::coverage_from_json(report["coverage"]["reached"]);
+}
+
+void add_coverage(rt::CoverageMap& coverage, const nlohmann::json& report) {
+  for (const CoverageTuple& t : coverage_of(report)) coverage.add(t);
 }
 
 }  // namespace bspcheck::cli

@@ -11,7 +11,7 @@
 #include <tuple>
 
 #include "bspcheck/rules.hpp"
-
+#include "runtime/coverage_map.hpp"
 #include "runtime/hash.hpp"
 #include "tools/cli_parse.hpp"
 #include "tools/run_report_file.hpp"
@@ -39,6 +39,7 @@ struct StrategyStats {
   std::set<int> procs;
   std::uint64_t runs = 0, failed = 0;
   std::set<std::uint64_t> behaviours;
+  rt::CoverageMap coverage;  // the union of its runs' coverage tuples
   std::vector<std::string> failing;  // "p=4 seed=12", first ones
 };
 
@@ -51,6 +52,7 @@ struct RuleStats {
 
 struct SuperstepStats {
   std::uint64_t reached = 0;                // runs with more supersteps than this one
+  std::set<std::pair<int, int>> tuples;     // coverage tuples reached here: (kind, outcome), any strategy
   std::map<std::string, std::uint64_t> rules;  // rule -> runs that raised it here
 };
 
@@ -98,6 +100,9 @@ int stats_command(const std::vector<std::string>& args) {
     const std::string strategy = options.is_object() && options.contains("strategy") && options["strategy"].is_string()
                                      ? options["strategy"].get<std::string>()
                                      : std::string("random");
+    // The tuples the report's session reached: per strategy, and per superstep for all.
+    add_coverage(strategies[strategy].coverage, report);
+    for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
     for (const auto& json_run : report["runs"]) {
       const RunRecord run = record_of(json_run);
       // Shards of one session may overlap (a merged report and its inputs): count a run once.
@@ -141,10 +146,13 @@ int stats_command(const std::vector<std::string>& args) {
                                {"runs", s.runs},
                                {"failed", s.failed},
                                {"distinct_behaviours", s.behaviours.size()},
+                               {"coverage_tuples", s.coverage.size()},
                                {"failing", s.failing}};
     for (const auto& [name, r] : rules)
       j["rules"][name] = {{"severity", r.severity}, {"runs", r.runs}, {"supersteps", r.supersteps}, {"first", r.first}};
-    for (const auto& [k, s] : supersteps) j["supersteps"].push_back({{"superstep", k}, {"reached", s.reached}, {"rules", s.rules}});
+    for (const auto& [k, s] : supersteps)
+      j["supersteps"].push_back(
+          {{"superstep", k}, {"reached", s.reached}, {"coverage_tuples", s.tuples.size()}, {"rules", s.rules}});
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -152,14 +160,15 @@ int stats_command(const std::vector<std::string>& args) {
   std::printf("bsp-check stats: %llu run%s of %s, from %zu report%s\n", static_cast<unsigned long long>(total),
               total == 1 ? "" : "s", join({programs.begin(), programs.end()}, 0).c_str(), inputs.size(),
               inputs.size() == 1 ? "" : "s");
-  std::printf("\nper strategy:\n  %-12s %-10s %9s %8s %12s  %s\n", "strategy", "p", "schedules", "failed", "behaviours",
-              "failing runs");
+  std::printf("\nper strategy:\n  %-12s %-10s %9s %8s %12s %9s  %s\n", "strategy", "p", "schedules", "failed",
+              "behaviours", "coverage", "failing runs");
   for (const auto& [name, s] : strategies)
-    std::printf("  %-12s %-10s %9llu %8llu %12zu  %s\n", name.c_str(), procs_text(s.procs).c_str(),
+    std::printf("  %-12s %-10s %9llu %8llu %12zu %9zu  %s\n", name.c_str(), procs_text(s.procs).c_str(),
                 static_cast<unsigned long long>(s.runs), static_cast<unsigned long long>(s.failed), s.behaviours.size(),
-                s.failing.empty() ? "-" : join(s.failing, failing_more[name]).c_str());
+                s.coverage.size(), s.failing.empty() ? "-" : join(s.failing, failing_more[name]).c_str());
   std::printf("  (behaviours: distinct combinations of process count, supersteps, each process's output and the\n"
-              "   rules raised per superstep; a measure of what the schedules covered)\n");
+              "   rules raised per superstep; coverage: distinct (superstep, choice kind, outcome) tuples the\n"
+              "   schedules' choices reached, docs/exploration.md)\n");
   std::printf("\nper rule:\n");
   if (rules.empty()) std::printf("  no findings\n");
   for (const auto& [name, r] : rules) {
@@ -169,11 +178,12 @@ int stats_command(const std::vector<std::string>& args) {
                 static_cast<unsigned long long>(r.runs), r.runs == 1 ? " " : "s", steps.c_str(),
                 join(r.first, rule_more[name]).c_str());
   }
-  std::printf("\nper superstep:\n  %-9s %8s  %s\n", "superstep", "reached", "findings (runs)");
+  std::printf("\nper superstep:\n  %-9s %8s %9s  %s\n", "superstep", "reached", "coverage", "findings (runs)");
   for (const auto& [k, s] : supersteps) {
     std::string found;
     for (const auto& [rule, n] : s.rules) found += (found.empty() ? "" : ", ") + rule + " (" + std::to_string(n) + ")";
-    std::printf("  %-9d %8llu  %s\n", k, static_cast<unsigned long long>(s.reached), found.empty() ? "-" : found.c_str());
+    std::printf("  %-9d %8llu %9zu  %s\n", k, static_cast<unsigned long long>(s.reached), s.tuples.size(),
+                found.empty() ? "-" : found.c_str());
   }
   return 0;
 }

@@ -14,6 +14,7 @@
 // grants min(m, o.procs) processes, and ends with bsp_end(). Every process runs the function.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -96,6 +97,17 @@ struct SuperstepStats {
   std::size_t total_operations = 0;
 };
 
+// One coverage tuple (docs/exploration.md, "Coverage"): in `superstep`, a choice of `kind`
+// (numbered as in traces: 2 message order, 3 write order, 4 hp timing, 6 processes granted)
+// took an outcome of class `outcome`: 0 its default (issue order kept, the last writer wins, hp
+// "not yet", every process granted), 1 its first option, 2 another one.
+struct CoverageTuple {
+  int superstep = 0;
+  int kind = 0;
+  int outcome = 0;
+  auto operator<=>(const CoverageTuple&) const = default;
+};
+
 struct RunResult {
   int nprocs = 0;                       // p granted by bsp_begin (0 if never called)
   std::uint64_t seed = 0;
@@ -107,6 +119,7 @@ struct RunResult {
   std::uint64_t switches = 0;           // process switches performed
   std::vector<SuperstepStats> superstep_stats;  // one per completed superstep, then one for the
                                                 // part ending at bsp_end
+  std::vector<CoverageTuple> coverage;  // the distinct coverage tuples the run reached, sorted
 
   bool werror = false;                  // copied from Options: warnings count as errors
   bool ok() const;                      // no error findings (or any finding, with werror), not aborted

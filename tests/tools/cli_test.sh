@@ -23,6 +23,13 @@ expect 2 "not linked with the bsp-check runtime" -- "$bspcheck" run /bin/true
 expect 2 "not an ELF executable"           -- "$bspcheck" run "$0"
 expect 2 "no PROGRAM"                      -- "$bspcheck" run -p 2
 expect 0 "Usage"                           -- "$bspcheck" --help
+# The searches over runs are explore's: run refuses them in one line that says where they are.
+for search in coverage bounded; do
+  out="$("$bspcheck" run --strategy "$search" "$good" 2>&1)"; status=$?
+  [ "$status" = 2 ] && [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] && grep -q "bsp-check explore --strategy $search" <<<"$out" ||
+    { echo "FAIL: run --strategy $search: exit $status: $out"; fail=1; }
+done
+expect 2 "use bsp-check explore --strategy coverage" -- env BSPCHECK_OPTIONS=strategy=coverage "$good"
 expect 2 "BSPCHECK_OPTIONS: unknown option" -- env BSPCHECK_OPTIONS=bogus=1 "$good"
 expect 2 "procs: must be at least 1"       -- env BSPCHECK_OPTIONS=procs=0 "$good"
 expect 2 "more than the"                   -- env BSPCHECK_OPTIONS=procs=100000000 "$good"

@@ -2,7 +2,10 @@
 """uncontrolled-nondeterminism (tools/determinism_check.hpp): a program whose BSPlib data depends on
 the wall clock and its pid is caught on the first run of a session, with where the runs part; a
 deterministic program is not; --no-determinism-check turns it off; --werror makes it fail the run.
-With --virtual-time, a program reading the wall clock prints the same in every run and session.
+A program that only prints its pid or the time is caught by comparing two runs' output, named
+with the source, and not blamed on the schedule (no schedule-divergence), with the check on or
+off; a single run is checked too. With --virtual-time, a program reading the wall clock prints
+the same in every run and session.
 Usage: determinism_test.py BSP-CHECK BSPCC PROGRAM-SOURCE DETERMINISTIC-PROGRAM [CFLAGS]"""
 import os
 import subprocess
@@ -55,6 +58,40 @@ with tempfile.TemporaryDirectory() as work:
     status, second = run("-p", "2-3", "--seeds", "5", "--check-determinism", "--werror", "--virtual-time", "-v", wall)
     strip = lambda text: [l for l in text.splitlines() if " in " not in l]  # the summary's seconds
     check(strip(first) == strip(second), "two sessions with --virtual-time print differently")
+
+    # Output only: the traces agree, the output does not. The check compares it and names getpid;
+    # the seeds' outputs are not compared after that (no schedule-divergence, exit 0).
+    pid = os.path.join(work, "prints_pid")
+    subprocess.run([bspcc, *cflags, os.path.join(os.path.dirname(source), "prints_pid.c"), "-o", pid], check=True)
+    status, out = run("-p", "2", "--seeds", "4", pid)
+    check(status == 0 and "warning[uncontrolled-nondeterminism]" in out and "error[schedule-divergence]" not in out,
+          f"pid printed: exit {status}: {out[-1200:]}")
+    check("print differently" in out and "line 2" in out and "likely source: getpid()" in out,
+          f"the finding does not name the line and getpid: {out[-1200:]}")
+    # Without the check, the comparison across seeds finds a seed that disagrees with itself: the
+    # same finding, not a schedule-divergence with advice about schedules.
+    status, out = run("-p", "2", "--seeds", "4", "--no-determinism-check", pid)
+    check(status == 0 and "warning[uncontrolled-nondeterminism]" in out and "error[schedule-divergence]" not in out,
+          f"pid printed, --no-determinism-check: exit {status}: {out[-1200:]}")
+    status, out = run("-p", "2", "--seeds", "4", "--no-determinism-check", "--werror", pid)
+    check(status == 1 and "uncontrolled-nondeterminism" in out, f"--werror: exit {status}: {out[-600:]}")
+    # A single run is checked as well (its own run recorded, one more run), and can be turned off.
+    status, out = run("-p", "3", "--seed", "7", pid)
+    check(status == 0 and "warning[uncontrolled-nondeterminism]" in out and "likely source: getpid()" in out,
+          f"single run: exit {status}: {out[-1200:]}")
+    shown = [l for l in out.splitlines() if l.startswith("process ") and " runs as " in l]
+    check(len(shown) == 3, f"a single run shows its output once, live: {out[-800:]}")
+    status, out = run("-p", "3", "--seed", "7", "--no-determinism-check", pid)
+    check(status == 0 and "uncontrolled-nondeterminism" not in out, f"single run, no check: {out[-600:]}")
+    status, out = run("-p", "3", "--seed", "7", "--werror", clean)
+    check(status == 0 and "uncontrolled-nondeterminism" not in out, f"single run of a clean program: {out[-600:]}")
+    # A single failing run keeps its own trace (recorded for the check), which replays the failure.
+    status, out = run("-p", "2", "--seed", "3", "--werror", pid)
+    check(status == 1 and "replay: bsp-check replay" in out, f"single failing run, trace: exit {status}: {out[-600:]}")
+    # The wall clock in the output (wall_clock.c without --virtual-time): named as a clock.
+    status, out = run("-p", "2", "--seeds", "2", wall)
+    check("warning[uncontrolled-nondeterminism]" in out and "error[schedule-divergence]" not in out and
+          ("wall clock" in out or "timing" in out or "rand" in out), f"wall clock printed: {out[-1200:]}")
 
 subprocess.run(["rm", "-rf", own_folder])
 print("determinism test: ok" if not failures else f"{len(failures)} failures")

@@ -2,7 +2,8 @@
 """bsp-check explore: both strategies find what they should and keep a trace that replays to the
 same failure; a schedule whose output differs from the default schedule's is a failure
 (schedule-divergence) as it is for run --seeds; the coverage search is a function of its seed.
-Also bsp_begin granting fewer processes than asked (--grant-fewer), a choice of the schedule.
+Also bsp_begin granting fewer processes than asked (--grant-fewer), a choice of the schedule, and
+explore's reports (--json, --sarif, --junit) in run's forms, which stats and merge read.
 Usage: explore_test.py BSP-CHECK BSPCC STREAK-SOURCE MESSAGE-ORDER RING-HP-RACE [CFLAGS]"""
 import os
 import re
@@ -50,12 +51,52 @@ with tempfile.TemporaryDirectory() as work:
     strip = lambda r: (r[0], re.sub(r"[0-9.]+ (s|runs/s)\b", "T", r[1]))
     check("coverage" in a[1], f"-v shows no coverage: {a[1][-400:]}")
     check(strip(a) == strip(b), f"the same seed gave two searches:\n{a[1][-400:]}\n{b[1][-400:]}")
+    # The bounded search has no seed: two searches of one program are one, schedule for schedule.
+    a = bsp("explore", "--strategy", "bounded", "--bound", "2", "-v", "-p", "3", "--max-runs", "30",
+            "--schedule-dependent-output", "--json", os.path.join(work, "b1.json"), message_order)
+    b = bsp("explore", "--strategy", "bounded", "--bound", "2", "-v", "-p", "3", "--max-runs", "30",
+            "--schedule-dependent-output", "--json", os.path.join(work, "b2.json"), message_order)
+    check(a[0] == 0 and "coverage" in a[1] and strip(a) == strip(b),
+          f"bounded: two searches differ:\n{a[1][-400:]}\n{b[1][-400:]}")
+    import json as _json
+    runs_of = lambda f: [(r["seed"], r["schedule"], r.get("output_hash")) for r in _json.load(open(f))["runs"]]
+    check(runs_of(os.path.join(work, "b1.json")) == runs_of(os.path.join(work, "b2.json")),
+          "bounded: the two searches' schedules differ")
 
     # Output compared with the default schedule's: message_order prints what arrived first.
     for strategy in ("bounded", "coverage"):
         status, out = bsp("explore", "--strategy", strategy, "-p", "3", "--trace-dir", work, message_order)
         check(status == 1 and "schedule-divergence" in out and "first difference on stdout" in out,
               f"{strategy}: explore did not compare outputs: exit {status}: {out[-800:]}")
+    # Reports like run's: every schedule, the failing one with its finding and trace, coverage.
+    js, sarif, junit = (os.path.join(work, "explore." + e) for e in ("json", "sarif", "xml"))
+    status, out = bsp("explore", "--strategy", "coverage", "-p", "3", "--trace-dir", work, "--json", js, "--sarif",
+                      sarif, "--junit", junit, message_order)
+    import json
+    import xml.dom.minidom
+    report = json.load(open(js)) if os.path.exists(js) else {}
+    runs = report.get("runs", [])
+    check(status == 1 and report.get("format") == "bsp-check-runs" and report.get("options", {}).get("strategy") == "coverage"
+          and report.get("total") == len(runs) > 0 and report.get("failed") == 1, f"explore --json: {str(report)[:800]}")
+    check([r["seed"] for r in runs] == list(range(1, len(runs) + 1)), f"schedules are numbered: {runs}")
+    if runs:
+        last = runs[-1]
+        check(not last["passed"] and any(f["rule"] == "schedule-divergence" for f in last["findings"]) and
+              last["reproduce"].startswith("bsp-check replay ") and last["schedule"],
+              f"the failing schedule's entry: {last}")
+        check(all(r["passed"] and r["reproduce"].startswith("bsp-check explore ") for r in runs[:-1]),
+              f"passing entries: {runs[:-1]}")
+    check(report.get("coverage", {}).get("tuples", 0) == len(report.get("coverage", {}).get("reached", [None])),
+          f"explore coverage: {report.get('coverage')}")
+    if os.path.exists(sarif):
+        check(len(json.load(open(sarif))["runs"][0]["results"]) == 1, "explore --sarif: one result")
+    if os.path.exists(junit):
+        check(len(xml.dom.minidom.parse(junit).getElementsByTagName("testcase")) == len(runs), "explore --junit")
+    status, out = bsp("stats", "--json", js)
+    check(status == 0 and json.loads(out)["strategies"]["coverage"]["runs"] == len(runs), f"stats of explore: {out[:600]}")
+    status, out = bsp("explore", "--json", os.path.join(work, "no", "such", "dir.json"), message_order)
+    check(status == 2 and out.count("\n") == 1, f"an unwritable --json: exit {status}: {out}")
+
     status, out = bsp("explore", "--schedule-dependent-output", "-p", "3", message_order)
     check(status == 0, f"--schedule-dependent-output still compares: exit {status}: {out[-500:]}")
 

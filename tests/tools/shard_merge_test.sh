@@ -44,6 +44,8 @@ strip = lambda runs: sorted(({k: v for k, v in r.items() if k != "seconds"} for 
 check(strip(m1["runs"]) == strip(whole["runs"]), "merged runs differ from the unsharded session's (findings or results)")
 check(whole["failed"] > 0 and m1["failed"] == whole["failed"], f"failed: merged {m1['failed']}, whole {whole['failed']}")
 check(m1["planned"] == whole["planned"] == len(whole["runs"]), "planned runs")
+check(m1["coverage"] == whole["coverage"] and whole["coverage"]["tuples"] == len(whole["coverage"]["reached"]) > 0,
+      f"the shards' coverage is not the session's: {m1.get('coverage')} against {whole.get('coverage')}")
 check(m1 == m2, "merge depends on the order or repetition of its inputs")
 check(m1 == m3, "merging merged reports again changes them")
 check(status == 1, f"merge of failing runs exited {status}, not 1")

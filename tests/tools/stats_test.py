@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bsp-check stats: the runs of --json reports counted per strategy, rule and superstep, with the
-failing seeds; a run in several inputs counts once; a bad input is refused with exit 2.
+failing seeds and the coverage tuples reached; a run in several inputs counts once; a bad input
+is refused with exit 2. run --json lists the session's coverage tuples and each run's count.
 Usage: stats_test.py BSP-CHECK MESSAGE-ORDER BOUNDS-PUT"""
 import json
 import os
@@ -44,6 +45,29 @@ with tempfile.TemporaryDirectory() as work:
             first = next(r for r in report["runs"] if not r["passed"])
             check(got["failing"][0] == f"p={first['procs']} seed={first['seed']}", f"{name}: first failing {got}")
 
+    # Coverage: the report lists the session's tuples once; stats counts their union per strategy
+    # (a report given twice adds nothing) and per superstep.
+    for name, report in (("random", ra), ("pct", rb)):
+        cov = report["coverage"]
+        check(cov["tuples"] == len(cov["reached"]) > 0, f"{name}: coverage {cov}")
+        check(all(0 < r["coverage"] <= cov["tuples"] for r in report["runs"] if "coverage" in r),
+              f"{name}: a run reached more than the session")
+        check(all(len(t) == 3 and t[1] in (2, 3, 4, 6) and t[2] in (0, 1, 2) for t in cov["reached"]),
+              f"{name}: tuples {cov['reached'][:5]}")
+        check(s["strategies"][name].get("coverage_tuples") == cov["tuples"],
+              f"{name}: stats coverage {s['strategies'][name]} against {cov['tuples']}")
+    steps_reached = {t[0] for r in (ra, rb) for t in r["coverage"]["reached"]}
+    per_step = {e["superstep"]: e for e in s["supersteps"]}
+    check(all(per_step.get(k, {}).get("coverage_tuples", 0) > 0 for k in steps_reached),
+          f"per-superstep coverage {s['supersteps']}")
+
+    # run -v: a note under each run that adds coverage tuples, and the total at the end.
+    status, out, err = bsp("run", "-v", "-p", "3", "--seeds", "6", "--keep-going", "--schedule-dependent-output",
+                           message_order)
+    grown = [int(m) for m in __import__("re").findall(r"note: coverage \+\d+ tuples?, (\d+) in all", err)]
+    check(1 <= len(grown) <= 6 and grown == sorted(set(grown)) and f"; {grown[-1]} coverage tuples)" in err,
+          f"run -v coverage: {err[-800:]}")
+
     status, out, err = bsp("stats", "--json", c)
     s = json.loads(out)
     rule = s["rules"].get("bounds-put", {})
@@ -58,7 +82,7 @@ with tempfile.TemporaryDirectory() as work:
 
     status, out, err = bsp("stats", a, b, c)
     check(status == 0 and "per strategy:" in out and "per rule:" in out and "per superstep:" in out and
-          "bounds-put" in out and "pct" in out, f"text tables: {out[-800:]}")
+          "bounds-put" in out and "pct" in out and "coverage" in out, f"text tables: {out[-800:]}")
 
     junk = os.path.join(work, "junk.json")
     open(junk, "w").write('{"format": "something else"}')

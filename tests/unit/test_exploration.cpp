@@ -2,8 +2,10 @@
 // bug needs one message order: process 0 cannot handle a first message from process 2.
 #include <bspcheck/exploration.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <string>
 
 #include "unit_helpers.hpp"
@@ -192,4 +194,50 @@ TEST(Exploration, ExploreComparesEachSchedulesOutputWithTheDefaultOne) {
   const bspcheck::CoverageResult c = bspcheck::coverage_search(o, prints_first_sender, 1, 200);
   ASSERT_TRUE(c.failed) << c.schedules << " schedules";
   EXPECT_EQ(c.failing.count("schedule-divergence"), 1u) << c.failing.summary();
+}
+
+// Bounded search has no seed: the same function gives the same search, schedule for schedule,
+// and the same failing schedule (docs/exploration.md, "Bounded search").
+TEST(Exploration, BoundedSearchIsAFunctionOfTheProgram) {
+  bspcheck::Options o;
+  o.procs = 4;
+  const bspcheck::ExploreResult a = bspcheck::explore(o, first_message_not_from_two, 1);
+  o.seed = 99;  // not the search's: the seed does not steer an exploring run
+  const bspcheck::ExploreResult b = bspcheck::explore(o, first_message_not_from_two, 1);
+  ASSERT_TRUE(a.failed);
+  EXPECT_EQ(a.schedules, b.schedules);
+  EXPECT_EQ(a.deviations, b.deviations);
+  EXPECT_EQ(a.failing.abort_message, b.failing.abort_message);
+  EXPECT_EQ(a.failing.coverage, b.failing.coverage);
+}
+
+// Every run reports the coverage tuples its choices reached, whatever its strategy: a queue of
+// three different messages in its issue order reaches the default class of message order.
+TEST(Exploration, RunsReportTheirCoverageTuples) {
+  bspcheck::Options o;
+  o.procs = 4;
+  std::set<int> outcomes;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    o.seed = seed;
+    const bspcheck::RunResult r = bspcheck::run(o, [] {
+      bsp_begin(bsp_nprocs());
+      int tag = 0;
+      bsp_set_tagsize(&tag);
+      bsp_sync();
+      const int me = bsp_pid();
+      bsp_send(0, nullptr, &me, sizeof me);
+      bsp_sync();
+      bsp_end();
+    });
+    ASSERT_FALSE(r.coverage.empty()) << "seed " << seed;
+    EXPECT_TRUE(std::is_sorted(r.coverage.begin(), r.coverage.end()));
+    for (const bspcheck::CoverageTuple& t : r.coverage) {
+      EXPECT_EQ(t.superstep, 1) << "the queue is shuffled at the barrier into superstep 1";
+      EXPECT_EQ(t.kind, 2) << "message order, the only choice that decides data here";
+      EXPECT_GE(t.outcome, 0);
+      EXPECT_LE(t.outcome, 2);
+      outcomes.insert(t.outcome);
+    }
+  }
+  EXPECT_GE(outcomes.size(), 2u) << "five seeds' shuffles reach more than one outcome class";
 }

@@ -176,6 +176,131 @@ TEST(Schedulers, PctFindsAPlantedDepthThreeBugWithinItsBound) {
   EXPECT_GT(pct_found, 4 * random_found) << "random found it " << random_found << " times";
 }
 
+// grant_fewer: how many processes bsp_begin grants is a choice of the schedule (kind 6); with it
+// on, each strategy is still a function of its seed, and the seeds do not all grant the same.
+struct Granted {
+  int nprocs = 0;
+  std::vector<int> queue;
+  auto operator<=>(const Granted&) const = default;
+};
+
+Granted observe_granted(bspcheck::Strategy strategy, std::uint64_t seed) {
+  bspcheck::Options o = options(strategy, seed);
+  o.procs = 4;
+  o.grant_fewer = true;
+  o.pct_steps = 4;  // pct: the grant is step 1, a change point half the time
+  Granted g;
+  auto r = bspcheck::run(o, [&] {
+    bsp_begin(4);
+    int ts = sizeof(int);
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    const int me = bsp_pid();
+    bsp_send(0, &me, &me, sizeof me);
+    bsp_sync();
+    if (me == 0) {
+      g.nprocs = bsp_nprocs();
+      int n = 0, bytes = 0;
+      bsp_qsize(&n, &bytes);
+      for (int i = 0; i < n; ++i) {
+        int st = 0, t = 0;
+        bsp_get_tag(&st, &t);
+        bsp_move(&st, sizeof st);
+        g.queue.push_back(t);
+      }
+    }
+    bsp_end();
+  });
+  EXPECT_TRUE(r.ok()) << r.summary();
+  return g;
+}
+
+TEST(Schedulers, EachStrategyIsDeterministicForASeedWithGrantFewer) {
+  for (auto strategy : {bspcheck::Strategy::random, bspcheck::Strategy::round_robin, bspcheck::Strategy::pct}) {
+    std::set<int> granted;
+    std::set<Granted> distinct;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+      const Granted a = observe_granted(strategy, seed);
+      const Granted b = observe_granted(strategy, seed);
+      EXPECT_EQ(a, b) << "strategy " << static_cast<int>(strategy) << " seed " << seed;
+      ASSERT_GE(a.nprocs, 1);
+      ASSERT_LE(a.nprocs, 4);
+      EXPECT_EQ(a.queue.size(), static_cast<std::size_t>(a.nprocs)) << "one message from each granted process";
+      granted.insert(a.nprocs);
+      distinct.insert(a);
+    }
+    // The grant is drawn (uniformly under random and round_robin; under pct all are granted
+    // unless one of its two change points among 4 steps falls on it): more than one count over
+    // 40 seeds.
+    EXPECT_GE(granted.size(), 2u) << "strategy " << static_cast<int>(strategy);
+    EXPECT_GE(distinct.size(), 3u) << "strategy " << static_cast<int>(strategy);
+  }
+}
+
+// A planted bug of depth 2 with p = 3 and a choice among three options, so that every factor of
+// PCT's bound (docs/exploration.md) counts: the three processes each send one message to
+// process 0 in one superstep, and the bug shows when process 2 issued its message first and
+// process 0 receives the three in the reverse of their issue order. Under PCT the processes
+// issue in priority order (each runs until it blocks), so the bug needs (i) process 2 to have the
+// highest initial priority, 1/p = 1/3, and (ii) one deviation: the change point on the queue's
+// first Fisher-Yates step (n = 3 options), 1/k, taking value 0 of its two non-default values,
+// 1/(n - 1) = 1/2; every other step keeps its default. Bound: 1/(3 k 2) per run.
+struct IssueAndArrival {
+  std::vector<int> issued, received;
+};
+
+IssueAndArrival issue_and_arrival(std::uint64_t seed, int depth, std::uint64_t k) {
+  bspcheck::Options o;
+  o.procs = 3;
+  o.seed = seed;
+  o.strategy = bspcheck::Strategy::pct;
+  o.pct_depth = depth;
+  o.pct_steps = k;
+  IssueAndArrival out;
+  auto r = bspcheck::run(o, [&] {
+    bsp_begin(3);
+    int ts = sizeof(int);
+    bsp_set_tagsize(&ts);
+    bsp_sync();
+    const int me = bsp_pid();
+    out.issued.push_back(me);  // in-process, the processes share this: the issue order
+    bsp_send(0, &me, &me, sizeof me);
+    bsp_sync();
+    if (me == 0)
+      for (int i = 0; i < 3; ++i) {
+        int st = 0, t = -1;
+        bsp_get_tag(&st, &t);
+        bsp_move(&st, sizeof st);
+        out.received.push_back(t);
+      }
+    bsp_end();
+  });
+  EXPECT_TRUE(r.ok()) << r.summary();
+  return out;
+}
+
+bool depth_two_bug(const IssueAndArrival& x) {
+  return x.issued.size() == 3 && x.issued[0] == 2 &&
+         x.received == std::vector<int>{x.issued[2], x.issued[1], x.issued[0]};
+}
+
+TEST(Schedulers, PctFindsAPlantedDepthTwoBugWithPThreeWithinItsBound) {
+  // k: an estimate at least the run's number of steps (the bound needs k >= the step of the
+  // deviation); the run has fewer, so change points past its end are wasted, as the bound allows.
+  const std::uint64_t k = 30;
+  const int runs = 3600;
+  int found = 0, without_change_points = 0;
+  for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(runs); ++seed) {
+    found += depth_two_bug(issue_and_arrival(seed, 2, k));
+    if (seed <= 300) without_change_points += depth_two_bug(issue_and_arrival(seed, 1, k));
+  }
+  std::printf("planted depth-2 bug (p = 3, n = 3) found in %d of %d runs by pct\n", found, runs);
+  EXPECT_EQ(without_change_points, 0) << "depth 1 has no change point: the bug needs one deviation";
+  // Bound: runs / (3 * 30 * 2) = 20 expected at least; asking for half keeps far from the
+  // binomial's lower tail (P[X < 10] < 0.5% for X ~ B(3600, 1/180)); the seeds are fixed.
+  EXPECT_GE(found, runs / (3 * 30 * 2) / 2) << "PCT found the depth-2 bug " << found << " times in " << runs;
+}
+
 std::string temp_path(const char* what) {
   return ::testing::TempDir() + "bspcheck_sched_" + what + "_" + std::to_string(::getpid());
 }

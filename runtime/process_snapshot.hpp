@@ -1,0 +1,63 @@
+// process_snapshot.hpp: brings this OS process back to a saved moment without fork, so that one
+// forked child of the fork server can run many seeds in turn.
+//
+// Why: a fork per run costs 200-800 µs on the machines bsp-check runs on (the page tables copied,
+// every page the run writes faulted and copied, the address space torn down at exit), ten times
+// what a small program's run itself costs. Every run starts from the same moment (the server's
+// bsp_begin), so a child can save that moment once and return to it after each run: the
+// writable memory of every private mapping (the data of the executable and of every library, the
+// heap, the main thread's stack from its current frame up, its TLS block), the program break, the
+// set of mappings (those made since are removed), the open descriptors (those opened since are
+// closed, file offsets set back), the signal mask and the dispositions the run changed. Restoring
+// is a copy of a few hundred KiB for a small program, and the heap, the C library's state and
+// every address come back exactly as they were, so a run in a reused child is the run a fresh
+// child would have made (the determinism check compares such runs call for call).
+//
+// What cannot be brought back makes the child unusable for more runs, never a wrong run: a
+// thread the run started, a saved mapping the run removed or changed that was not writable, a
+// descriptor of the moment that the run closed. prepare_restore() says so, and the child exits
+// instead (the server then forks a fresh one).
+#pragma once
+
+#include <cstddef>
+
+namespace bspcheck::rt {
+
+class ProcessSnapshot {
+ public:
+  enum class Taken {
+    unavailable,  // nothing saved (more than `limit` bytes, several threads, no memory): run once
+    saved,        // saved now
+    restored,     // restore() has brought the process back here
+  };
+
+  // Saves the moment of the call. Returns `saved`, and `restored` each time restore() comes back.
+  static Taken take(std::size_t limit);
+
+  // At the end of a run: whether restore() can bring the process back, and what it will undo.
+  // Reads /proc/self/maps and the descriptor table; allocates nothing.
+  static bool prepare_restore();
+
+  // Undoes the run as prepare_restore() planned and continues in take(). Call it right after a
+  // successful prepare_restore(), without allocating or opening anything in between.
+  [[noreturn]] static void restore();
+
+  // Bytes saved by the snapshot of this process (0 before take).
+  static std::size_t saved_bytes();
+};
+
+// Called by the interposed signal functions (runtime/snapshot_interposers.cpp): the run changed the
+// disposition of `sig`, which restore() sets back.
+void note_signal_disposition_changed(int sig);
+
+// Called by the interposed pthread_create: the process is no longer single-threaded, and a
+// snapshot can no longer be restored.
+void note_thread_started();
+
+// Called by the interposed mmap family: a range was mapped, unmapped or had its protection
+// changed, which restore() undoes without reading /proc/self/maps when it knows all of them.
+void note_mapped(const void* addr, std::size_t length);
+void note_unmapped(const void* addr, std::size_t length);
+void note_protection_changed(const void* addr, std::size_t length);
+
+}  // namespace bspcheck::rt

@@ -1,0 +1,70 @@
+/* process_state.c: after bsp_end, process 0 changes what a worker of the fork server must set back
+ * before its next run (runtime/process_snapshot.hpp): a global, the heap (a small block and a
+ * leaked mmap-sized one), a descriptor left open, a signal disposition, the environment, the C
+ * library's rand state. Every run must find them as a freshly started process does: it prints
+ * them (the heap as an offset from a block allocated before bsp_begin: addresses differ between
+ * executions of the program, and so do the places of mappings, which are not printed), and
+ * tests/tools/run_worker_test.py compares each seed's line with the line of a fresh child. It also leaves a file STATE_DIR/<pid>-<start time> per OS process,
+ * so that the test can count the processes that made the runs.
+ *
+ *   process_state STATE_DIR */
+#include <bsp.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int runs_in_this_image;   /* a global: 1 in every run */
+static char greeting[32] = "unchanged";
+
+static void on_usr1(int sig) { (void)sig; }
+
+int main(int argc, char **argv) {
+  char *small_anchor = malloc(100);
+  bsp_begin(bsp_nprocs());
+  int p = bsp_nprocs(), pid = bsp_pid();
+  int got = -1;
+  bsp_push_reg(&got, sizeof got);
+  bsp_sync();
+  bsp_put((pid + 1) % p, &pid, &got, 0, sizeof pid);
+  bsp_sync();
+  bsp_pop_reg(&got);
+  bsp_end();
+
+  if (argc < 2) return 2;
+  runs_in_this_image++;
+  char *small = malloc(100);
+  char *big = malloc(4 << 20); /* above the mmap threshold: a mapping of its own, leaked */
+  int fd = open("/dev/null", O_RDONLY); /* left open */
+  struct sigaction old;
+  sigaction(SIGUSR1, NULL, &old);
+  const char *env = getenv("PROCESS_STATE_TEST");
+  int r = rand();
+
+  char path[4096], stat[1024] = "";
+  unsigned long long started = 0;
+  FILE *st = fopen("/proc/self/stat", "r");
+  if (st) {
+    if (fgets(stat, sizeof stat, st)) {
+      const char *after = strrchr(stat, ')'); /* the fields after the command name */
+      if (after && sscanf(after + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+                          &started) != 1)
+        started = 0;
+    }
+    fclose(st);
+  }
+  snprintf(path, sizeof path, "%s/%d-%llu", argv[1], (int)getpid(), started);
+  FILE *f = fopen(path, "a");
+  if (f) fclose(f);
+  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d\n", runs_in_this_image, greeting,
+         old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd);
+
+  strcpy(greeting, "changed");
+  signal(SIGUSR1, on_usr1);
+  setenv("PROCESS_STATE_TEST", "1", 1);
+  srand(7);
+  big[0] = 1;
+  return 0;
+}

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Workers of the fork server (runtime/process_snapshot.hpp): a forked child runs many seeds in
+turn, brought back to bsp_begin after each. A session's results must be exactly those of fresh
+children (BSPCHECK_RUNS_PER_WORKER=1): the same exit status, output, findings and per-run JSON,
+for clean programs, failing ones (a failing run costs a fresh child) and one that changes process
+state after bsp_end; and the workers must really be reused.
+Usage: run_worker_test.py BSP-CHECK PROCESS-STATE HELLO MESSAGE-ORDER BOUNDS-PUT"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+bsp_check, process_state, hello, message_order, bounds_put = sys.argv[1:6]
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+own_folder = tempfile.mkdtemp()
+
+
+def run(args, runs_per_worker=1000):
+    # Set in both modes, with values of one length: the program's environment (and so its heap)
+    # is the same.
+    env = dict(os.environ)
+    env["BSPCHECK_RUNS_PER_WORKER"] = f"{runs_per_worker:04d}"
+    js = os.path.join(own_folder, "report.json")
+    if os.path.exists(js):
+        os.unlink(js)
+    p = subprocess.run([bsp_check, "run", "--json", js, *args], capture_output=True, timeout=600,
+                       cwd=own_folder, env=env)
+    text = re.sub(r"in [0-9.]+ s.*", "in T s", p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace"))
+    if not os.path.exists(js):
+        return p.returncode, text, None
+    with open(js) as f:
+        report = json.load(f)
+    for r in report["runs"]:
+        r.pop("seconds", None)
+    return p.returncode, text, report["runs"]
+
+
+with tempfile.TemporaryDirectory() as state_dir:
+    cases = [
+        ("hello", ["-j", "1", "-p", "1-4", "--seeds", "25", hello]),
+        ("message_order", ["-j", "1", "--keep-going", "-p", "2-3", "--seeds", "20", message_order]),
+        ("bounds_put", ["-j", "1", "--keep-going", "-p", "1-3", "--seeds", "6", bounds_put]),
+        ("process_state", ["-j", "2", "-v", "-p", "1-3", "--seeds", "30", process_state, state_dir]),
+    ]
+    for name, args in cases:
+        fresh = run(args, runs_per_worker=1)
+        reused = run(args)
+        check(reused[0] == fresh[0], f"{name}: exit {reused[0]} with workers, {fresh[0]} with fresh children")
+        check(reused[1] == fresh[1], f"{name}: the output differs:\n{reused[1][-1500:]}\n--- fresh children:\n{fresh[1][-1500:]}")
+        check(reused[2] == fresh[2], f"{name}: the JSON runs differ")
+
+    # process_state's own verdict: every run saw the state of a fresh process.
+    for f in os.listdir(state_dir):
+        os.unlink(os.path.join(state_dir, f))
+    status, text, runs = run(["-j", "1", "-v", "-p", "1-2", "--seeds", "40", process_state, state_dir])
+    check(status == 0, f"process_state: exit {status}\n{text[-2000:]}")
+    lines = [l for l in text.splitlines() if "runs " in l and "greeting" in l]
+    check(len(lines) == 80, f"process_state: {len(lines)} result lines for 80 runs")
+    expected = re.compile(r"runs 1 greeting unchanged handler default env unset rand -?\d+ heap [-+]\d+ fd \d+$")
+    bad = [l for l in lines if not expected.search(l)]
+    check(not bad, "process_state: a run saw the state another run left:\n" + "\n".join(bad[:5]))
+    check(len({l.split("rand ")[1].split()[0] for l in lines}) == 1, "process_state: rand() differs between runs")
+    check(len({l.split("fd ")[1] for l in lines}) == 1, "process_state: the descriptor number differs between runs")
+    # The 80 runs were made by a few workers (one per process count while nothing fails).
+    for f in os.listdir(state_dir):
+        os.unlink(os.path.join(state_dir, f))
+    run(["-j", "1", "-p", "1-2", "--seeds", "40", process_state, state_dir])
+    workers = len(os.listdir(state_dir))
+    check(1 <= workers <= 4, f"process_state: 80 runs were made by {workers} processes; workers are not reused")
+    for f in os.listdir(state_dir):
+        os.unlink(os.path.join(state_dir, f))
+    run(["-j", "1", "-p", "1-2", "--seeds", "10", process_state, state_dir], runs_per_worker=1)
+    # 20 runs and the determinism self-check's two of the first seed.
+    check(len(os.listdir(state_dir)) >= 20, "BSPCHECK_RUNS_PER_WORKER=1: not one process per run")
+
+if failures:
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1)
+print("ok")

@@ -1,0 +1,154 @@
+// ProcessSnapshot on its own (runtime/process_snapshot.hpp): a forked child saves a moment, changes
+// memory, mappings, descriptors and signal dispositions, and is brought back to the moment with
+// all of it as it was; what cannot be brought back is refused. Each case runs in a child of its
+// own, whose exit status is the verdict (the test process itself is never restored).
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/process_snapshot.hpp"
+
+using bspcheck::rt::ProcessSnapshot;
+
+namespace {
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;  // a sanitizer's shadow memory is far beyond any limit
+#else
+constexpr bool kSanitized = false;
+#endif
+
+int g_counter = 0;
+char g_text[64] = "as saved";
+
+// In the sanitized build every case checks that no snapshot is taken, which is what that build
+// does instead (the fork server then forks a child per run).
+int sanitized_verdict() { return ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable ? 0 : 10; }
+
+// Runs body in a forked child and returns its exit status (or 128 + signal).
+template <class F>
+int in_child(F body) {
+  const pid_t pid = fork();
+  if (pid == 0) std::_Exit(body());
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// /proc/self/maps as text, into a fixed buffer (no allocation between the reads compared).
+std::size_t read_maps(char* buf, std::size_t cap) {
+  const int fd = open("/proc/self/maps", O_RDONLY);
+  std::size_t n = 0;
+  for (ssize_t r; (r = read(fd, buf + n, cap - n)) > 0;) n += static_cast<std::size_t>(r);
+  close(fd);
+  return n;
+}
+
+void on_usr1(int) {}
+
+}  // namespace
+
+TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
+  const int verdict = in_child([] {
+    // What must outlive the restore (how many times the moment was reached, the mappings at the
+    // moment) is kept where no restore reaches: a shared mapping.
+    struct Kept {
+      int visits;
+      char maps_at_moment[1 << 16];
+      char maps_after[1 << 16];
+    };
+    auto* kept = static_cast<Kept*>(mmap(nullptr, sizeof(Kept), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    kept->visits = 0;
+    int* visits = &kept->visits;
+    char* heap_block = static_cast<char*>(std::malloc(64));
+    std::strcpy(heap_block, "heap as saved");
+    int on_stack = 7;
+    const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
+    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;  // see sanitized_verdict
+    if (taken == ProcessSnapshot::Taken::unavailable) return 11;
+    ++*visits;
+    if (*visits == 1) {
+      if (taken != ProcessSnapshot::Taken::saved) return 12;
+      const std::size_t n = read_maps(kept->maps_at_moment, sizeof kept->maps_at_moment - 1);
+      kept->maps_at_moment[n] = '\0';
+      // A run: globals, the stack, the heap (and the break), new mappings, descriptors, signals.
+      g_counter = 41;
+      std::strcpy(g_text, "changed");
+      on_stack = 8;
+      std::strcpy(heap_block, "heap changed");
+      for (int i = 0; i < 1000; ++i) heap_block = static_cast<char*>(std::malloc(1000));  // grows the break
+      void* big = std::malloc(8 << 20);                  // a mapping of its own
+      static_cast<char*>(big)[0] = 1;
+      mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (open("/dev/null", O_RDONLY) < 0) return 13;
+      signal(SIGUSR1, on_usr1);
+      if (!ProcessSnapshot::prepare_restore()) return 14;
+      ProcessSnapshot::restore();
+    }
+    if (taken != ProcessSnapshot::Taken::restored) return 15;
+    if (*visits != 2) return 16;
+    if (g_counter != 0 || std::strcmp(g_text, "as saved") != 0) return 17;
+    if (on_stack != 7 || std::strcmp(heap_block, "heap as saved") != 0) return 18;
+    struct sigaction now {};
+    sigaction(SIGUSR1, nullptr, &now);
+    if (now.sa_handler != SIG_DFL) return 19;
+    const std::size_t n = read_maps(kept->maps_after, sizeof kept->maps_after - 1);
+    kept->maps_after[n] = '\0';
+    if (std::strcmp(kept->maps_at_moment, kept->maps_after) != 0) return 20;
+    return 0;
+  });
+  EXPECT_EQ(verdict, 0) << "10-20: which check failed (see the test)";
+}
+
+TEST(ProcessSnapshot, ClosesDescriptorsOpenedSinceAndRewindsFiles) {
+  const int verdict = in_child([] {
+    if (kSanitized) return sanitized_verdict();
+    // Kept where no restore reaches: a shared mapping.
+    auto* visits = static_cast<int*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    const int file = open("/proc/self/exe", O_RDONLY);
+    const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
+    if (taken == ProcessSnapshot::Taken::unavailable) return 11;
+    if (++*visits == 1) {
+      char byte;
+      if (read(file, &byte, 1) != 1) return 12;  // moves the offset
+      visits[1] = open("/dev/null", O_RDONLY);
+      if (!ProcessSnapshot::prepare_restore()) return 13;
+      ProcessSnapshot::restore();
+    }
+    if (fcntl(visits[1], F_GETFD) != -1) return 14;  // closed by the restore
+    if (lseek(file, 0, SEEK_CUR) != 0) return 15;    // offset set back
+    return 0;
+  });
+  EXPECT_EQ(verdict, 0);
+}
+
+TEST(ProcessSnapshot, RefusesWhatCannotBeBroughtBack) {
+  // A thread started since the moment.
+  EXPECT_EQ(in_child([] {
+    if (kSanitized) return sanitized_verdict();
+    if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
+    pthread_t t;
+    pthread_create(&t, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+    pthread_join(t, nullptr);
+    return ProcessSnapshot::prepare_restore() ? 1 : 0;
+  }),
+            0);
+  // A descriptor of the moment closed since.
+  EXPECT_EQ(in_child([] {
+    if (kSanitized) return sanitized_verdict();
+    const int file = open("/proc/self/exe", O_RDONLY);
+    if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
+    close(file);
+    return ProcessSnapshot::prepare_restore() ? 1 : 0;
+  }),
+            0);
+  // More memory than the limit: nothing saved.
+  EXPECT_EQ(in_child([] { return ProcessSnapshot::take(4096) == ProcessSnapshot::Taken::unavailable ? 0 : 1; }), 0);
+}
