@@ -253,9 +253,24 @@ void BspkRuntime::send(int dest, ComemPtr p, long n) {
     return;
   }
   const Use use = here("bspk_send");
-  Region* r = region(p, use);
-  if (!r || !in_bounds(*r, p.elem, n, use)) return;
-  me().issued.push_back(Op{OpKind::send, pid, sync_.superstep(pid), {}, p, n, dest, {}, use.site});
+  Op op{OpKind::send, pid, sync_.superstep(pid), {}, p, n, dest, {}, use.site};
+  if (!check_local(op, p, n, use)) return;
+  me().issued.push_back(std::move(op));
+}
+
+bool BspkRuntime::check_local(Op& op, const ComemPtr& p, long n, const Use& use) {
+  // Wrong but still a message (the receiver counts it): reported here, sent without effect or
+  // with what the freed memory holds, so that one bug gives one finding.
+  Region* freed = nullptr;
+  Region* r = region(p, use, &freed);
+  if (freed) {
+    report_free_use(*freed, p, use);
+    op.free_reported = true;
+    r = freed;
+  }
+  if (!r) return false;  // no region at all (reported)
+  op.dud = !in_bounds(*r, p.elem, n, use) || op.dud;
+  return true;
 }
 
 void BspkRuntime::copy(ComemPtr dst, ComemPtr src, long n) {
@@ -272,13 +287,11 @@ void BspkRuntime::copy(ComemPtr dst, ComemPtr src, long n) {
   // The local side is checked now; the remote one (perhaps a lookup decided later) when posted,
   // and a copy whose sides are both lookups not decided yet is classified then.
   const Use use = here("bspk_copy");
-  if (dst_local || src_local) {
-    const ComemPtr local = dst_local ? dst : src;
-    Region* r = region(local, use);
-    if (!r || !in_bounds(*r, local.elem, n, use)) return;
-  }
   const OpKind kind = dst_local && src_local ? OpKind::local_copy : src_local ? OpKind::store : OpKind::fetch;
-  me().issued.push_back(Op{kind, pid, sync_.superstep(pid), dst, src, n, -1, {}, use.site});
+  Op op{kind, pid, sync_.superstep(pid), dst, src, n, -1, {}, use.site};
+  if (dst_local && !check_local(op, dst, n, use)) return;
+  if (src_local && !check_local(op, src, n, use)) return;
+  me().issued.push_back(std::move(op));
 }
 
 int BspkRuntime::owner_of(ComemPtr p) {
@@ -427,33 +440,42 @@ int BspkRuntime::post(Op op) {
     }
     op.kind = dst_local && src_local ? OpKind::local_copy : src_local ? OpKind::store : OpKind::fetch;
   }
+  // A send or copy found wrong here is reported and still a message to its process, with no
+  // effect (`dud`): on a real machine it is sent, and the receiver counts it, so one bug gives
+  // one finding and no count mismatch after it. A freed region is still read (a real machine
+  // sends what the memory holds) but not written.
   int to = pid;
+  auto freed_use = [&](const ComemPtr& p, const Use& u) {
+    Region* freed = nullptr;
+    Region* r = region(p, u, &freed);
+    if (freed && !op.free_reported) {
+      report_free_use(*freed, p, u);
+      op.free_reported = true;
+    }
+    return r ? r : freed;
+  };
   if (op.kind == OpKind::send) {
     to = op.dest_pid;
   } else if (op.kind == OpKind::store) {
-    to = op.dst.owner;
     const Use u{"bspk_copy (store)", op.site, pid, "bspk_copy", op.superstep};
-    Region* r = region(op.dst, u);
-    if (!r || !in_bounds(*r, op.dst.elem, op.n, u)) return to;
+    Region* r = freed_use(op.dst, u);
+    if (!r) return -1;  // no region at all (reported): no process to count it for
+    to = op.dst.owner;
+    op.dud = op.dud || !in_bounds(*r, op.dst.elem, op.n, u);
   } else if (op.kind == OpKind::fetch) {
-    to = op.src.owner;
     const Use u{"bspk_copy (fetch)", op.site, pid, "bspk_copy", op.superstep};
-    Region* r = region(op.src, u);
-    if (!r || !in_bounds(*r, op.src.elem, op.n, u)) return to;
-    Region* freed = nullptr;  // the local destination, checked at the bspk_copy
-    if (!region(op.dst, u, &freed)) {
-      if (freed && !op.free_reported) report_free_use(*freed, op.dst, use);
-      return to;
-    }
+    Region* r = freed_use(op.src, u);
+    if (!r) return -1;
+    to = op.src.owner;
+    op.dud = op.dud || !in_bounds(*r, op.src.elem, op.n, u);
+    freed_use(op.dst, u);  // the local destination (its bounds were checked at the bspk_copy)
   }
   if (op.kind == OpKind::local_copy) {  // no message: done at the issuer's landing
     me().local_copies.push_back(std::move(op));
     return -1;
   }
-  if (op.kind == OpKind::send || op.kind == OpKind::store) {  // the source is read at the sync
-    Region* freed = nullptr;
-    Region* r = region(op.src, use, &freed);
-    if (freed && !op.free_reported) report_free_use(*freed, op.src, use);
+  if ((op.kind == OpKind::send || op.kind == OpKind::store) && !op.dud) {  // the source is read at the sync
+    Region* r = freed_use(op.src, use);
     if (!r) return to;
     const auto* from = r->data.data() + op.src.elem * r->size;
     op.data.assign(from, from + op.n * r->size);
@@ -589,11 +611,15 @@ void BspkRuntime::sync() {
   for (Op& op : mine) {
     const Use u{op.kind == OpKind::store ? "bspk_copy (store)" : call_of(op.kind), op.site, op.issuer, call_of(op.kind),
                 op.superstep};
-    if (op.kind == OpKind::store || op.kind == OpKind::local_copy) {
-      Region* freed = nullptr;  // a local copy's region freed before the sync is reported at its bspk_free
+    if (op.dud && op.kind != OpKind::fetch) {
+      continue;  // reported when it was posted (a fetch is still answered, with nothing)
+    } else if (op.kind == OpKind::store || op.kind == OpKind::local_copy) {
+      Region* freed = nullptr;  // a region freed before the sync was reported at its bspk_free
       Region** quiet = op.free_reported ? &freed : nullptr;
       if (op.kind == OpKind::local_copy) {  // its source is read now, in this order
         Region* from = region(op.src, u, quiet);
+        if (!from) from = freed;  // a real machine copies what the freed memory holds
+        freed = nullptr;
         if (!from) continue;
         const auto* bytes = from->data.data() + op.src.elem * from->size;
         op.data.assign(bytes, bytes + op.n * from->size);
@@ -622,7 +648,10 @@ void BspkRuntime::sync() {
     PerProcess& fetcher = procs_[static_cast<std::size_t>(op.issuer)];
     --fetcher.fetches_out;
     sync_.notify(op.issuer);
-    Region* from = region(op.src, u);
+    if (op.dud) continue;
+    Region* freed = nullptr;  // a real machine serves what the memory holds
+    Region* from = region(op.src, u, op.free_reported ? &freed : nullptr);
+    if (!from) from = freed;
     if (!from) continue;
     const auto* bytes = from->data.data() + op.src.elem * from->size;
     fetcher.fetched.push_back({op.dst, op.n, std::vector<unsigned char>(bytes, bytes + op.n * from->size)});

@@ -68,7 +68,8 @@ class BspkRuntime : public LocalSyncClient {
     int dest_pid;                     // send: the receiver
     std::vector<unsigned char> data;  // sends and stores: read at the issuer's sync
     Site site;
-    bool free_reported = false;       // a bspk_free of its local side before the sync was reported
+    bool free_reported = false;       // a freed region it uses was reported
+    bool dud = false;                 // reported when posted: a message without effect
   };
   struct Written {  // data written into a process's region at its sync
     ComemPtr dst;
@@ -121,6 +122,8 @@ class BspkRuntime : public LocalSyncClient {
   // undecided lookup. `freed` receives a freed region instead of reporting it, when given.
   Region* region(const ComemPtr& p, const Use& use, Region** freed = nullptr);
   bool in_bounds(const Region& r, long elem, long n, const Use& use);
+  // Checks the local side of a send or copy at its call; false: no region at all (not issued).
+  bool check_local(Op& op, const ComemPtr& p, long n, const Use& use);
   void report_at(Rule rule, std::string message, const Use& use, std::vector<int> processes = {},
                  std::vector<std::tuple<Site, int, const char*>> more = {});
   void report_free_use(const Region& r, const ComemPtr& p, const Use& use);
