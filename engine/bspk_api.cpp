@@ -83,12 +83,14 @@ extern "C" {
 
 int bspk_is_null(bspk_ptr p) { return p.owner == -1; }
 
-bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) { return do_malloc(enter("bspk_malloc", PC), name, idx, n, size); }
-bspk_ptr bspk_lookup(const char* name, int idx) { return do_lookup(enter("bspk_lookup", PC), name, idx); }
-void* bspk_elemP(bspk_ptr local) { return do_elemP(enter("bspk_elemP", PC), local); }
-bspk_ptr bspk_incr(bspk_ptr p, long amount) { return do_incr(enter("bspk_incr", PC), p, amount); }
-bspk_ptr bspk_recv(void) { return do_recv(enter("bspk_recv", PC)); }
-int bspk_sender_id(bspk_ptr local) { return do_sender_id(enter("bspk_sender_id", PC), local); }
+// Called without the macros (C++, a function pointer), they leave any pending site alone too:
+// bspk_copy(bspk_incr(p, k), ...) in C++ keeps the site a test set for the bspk_copy.
+bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) { return do_malloc(at("bspk_malloc", nullptr, 0, PC), name, idx, n, size); }
+bspk_ptr bspk_lookup(const char* name, int idx) { return do_lookup(at("bspk_lookup", nullptr, 0, PC), name, idx); }
+void* bspk_elemP(bspk_ptr local) { return do_elemP(at("bspk_elemP", nullptr, 0, PC), local); }
+bspk_ptr bspk_incr(bspk_ptr p, long amount) { return do_incr(at("bspk_incr", nullptr, 0, PC), p, amount); }
+bspk_ptr bspk_recv(void) { return do_recv(at("bspk_recv", nullptr, 0, PC)); }
+int bspk_sender_id(bspk_ptr local) { return do_sender_id(at("bspk_sender_id", nullptr, 0, PC), local); }
 
 bspk_ptr bspcheck_bspk_malloc_at(const char* file, int line, const char* name, int idx, long n, long size) {
   return do_malloc(at("bspk_malloc", file, line, PC), name, idx, n, size);
