@@ -5,7 +5,8 @@
 
 namespace bspcheck::rt {
 
-ComemNames::ComemNames(int nprocs, std::function<bool(int, long)> passed) : p_(nprocs), passed_(std::move(passed)) {}
+ComemNames::ComemNames(int nprocs, std::function<bool(int, long)> passed)
+    : p_(nprocs), passed_(std::move(passed)), recent_(static_cast<std::size_t>(nprocs)) {}
 
 bool ComemNames::everyone_passed(long s) const {
   for (int q = 0; q < p_; ++q)
@@ -68,7 +69,14 @@ ComemNames::Found ComemNames::find(const std::string& name, int idx, int looker,
 ComemNames::Looked ComemNames::lookup(const std::string& name, int idx, int looker, long s, const Site& site) {
   const Found f = find(name, idx, looker, s);
   if (f.final && f.allocation >= 0) return {f.allocation, -1};
-  auto [it, fresh] = lookup_ids_.try_emplace({name, idx, looker, s}, static_cast<int>(lookups_.size()));
+  // The same name looked up again in the same superstep (a loop) is the same lookup; only the
+  // looker's current superstep can see such repeats, so older ones are forgotten.
+  Recent& recent = recent_[static_cast<std::size_t>(looker)];
+  if (recent.superstep != s) {
+    recent.superstep = s;
+    recent.lookups.clear();
+  }
+  auto [it, fresh] = recent.lookups.try_emplace({name, idx}, static_cast<int>(lookups_.size()));
   if (fresh) {
     lookups_.push_back(Lookup{name, idx, looker, s, site, Lookup::State::pending, -1});
     pending_lookups_.push_back(it->second);

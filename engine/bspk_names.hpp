@@ -17,7 +17,6 @@
 #include <functional>
 #include <map>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -96,7 +95,11 @@ class ComemNames {
   std::vector<Lookup> lookups_;
   std::map<std::pair<std::string, int>, std::vector<int>> by_name_;  // allocations of a name
   std::map<std::pair<int, int>, int> by_region_;                     // (owner, region) -> allocation
-  std::map<std::tuple<std::string, int, int, long>, int> lookup_ids_;  // (name, idx, looker, s)
+  struct Recent {  // per looker: the lookups of its current superstep
+    long superstep = -1;
+    std::map<std::pair<std::string, int>, int> lookups;
+  };
+  std::vector<Recent> recent_;
   std::vector<int> pending_lookups_;
   std::vector<int> unknown_;                    // decided unknown, not yet taken
   std::vector<std::pair<int, int>> pending_pairs_;  // allocations of one name not decided yet
