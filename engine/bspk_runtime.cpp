@@ -530,7 +530,7 @@ void BspkRuntime::sync() {
     ++sent[static_cast<std::size_t>(to)];
     sites_to[static_cast<std::size_t>(to)].push_back({at, pid, call});
   }
-  PerProcess& self = me();  // (procs_ is not resized, but keep the reference fresh after waits)
+  PerProcess& self = pp;
   if (self.announce == Announce::will_send)
     for (int q = 0; q < world_.nprocs(); ++q) {
       const auto qu = static_cast<std::size_t>(q);
@@ -666,7 +666,7 @@ void BspkRuntime::sync() {
                              " fetches to be served";
                     },
                     Rule::bspk_count_mismatch, 1});
-  PerProcess& again = me();
+  PerProcess& again = pp;
   std::vector<Written> writes = std::move(again.fetched);
   again.fetched.clear();
   if (!writes.empty()) {
