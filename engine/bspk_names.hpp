@@ -84,6 +84,7 @@ class ComemNames {
 
   const Allocation& allocation(int a) const { return allocs_[static_cast<std::size_t>(a)]; }
   const Lookup& lookup_at(int l) const { return lookups_[static_cast<std::size_t>(l)]; }
+  bool is_lookup(int l) const { return l >= 0 && static_cast<std::size_t>(l) < lookups_.size(); }
   // The allocations of (name, idx) freed in a superstep <= s (for saying why a lookup is unknown).
   std::vector<int> freed_by(const std::string& name, int idx, long superstep) const;
 

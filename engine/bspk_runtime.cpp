@@ -63,12 +63,17 @@ void BspkRuntime::report_free_use(const Region& r, const ComemPtr& p, const Use&
 
 void BspkRuntime::bind(ComemPtr& p) {
   if (p.owner != -2) return;
+  if (!names_.is_lookup(p.region)) {  // not made by bspk_lookup: an invalid pointer (reported at its use)
+    p.owner = -3;
+    return;
+  }
   if (names_.decide(p.region) != ComemNames::Lookup::State::bound) return;
   const ComemNames::Allocation& a = names_.allocation(names_.lookup_at(p.region).allocation);
   p = ComemPtr{a.owner, a.region, p.elem};
 }
 
 BspkRuntime::Resolved BspkRuntime::resolve(ComemPtr& p, long use_superstep) {
+  bind(p);
   if (p.owner != -2) return Resolved::bound;
   const int l = p.region;
   switch (names_.decide(l)) {
