@@ -69,7 +69,7 @@ void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   if (p < 1) p = 1;
   l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body);
   World& w = *l.world;
-  w.adopt_contexts(&l.host, l.process0);
+  w.adopt_contexts(&l.host, l.process0, l.stack0);
   if (l.options.capture_output || l.options.echo_output) l.capture = std::make_unique<OutputCapture>(w);
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
@@ -86,8 +86,8 @@ RunResult run(const Options& options, const std::function<void()>& spmd) {
   l.options = options;
   l.body = spmd;
   rt::StackPool stack_pool(options.stack_size, 1);
-  rt::FiberStack stack = stack_pool.stack(0);
-  rt::make_context(l.process0, stack.top(), stack.size, &rt::launch_entry, &l);
+  l.stack0 = stack_pool.stack(0);
+  rt::make_context(l.process0, l.stack0.top(), l.stack0.size, &rt::launch_entry, &l);
   rt::g_launch = &l;
   rt::switch_context(l.host, l.process0);
   // Every process has finished.

@@ -76,7 +76,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--time-jitter", c.time_jitter,
                "add a seeded jitter below 1 us to every virtual bsp_time reading (by default bsp_time is the same "
                "under every seed, so printed timings do not count as schedule-divergence)");
-  app.add_option("--trace", c.trace_file, "record the run into FILE (one -p and one seed; see docs/trace-format.md)")
+  app.add_option("--trace", c.trace_file,
+                 "record the run into FILE (one -p and one seed; see docs/trace-format.md); with %p and %s in FILE "
+                 "(the process count and the seed), every run into its own")
       ->type_name("FILE");
   app.add_flag("--measure-work", c.measure_work,
                "record each process's CPU time per superstep into the trace (--trace, kept traces) for bsp-check "
@@ -199,9 +201,10 @@ int main(int argc, char** argv) {
     std::cerr << "bsp-check: error: --seeds must be at least 1\n";
     return 2;
   }
-  if (!config.trace_file.empty() && config.procs.size() * config.seeds != 1) {
-    std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed (the first failing "
-                 "run of many keeps its trace anyway)\n";
+  const bool trace_pattern = bspcheck::cli::is_trace_pattern(config.trace_file);
+  if (!config.trace_file.empty() && config.procs.size() * config.seeds != 1 && !trace_pattern) {
+    std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed, or put %p and %s in "
+                 "FILE for a trace per run (the first failing run of many keeps its trace anyway)\n";
     return 2;
   }
   for (const std::string* path : {&config.trace_file, &config.trace_dir})
@@ -211,7 +214,9 @@ int main(int argc, char** argv) {
     }
   // Checked before the first run: a typo should not cost a session, nor exit 1 as if a run failed.
   if (!config.trace_file.empty())
-    if (std::string why = bspcheck::cli::why_not_writable(config.trace_file); !why.empty()) {
+    if (std::string why = bspcheck::cli::why_not_writable(
+            bspcheck::cli::trace_path(config.trace_file, config.procs.front(), config.seed));
+        !why.empty()) {
       std::cerr << "bsp-check: error: --trace " << config.trace_file << ": cannot write the trace: " << why << "\n";
       return 2;
     }

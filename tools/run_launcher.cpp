@@ -48,6 +48,23 @@ std::string read_fd(int fd) {
 
 // BSPCHECK_OPTIONS of one run: the flags' values (checked when they were parsed) set through the
 // options table and printed by it (runtime/options.def).
+bool is_trace_pattern(const std::string& file) {
+  return file.find("%p") != std::string::npos || file.find("%s") != std::string::npos;
+}
+
+std::string trace_path(const std::string& file, int p, std::uint64_t seed) {
+  std::string out;
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    if (file[i] == '%' && i + 1 < file.size() && (file[i + 1] == 'p' || file[i + 1] == 's')) {
+      out += file[i + 1] == 'p' ? std::to_string(p) : std::to_string(seed);
+      ++i;
+    } else {
+      out += file[i];
+    }
+  }
+  return out;
+}
+
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   rt::ProgramOptions o;
   o.run.seed = seed;
@@ -67,7 +84,7 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   o.run.grant_fewer = c.grant_fewer;
   o.run.virtual_time = c.virtual_time;
   if (!c.globals.empty()) rt::set_program_option(o, "globals", c.globals);
-  o.run.trace_file = c.trace_file;
+  o.run.trace_file = trace_path(c.trace_file, p, seed);
   o.run.measure_work = c.measure_work;
   o.run.replay_file = c.replay_file;
   o.run.guide_file = c.guide_file;
