@@ -34,24 +34,79 @@ void trace_name(World& w, Call call, const char* name, int idx, long size) {
   World* w = enter(name, __builtin_return_address(0));     \
   if (!w) return fail
 
-extern "C" {
+// The calls whose results are often another call's arguments (bspk_copy(bspk_incr(p, k), ...))
+// have _at forms that take their site as arguments (bspk.h's macros call them), like bsp.h's
+// queries: a nested call must not consume the site the enclosing call's macro left.
+namespace {
+using bspcheck::rt::Site;
 
-int bspk_is_null(bspk_ptr p) { return p.owner == -1; }
-
-bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) {
-  BSPK_ENTER("bspk_malloc", NULL_COMEM_PTR);
+bspk_ptr do_malloc(World* w, const char* name, int idx, long n, long size) {
+  if (!w) return NULL_COMEM_PTR;
   trace_name(*w, Call::bspk_malloc, name, idx, n * size);
   bspk_ptr r = to_c(bspk(*w).malloc(name, idx, n, size));
   w->switch_point();
   return r;
 }
 
-bspk_ptr bspk_lookup(const char* name, int idx) {
-  BSPK_ENTER("bspk_lookup", NULL_COMEM_PTR);
+bspk_ptr do_lookup(World* w, const char* name, int idx) {
+  if (!w) return NULL_COMEM_PTR;
   trace_name(*w, Call::bspk_lookup, name, idx, 0);
   bspk_ptr r = to_c(bspk(*w).lookup(name, idx));
   w->switch_point();
   return r;
+}
+
+void* do_elemP(World* w, bspk_ptr local) {
+  return w ? bspk(*w).elem_ptr(from_c(local)) : nullptr;  // no switch point: called in inner loops
+}
+
+bspk_ptr do_incr(World* w, bspk_ptr p, long amount) { return w ? to_c(bspk(*w).incr(from_c(p), amount)) : p; }
+
+bspk_ptr do_recv(World* w) {
+  if (!w) return NULL_COMEM_PTR;
+  bspk_ptr r = to_c(bspk(*w).recv());
+  w->traced_call(Call::bspk_recv, -1, bspk_is_null(r) ? -1 : bspk(*w).elements(from_c(r)) * bspk(*w).element_bytes(from_c(r)));
+  w->switch_point();
+  return r;
+}
+
+int do_sender_id(World* w, bspk_ptr local) { return w ? bspk(*w).sender_id(from_c(local)) : -1; }
+
+World* at(const char* call, const char* file, int line, const void* pc) {
+  return bspcheck::rt::enter_call_at(call, Site{file, line, pc});
+}
+}  // namespace
+
+#define PC __builtin_return_address(0)
+
+extern "C" {
+
+int bspk_is_null(bspk_ptr p) { return p.owner == -1; }
+
+// Called without the macros (C++, a function pointer), they leave any pending site alone too:
+// bspk_copy(bspk_incr(p, k), ...) in C++ keeps the site a test set for the bspk_copy.
+bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) { return do_malloc(at("bspk_malloc", nullptr, 0, PC), name, idx, n, size); }
+bspk_ptr bspk_lookup(const char* name, int idx) { return do_lookup(at("bspk_lookup", nullptr, 0, PC), name, idx); }
+void* bspk_elemP(bspk_ptr local) { return do_elemP(at("bspk_elemP", nullptr, 0, PC), local); }
+bspk_ptr bspk_incr(bspk_ptr p, long amount) { return do_incr(at("bspk_incr", nullptr, 0, PC), p, amount); }
+bspk_ptr bspk_recv(void) { return do_recv(at("bspk_recv", nullptr, 0, PC)); }
+int bspk_sender_id(bspk_ptr local) { return do_sender_id(at("bspk_sender_id", nullptr, 0, PC), local); }
+
+bspk_ptr bspcheck_bspk_malloc_at(const char* file, int line, const char* name, int idx, long n, long size) {
+  return do_malloc(at("bspk_malloc", file, line, PC), name, idx, n, size);
+}
+bspk_ptr bspcheck_bspk_lookup_at(const char* file, int line, const char* name, int idx) {
+  return do_lookup(at("bspk_lookup", file, line, PC), name, idx);
+}
+void* bspcheck_bspk_elemP_at(const char* file, int line, bspk_ptr local) {
+  return do_elemP(at("bspk_elemP", file, line, PC), local);
+}
+bspk_ptr bspcheck_bspk_incr_at(const char* file, int line, bspk_ptr p, long amount) {
+  return do_incr(at("bspk_incr", file, line, PC), p, amount);
+}
+bspk_ptr bspcheck_bspk_recv_at(const char* file, int line) { return do_recv(at("bspk_recv", file, line, PC)); }
+int bspcheck_bspk_sender_id_at(const char* file, int line, bspk_ptr local) {
+  return do_sender_id(at("bspk_sender_id", file, line, PC), local);
 }
 
 void bspk_free(bspk_ptr local) {
@@ -59,16 +114,6 @@ void bspk_free(bspk_ptr local) {
   w->traced_call(Call::bspk_free, -1, 0);
   bspk(*w).free(from_c(local));
   w->switch_point();
-}
-
-void* bspk_elemP(bspk_ptr local) {
-  BSPK_ENTER("bspk_elemP", nullptr);
-  return bspk(*w).elem_ptr(from_c(local));  // no switch point: called in inner loops
-}
-
-bspk_ptr bspk_incr(bspk_ptr p, long amount) {
-  BSPK_ENTER("bspk_incr", p);
-  return to_c(bspk(*w).incr(from_c(p), amount));
 }
 
 void bspk_sync(void) {
@@ -88,7 +133,7 @@ void bspk_expect(int nmsgs) {
 void bspk_will_send(const int* nmsgs_per_pid) {
   BSPK_ENTER("bspk_will_send", );
   if (!nmsgs_per_pid) {
-    w->report(bspcheck::Rule::api_misuse, "bspk_will_send(NULL)");
+    bspk(*w).will_send(nullptr);  // reported in the process's own superstep
     return;
   }
   if (w->tracing()) {
@@ -106,19 +151,6 @@ void bspk_send(int dest, bspk_ptr local, long n) {
   w->traced_call(Call::bspk_send, dest, n * bspk(*w).element_bytes(from_c(local)));
   bspk(*w).send(dest, from_c(local), n);
   w->switch_point();
-}
-
-bspk_ptr bspk_recv(void) {
-  BSPK_ENTER("bspk_recv", NULL_COMEM_PTR);
-  bspk_ptr r = to_c(bspk(*w).recv());
-  w->traced_call(Call::bspk_recv, -1, bspk_is_null(r) ? -1 : bspk(*w).elements(from_c(r)) * bspk(*w).element_bytes(from_c(r)));
-  w->switch_point();
-  return r;
-}
-
-int bspk_sender_id(bspk_ptr local) {
-  BSPK_ENTER("bspk_sender_id", -1);
-  return bspk(*w).sender_id(from_c(local));
 }
 
 void bspk_copy(bspk_ptr dst, bspk_ptr src, long n) {

@@ -19,65 +19,140 @@ std::string pids(const std::vector<int>& v) {
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s.empty() ? "none" : s;
 }
+std::string named(const std::string& name, int idx) { return "(\"" + name + "\", " + std::to_string(idx) + ")"; }
 }  // namespace
 
 BspkRuntime::BspkRuntime(World& world)
-    : world_(world), sync_(world.local_sync()), procs_(static_cast<std::size_t>(world.nprocs())) {}
+    : world_(world),
+      sync_(world.local_sync()),
+      procs_(static_cast<std::size_t>(world.nprocs())),
+      names_(world.nprocs(), [this](int pid, long s) { return passed(pid, s); }) {}
 
 BspkRuntime::PerProcess& BspkRuntime::me() { return procs_[static_cast<std::size_t>(world_.pid())]; }
 
-BspkRuntime::Region* BspkRuntime::region(ComemPtr& p, const char* what) {
-  if (p.owner == -2) {  // a lookup: resolved at its first use
-    const Lookup& l = lookups_[static_cast<std::size_t>(p.region)];
-    auto it = names_.find({l.name, l.idx});
-    if (it == names_.end()) {
-      Finding f;
-      f.rule = rule_id(Rule::bspk_lookup_unknown);
-      f.message = std::string(what) + " uses bspk_lookup(\"" + l.name + "\", " + std::to_string(l.idx) + ") (" +
-                  where(l.site) + "), a name no process has allocated";
-      f.processes = {world_.pid()};
-      f.superstep = static_cast<int>(sync_.superstep(world_.pid()));
-      f.locations = {world_.diagnostics().location(l.site, world_.pid(), "bspk_lookup"),
-                     world_.diagnostics().location(world_.self().site, world_.pid(), world_.self().call)};
-      world_.diagnostics().report(std::move(f));
-      return nullptr;
-    }
-    p = ComemPtr{it->second.owner, it->second.region, p.elem};
+BspkRuntime::Use BspkRuntime::here(const char* what) {
+  const Process& p = world_.self();
+  return Use{what, p.site, p.pid, p.call, sync_.superstep(p.pid)};
+}
+
+bool BspkRuntime::passed(int pid, long s) const {
+  const PerProcess& pp = procs_[static_cast<std::size_t>(pid)];
+  return pp.ended || pp.entered_sync >= s || sync_.superstep(pid) > s;
+}
+
+void BspkRuntime::report_at(Rule rule, std::string message, const Use& use, std::vector<int> processes,
+                            std::vector<std::tuple<Site, int, const char*>> more) {
+  Finding f;
+  f.rule = rule_id(rule);
+  f.message = std::move(message);
+  f.processes = processes.empty() ? std::vector<int>{use.pid} : std::move(processes);
+  f.superstep = static_cast<int>(use.superstep);
+  f.locations.push_back(world_.diagnostics().location(use.site, use.pid, use.call));
+  for (const auto& [site, pid, call] : more) f.locations.push_back(world_.diagnostics().location(site, pid, call));
+  world_.diagnostics().report(std::move(f));
+}
+
+void BspkRuntime::report_free_use(const Region& r, const ComemPtr& p, const Use& use) {
+  std::vector<int> who{use.pid};
+  if (p.owner != use.pid) who.push_back(p.owner);
+  report_at(Rule::bspk_use_after_free,
+            std::string(use.what) + " uses a comem region of process " + std::to_string(p.owner) + " (allocated at " +
+                where(r.site) + ") after its bspk_free (" + where(r.free_site) + ")",
+            use, who, {{r.free_site, p.owner, "bspk_free"}});
+}
+
+void BspkRuntime::bind(ComemPtr& p) {
+  if (p.owner != -2) return;
+  if (!names_.is_lookup(p.region)) {  // not made by bspk_lookup: an invalid pointer (reported at its use)
+    p.owner = -3;
+    return;
   }
+  if (names_.decide(p.region) != ComemNames::Lookup::State::bound) return;
+  const ComemNames::Allocation& a = names_.allocation(names_.lookup_at(p.region).allocation);
+  p = ComemPtr{a.owner, a.region, p.elem};
+}
+
+BspkRuntime::Resolved BspkRuntime::resolve(ComemPtr& p, long use_superstep) {
+  bind(p);
+  if (p.owner != -2) return Resolved::bound;
+  const int l = p.region;
+  switch (names_.decide(l)) {
+    case ComemNames::Lookup::State::pending: return Resolved::pending;
+    case ComemNames::Lookup::State::bound: bind(p); return Resolved::bound;
+    case ComemNames::Lookup::State::unknown: break;
+  }
+  const ComemNames::Lookup& k = names_.lookup_at(l);
+  if (use_superstep <= k.superstep) return Resolved::none;
+  const ComemNames::Found f = names_.find(k.name, k.idx, k.looker, use_superstep);
+  if (!f.final) return Resolved::pending;
+  if (f.allocation < 0) return Resolved::none;
+  const ComemNames::Allocation& a = names_.allocation(f.allocation);
+  p = ComemPtr{a.owner, a.region, p.elem};
+  return Resolved::bound;
+}
+
+BspkRuntime::Region* BspkRuntime::region(const ComemPtr& p, const Use& use, Region** freed) {
   if (p.owner < 0 || p.owner >= world_.nprocs() || p.region < 0 ||
       static_cast<std::size_t>(p.region) >= procs_[static_cast<std::size_t>(p.owner)].regions.size()) {
-    world_.report(Rule::api_misuse, std::string(what) + " of a null or invalid comem pointer");
+    report_at(Rule::api_misuse, std::string(use.what) + " of a null or invalid comem pointer", use);
     return nullptr;
   }
   Region& r = procs_[static_cast<std::size_t>(p.owner)].regions[static_cast<std::size_t>(p.region)];
   if (r.freed) {
-    world_.report(Rule::bspk_use_after_free, std::string(what) + " uses a comem region of process " +
-                                                 std::to_string(p.owner) + " (allocated at " + where(r.site) +
-                                                 ") after its bspk_free");
+    if (freed) *freed = &r;
+    else report_free_use(r, p, use);
     return nullptr;
   }
   return &r;
 }
 
-bool BspkRuntime::in_bounds(const Region& r, long elem, long n, const char* what) {
+bool BspkRuntime::in_bounds(const Region& r, long elem, long n, const Use& use) {
   if (elem >= 0 && n >= 0 && elem + n <= r.n) return true;
-  world_.report(Rule::bspk_out_of_bounds, std::string(what) + " of elements " + std::to_string(elem) + ".." +
-                                              std::to_string(elem + n) + " of a region of " + std::to_string(r.n) +
-                                              " elements (allocated at " + where(r.site) + ")");
+  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." +
+                                          std::to_string(elem + n) + " of a region of " + std::to_string(r.n) +
+                                          " elements (allocated at " + where(r.site) + ")",
+            use);
   return false;
+}
+
+void BspkRuntime::report_names() {
+  for (int l : names_.take_unknown()) {
+    const ComemNames::Lookup& k = names_.lookup_at(l);
+    std::string why;
+    for (int a : names_.freed_by(k.name, k.idx, k.superstep)) {
+      const ComemNames::Allocation& r = names_.allocation(a);
+      why += "; the region process " + std::to_string(r.owner) + " allocated under it (" + where(r.site) +
+             ") was freed in superstep " + std::to_string(r.freed_in) + " (" + where(r.free_site) + ")";
+    }
+    report_at(Rule::bspk_lookup_unknown,
+              "bspk_lookup" + named(k.name, k.idx) + " in superstep " + std::to_string(k.superstep) +
+                  ": no process has allocated that name and index by the end of the superstep (a lookup is "
+                  "guaranteed only a region allocated by then)" + why,
+              Use{"bspk_lookup", k.site, k.looker, "bspk_lookup", k.superstep});
+  }
+  for (const ComemNames::Conflict& c : names_.take_conflicts()) {
+    const ComemNames::Allocation& a = names_.allocation(c.later);
+    const ComemNames::Allocation& b = names_.allocation(c.earlier);
+    std::vector<int> who{a.owner};
+    if (b.owner != a.owner) who.push_back(b.owner);
+    report_at(Rule::bspk_double_alloc,
+              "bspk_malloc" + named(a.name, a.idx) + " by process " + std::to_string(a.owner) + " in superstep " +
+                  std::to_string(a.superstep) + ": the name and index are already allocated by process " +
+                  std::to_string(b.owner) + " (" + where(b.site) + ", superstep " + std::to_string(b.superstep) +
+                  ") and not freed before",
+              Use{"bspk_malloc", a.site, a.owner, "bspk_malloc", a.superstep}, who, {{b.site, b.owner, "bspk_malloc"}});
+  }
 }
 
 ComemPtr BspkRuntime::malloc(const char* name, int idx, long n, long size) {
   const int pid = world_.pid();
   if (n < 0 || size <= 0) {
-    world_.report(Rule::api_misuse, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
-                                        " bytes: both must be positive (n may be 0)");
+    sync_.report(Rule::api_misuse, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                       " bytes: both must be positive (n may be 0)");
     return {};
   }
   PerProcess& pp = me();
   Region r;
-  r.name = name ? name : "";
-  r.idx = idx;
   r.n = n;
   r.size = size;
   r.data.assign(static_cast<std::size_t>(n * size), 0);
@@ -85,104 +160,159 @@ ComemPtr BspkRuntime::malloc(const char* name, int idx, long n, long size) {
   pp.regions.push_back(std::move(r));
   ComemPtr p{pid, static_cast<int>(pp.regions.size() - 1), 0};
   if (name && *name) {
-    auto [it, fresh] = names_.try_emplace({std::string(name), idx}, p);
-    if (!fresh) {
-      const Region& first = procs_[static_cast<std::size_t>(it->second.owner)].regions[static_cast<std::size_t>(it->second.region)];
-      world_.report(Rule::bspk_double_alloc, "bspk_malloc(\"" + std::string(name) + "\", " + std::to_string(idx) +
-                                                 "): the name and index are already allocated by process " +
-                                                 std::to_string(it->second.owner) + " (" + where(first.site) + ")");
-    }
+    pp.regions.back().allocation = names_.allocate(name, idx, pid, p.region, sync_.superstep(pid), world_.self().site);
+    report_names();
     sync_.notify_all();  // a process may wait for this name (a lookup used in its sync)
   }
   return p;
 }
 
 ComemPtr BspkRuntime::lookup(const char* name, int idx) {
-  auto it = names_.find({name ? name : "", idx});
-  if (it != names_.end()) return it->second;
-  // Not allocated yet: the region may be allocated later in this superstep (the paper's Figure 6);
-  // the pointer is resolved at its first use.
-  lookups_.push_back({name ? name : "", idx, world_.self().site});
-  return ComemPtr{-2, static_cast<int>(lookups_.size() - 1), 0};
+  const int pid = world_.pid();
+  // The region may be allocated later in this superstep (the paper's Figure 6), or freed by an
+  // owner that is behind: a lookup not decided now is decided later (engine/bspk_names.hpp).
+  const ComemNames::Looked l = names_.lookup(name ? name : "", idx, pid, sync_.superstep(pid), world_.self().site);
+  if (l.allocation >= 0) {
+    const ComemNames::Allocation& a = names_.allocation(l.allocation);
+    return ComemPtr{a.owner, a.region, 0};
+  }
+  return ComemPtr{-2, l.lookup, 0};
 }
 
 void BspkRuntime::free(ComemPtr p) {
-  if (p.owner != world_.pid()) {
-    world_.report(Rule::api_misuse, "bspk_free of a comem pointer that is not local");
+  const int pid = world_.pid();
+  bind(p);
+  if (p.owner != pid) {
+    sync_.report(Rule::api_misuse, "bspk_free of a comem pointer that is not local");
     return;
   }
-  if (Region* r = region(p, "bspk_free")) r->freed = true;
+  const Use use = here("bspk_free");
+  Region* r = region(p, use);
+  if (!r) return;
+  r->freed = true;
+  r->free_site = use.site;
+  // The paper's rule 2: a region used by a send or copy is freed "not before the subsequent
+  // bspk_sync", which reads (or, for a fetch, writes) it.
+  for (Op& op : me().issued) {
+    const bool src = op.kind != OpKind::fetch && op.src.owner == pid && op.src.region == p.region;
+    const bool dst = (op.kind == OpKind::fetch || op.kind == OpKind::local_copy) && op.dst.owner == pid &&
+                     op.dst.region == p.region;
+    if ((!src && !dst) || op.free_reported) continue;
+    op.free_reported = true;
+    report_at(Rule::bspk_use_after_free,
+              "bspk_free of a comem region (allocated at " + where(r->site) + ") that the " + call_of(op.kind) + " at " +
+                  where(op.site) + " still " + (src ? "reads" : "writes") +
+                  " at the next bspk_sync: free it after that sync (the paper: \"not before the subsequent bspk_sync\")",
+              use, {}, {{op.site, pid, call_of(op.kind)}});
+  }
+  if (r->allocation >= 0) {
+    names_.release(r->allocation, use.superstep, use.site);
+    report_names();
+    sync_.notify_all();
+  }
 }
 
 void* BspkRuntime::elem_ptr(ComemPtr p) {
-  if (p.owner == -2) region(p, "bspk_elemP");  // a lookup: resolve it to see whose region it is
-  if (p.owner >= 0 && p.owner != world_.pid()) {
-    world_.report(Rule::bspk_remote_elemp, "bspk_elemP of a comem pointer into process " + std::to_string(p.owner) +
-                                               "'s memory: only local comem can be dereferenced; use bspk_copy");
+  const int pid = world_.pid();
+  bind(p);
+  if (p.owner == -2) {
+    const ComemNames::Lookup& k = names_.lookup_at(p.region);
+    sync_.report(Rule::bspk_remote_elemp, "bspk_elemP of the pointer bspk_lookup" + named(k.name, k.idx) + " (" +
+                                              where(k.site) + ") returned, which names no region of this process");
     return nullptr;
   }
-  Region* r = region(p, "bspk_elemP");
-  if (!r || !in_bounds(*r, p.elem, 1, "bspk_elemP")) return nullptr;
+  if (p.owner >= 0 && p.owner != pid) {
+    sync_.report(Rule::bspk_remote_elemp, "bspk_elemP of a comem pointer into process " + std::to_string(p.owner) +
+                                              "'s memory: only local comem can be dereferenced; use bspk_copy");
+    return nullptr;
+  }
+  const Use use = here("bspk_elemP");
+  Region* r = region(p, use);
+  if (!r || !in_bounds(*r, p.elem, 1, use)) return nullptr;
   return r->data.data() + p.elem * r->size;
 }
 
 ComemPtr BspkRuntime::incr(ComemPtr p, long amount) {
   ComemPtr q = p;
   q.elem += amount;
-  if (p.owner == -2) return q;  // an unresolved lookup: checked at its use
-  Region* r = region(p, "bspk_incr");
+  bind(p);
+  if (p.owner == -2) return q;  // a lookup not decided yet: checked at its use
+  const Use use = here("bspk_incr");
+  Region* r = region(p, use);
   if (r && (q.elem < 0 || q.elem > r->n))
-    world_.report(Rule::bspk_out_of_bounds, "bspk_incr by " + std::to_string(amount) + " to element " +
-                                                std::to_string(q.elem) + " of a region of " + std::to_string(r->n) +
-                                                " elements (allocated at " + where(r->site) + ")");
+    sync_.report(Rule::bspk_out_of_bounds, "bspk_incr by " + std::to_string(amount) + " to element " +
+                                               std::to_string(q.elem) + " of a region of " + std::to_string(r->n) +
+                                               " elements (allocated at " + where(r->site) + ")");
   return q;
 }
 
 void BspkRuntime::send(int dest, ComemPtr p, long n) {
   const int pid = world_.pid();
   if (dest < 0 || dest >= world_.nprocs()) {
-    world_.report(Rule::bad_pid, "bspk_send to process " + std::to_string(dest));
+    sync_.report(Rule::bad_pid, "bspk_send to process " + std::to_string(dest));
     return;
   }
+  bind(p);
   if (p.owner != pid) {
-    world_.report(Rule::api_misuse, "bspk_send of a comem pointer that is not local");
+    sync_.report(Rule::api_misuse, "bspk_send of a comem pointer that is not local");
     return;
   }
-  Region* r = region(p, "bspk_send");
-  if (!r || !in_bounds(*r, p.elem, n, "bspk_send")) return;
-  me().issued.push_back(Op{OpKind::send, pid, sync_.superstep(pid), {}, p, n, dest, {}, world_.self().site});
+  const Use use = here("bspk_send");
+  Op op{OpKind::send, pid, sync_.superstep(pid), {}, p, n, dest, {}, use.site};
+  if (!check_local(op, p, n, use)) return;
+  me().issued.push_back(std::move(op));
+}
+
+bool BspkRuntime::check_local(Op& op, const ComemPtr& p, long n, const Use& use) {
+  // Wrong but still a message (the receiver counts it): reported here, sent without effect or
+  // with what the freed memory holds, so that one bug gives one finding.
+  Region* freed = nullptr;
+  Region* r = region(p, use, &freed);
+  if (freed) {
+    report_free_use(*freed, p, use);
+    op.free_reported = true;
+    r = freed;
+  }
+  if (!r) return false;  // no region at all (reported)
+  op.dud = !in_bounds(*r, p.elem, n, use) || op.dud;
+  return true;
 }
 
 void BspkRuntime::copy(ComemPtr dst, ComemPtr src, long n) {
   const int pid = world_.pid();
+  bind(dst);
+  bind(src);
   const bool dst_local = dst.owner == pid, src_local = src.owner == pid;
-  if (!dst_local && !src_local) {
-    world_.report(Rule::bspk_copy_nonlocal, "bspk_copy between two comem pointers neither of which is local to process " +
-                                                std::to_string(pid) + ": at least one side must be local");
+  const bool undecided = dst.owner == -2 || src.owner == -2;
+  if (!dst_local && !src_local && !undecided) {
+    sync_.report(Rule::bspk_copy_nonlocal, "bspk_copy between two comem pointers neither of which is local to process " +
+                                               std::to_string(pid) + ": at least one side must be local");
     return;
   }
-  // The local side is checked now; the remote one (perhaps an unresolved lookup) when posted.
-  ComemPtr local = dst_local ? dst : src;
-  Region* r = region(local, "bspk_copy");
-  if (!r || !in_bounds(*r, local.elem, n, "bspk_copy")) return;
+  // The local side is checked now; the remote one (perhaps a lookup decided later) when posted,
+  // and a copy whose sides are both lookups not decided yet is classified then.
+  const Use use = here("bspk_copy");
   const OpKind kind = dst_local && src_local ? OpKind::local_copy : src_local ? OpKind::store : OpKind::fetch;
-  me().issued.push_back(Op{kind, pid, sync_.superstep(pid), dst, src, n, -1, {}, world_.self().site});
+  Op op{kind, pid, sync_.superstep(pid), dst, src, n, -1, {}, use.site};
+  if (dst_local && !check_local(op, dst, n, use)) return;
+  if (src_local && !check_local(op, src, n, use)) return;
+  me().issued.push_back(std::move(op));
 }
 
-int BspkRuntime::owner_of(ComemPtr p) const {
-  if (p.owner != -2) return p.owner >= 0 ? p.owner : -1;
-  const Lookup& l = lookups_[static_cast<std::size_t>(p.region)];
-  auto it = names_.find({l.name, l.idx});
-  return it == names_.end() ? -1 : it->second.owner;
+int BspkRuntime::owner_of(ComemPtr p) {
+  bind(p);
+  return p.owner >= 0 ? p.owner : -1;
 }
 
-long BspkRuntime::elements(ComemPtr p) const {
+long BspkRuntime::elements(ComemPtr p) {
+  bind(p);
   if (p.owner < 0 || p.owner >= world_.nprocs() || p.region < 0) return 0;
   const auto& regions = procs_[static_cast<std::size_t>(p.owner)].regions;
   return static_cast<std::size_t>(p.region) < regions.size() ? regions[static_cast<std::size_t>(p.region)].n : 0;
 }
 
-long BspkRuntime::element_bytes(ComemPtr p) const {
+long BspkRuntime::element_bytes(ComemPtr p) {
+  bind(p);
   if (p.owner < 0 || p.owner >= world_.nprocs() || p.region < 0) return 0;
   const auto& regions = procs_[static_cast<std::size_t>(p.owner)].regions;
   return static_cast<std::size_t>(p.region) < regions.size() ? regions[static_cast<std::size_t>(p.region)].size : 0;
@@ -195,7 +325,9 @@ ComemPtr BspkRuntime::recv() {
 }
 
 int BspkRuntime::sender_id(ComemPtr p) {
-  Region* r = region(p, "bspk_sender_id");
+  bind(p);
+  if (p.owner == -2) return -1;
+  Region* r = region(p, here("bspk_sender_id"));
   return r ? r->sender : -1;
 }
 
@@ -206,10 +338,15 @@ void BspkRuntime::expect(int nmsgs) {
 }
 
 void BspkRuntime::will_send(const int* per_pid) {
+  if (!per_pid) {
+    sync_.report(Rule::api_misuse, "bspk_will_send(NULL)");
+    return;
+  }
   PerProcess& pp = me();
   const long s = sync_.superstep(world_.pid());
   pp.announce = Announce::will_send;
   pp.will.assign(per_pid, per_pid + world_.nprocs());
+  pp.will_site = world_.self().site;
   auto& sum = will_sum_[s];
   sum.resize(static_cast<std::size_t>(world_.nprocs()), 0);
   for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += per_pid[q];
@@ -224,6 +361,14 @@ bool BspkRuntime::overlapping(const std::vector<std::pair<ComemPtr, long>>& rang
       const auto& [b, bn] = ranges[j];
       if (a.owner == b.owner && a.region == b.region && a.elem < b.elem + bn && b.elem < a.elem + an) return true;
     }
+  return false;
+}
+
+bool BspkRuntime::overlapping(const std::vector<std::pair<ComemPtr, long>>& x,
+                              const std::vector<std::pair<ComemPtr, long>>& y) {
+  for (const auto& [a, an] : x)
+    for (const auto& [b, bn] : y)
+      if (a.owner == b.owner && a.region == b.region && a.elem < b.elem + bn && b.elem < a.elem + an) return true;
   return false;
 }
 
@@ -252,58 +397,110 @@ long BspkRuntime::expected_now(int pid, long s) const {
   return -1;
 }
 
-void BspkRuntime::report_count(const std::string& msg, std::vector<int> who, long s, const std::vector<Site>& sites) {
+void BspkRuntime::report_count(const std::string& msg, std::vector<int> who, long s,
+                               const std::vector<std::tuple<Site, int, const char*>>& sites) {
   Finding f;
   f.rule = rule_id(Rule::bspk_count_mismatch);
   f.message = msg;
   f.processes = std::move(who);
   f.superstep = static_cast<int>(s);
-  for (const Site& site : sites) f.locations.push_back(world_.diagnostics().location(site, f.processes.front(), "bspk_sync"));
+  for (const auto& [site, pid, call] : sites) f.locations.push_back(world_.diagnostics().location(site, pid, call));
   world_.diagnostics().report(std::move(f));
 }
 
-void BspkRuntime::post(Op op) {
+int BspkRuntime::post(Op op) {
   const int pid = world_.pid();
-  // A lookup not resolved yet names a region that may be allocated later in this superstep (the
-  // paper guarantees it by the end of it): wait until it is, or until every process has reached
-  // its sync of the superstep (then the lookup is unknown).
+  const Use use{op.kind == OpKind::send ? "bspk_send" : "bspk_copy", op.site, pid, call_of(op.kind), op.superstep};
+  // A lookup not decided yet names a region that may be allocated later in the lookup's
+  // superstep, or freed by an owner that is behind: wait until nothing can change what it names.
   for (ComemPtr* side : {&op.dst, &op.src}) {
     if (side->owner != -2) continue;
-    const Lookup l = lookups_[static_cast<std::size_t>(side->region)];  // (lookups_ may grow while waiting)
-    const long s = op.superstep;
-    sync_.wait_until({[this, l, s] { return names_.count({l.name, l.idx}) > 0 || at_sync_[s] >= world_.nprocs(); },
-                      [l] { return "waits in bspk_sync for a process to allocate \"" + l.name + "\" (bspk_lookup)"; },
-                      Rule::bspk_lookup_unknown, 0});
+    const int l = side->region;
+    const long u = op.superstep;
+    ComemPtr probe = *side;
+    if (resolve(probe, u) == Resolved::pending)
+      sync_.wait_until({[this, probe, u] {
+                          ComemPtr q = probe;
+                          return resolve(q, u) != Resolved::pending;
+                        },
+                        [this, l] {
+                          const ComemNames::Lookup& k = names_.lookup_at(l);
+                          return "waits in bspk_sync until every process has passed superstep " +
+                                 std::to_string(k.superstep) + ", to know what bspk_lookup" + named(k.name, k.idx) +
+                                 " (" + where(k.site) + ") names";
+                        },
+                        Rule::bspk_lookup_unknown, 0});
+    report_names();
+    // Unknown: reported once, at the lookup; the copy has nowhere to go.
+    if (resolve(*side, u) != Resolved::bound) return -1;
   }
+  if (op.kind != OpKind::send) {  // which side is local is known only now for two lookups
+    const bool dst_local = op.dst.owner == pid, src_local = op.src.owner == pid;
+    if (!dst_local && !src_local) {
+      report_at(Rule::bspk_copy_nonlocal,
+                "bspk_copy between two comem pointers neither of which is local to process " + std::to_string(pid) +
+                    ": at least one side must be local",
+                use);
+      return -1;
+    }
+    op.kind = dst_local && src_local ? OpKind::local_copy : src_local ? OpKind::store : OpKind::fetch;
+  }
+  // A send or copy found wrong here is reported and still a message to its process, with no
+  // effect (`dud`): on a real machine it is sent, and the receiver counts it, so one bug gives
+  // one finding and no count mismatch after it. A freed region is still read (a real machine
+  // sends what the memory holds) but not written.
   int to = pid;
+  auto freed_use = [&](const ComemPtr& p, const Use& u) {
+    Region* freed = nullptr;
+    Region* r = region(p, u, &freed);
+    if (freed && !op.free_reported) {
+      report_free_use(*freed, p, u);
+      op.free_reported = true;
+    }
+    return r ? r : freed;
+  };
   if (op.kind == OpKind::send) {
     to = op.dest_pid;
   } else if (op.kind == OpKind::store) {
-    Region* r = region(op.dst, "bspk_copy (store)");
-    if (!r || !in_bounds(*r, op.dst.elem, op.n, "bspk_copy (store)")) return;
+    const Use u{"bspk_copy (store)", op.site, pid, "bspk_copy", op.superstep};
+    Region* r = freed_use(op.dst, u);
+    if (!r) return -1;  // no region at all (reported): no process to count it for
     to = op.dst.owner;
-  } else if (op.kind == OpKind::local_copy) {  // no message: done at the issuer's landing
-    me().local_copies.push_back(std::move(op));
-    return;
+    op.dud = op.dud || !in_bounds(*r, op.dst.elem, op.n, u);
   } else if (op.kind == OpKind::fetch) {
-    Region* r = region(op.src, "bspk_copy (fetch)");
-    if (!r || !in_bounds(*r, op.src.elem, op.n, "bspk_copy (fetch)")) return;
+    const Use u{"bspk_copy (fetch)", op.site, pid, "bspk_copy", op.superstep};
+    Region* r = freed_use(op.src, u);
+    if (!r) return -1;
     to = op.src.owner;
-    ++me().fetches_out;
+    op.dud = op.dud || !in_bounds(*r, op.src.elem, op.n, u);
+    freed_use(op.dst, u);  // the local destination (its bounds were checked at the bspk_copy)
   }
-  if (op.kind == OpKind::send || op.kind == OpKind::store) {  // the source is read at the sync
-    Region* r = region(op.src, op.kind == OpKind::send ? "bspk_send" : "bspk_copy");
-    if (!r) return;
+  if (op.kind == OpKind::local_copy) {  // no message: done at the issuer's landing
+    me().local_copies.push_back(std::move(op));
+    return -1;
+  }
+  if ((op.kind == OpKind::send || op.kind == OpKind::store) && !op.dud) {  // the source is read at the sync
+    Region* r = freed_use(op.src, use);
+    if (!r) return to;
     const auto* from = r->data.data() + op.src.elem * r->size;
     op.data.assign(from, from + op.n * r->size);
   }
-  if (to != pid && sync_.superstep(to) > op.superstep)
-    report_count("process " + std::to_string(pid) + "'s message of superstep " + std::to_string(op.superstep) + " (" +
-                     where(op.site) + ") reaches process " + std::to_string(to) +
-                     " after it left that superstep's lazy sync: its announced count was smaller than what it receives",
-                 {to, pid}, op.superstep, {op.site});
+  if (op.kind == OpKind::fetch) ++me().fetches_out;
+  // The receiver has taken its messages of the superstep already (it may still wait for its own
+  // fetches): this one is counted by no sync.
+  const auto& left = procs_[static_cast<std::size_t>(to)].left;
+  if (to != pid && static_cast<std::size_t>(op.superstep) < left.size() && left[static_cast<std::size_t>(op.superstep)].taken) {
+    const Left l = left[static_cast<std::size_t>(op.superstep)];
+    report_count("process " + std::to_string(pid) + "'s " + call_of(op.kind) + " of superstep " +
+                     std::to_string(op.superstep) + " (" + where(op.site) + ") reaches process " + std::to_string(to) +
+                     " after it left that superstep's lazy sync (" + where(l.site) + ") having announced " +
+                     std::to_string(l.announced) + " messages and taken " + std::to_string(l.received) +
+                     ": it receives at least " + std::to_string(l.received + 1),
+                 {to, pid}, op.superstep, {{l.site, to, "bspk_sync"}, {op.site, pid, call_of(op.kind)}});
+  }
   procs_[static_cast<std::size_t>(to)].inbox.push_back(std::move(op));
   sync_.notify(to);
+  return to;
 }
 
 void BspkRuntime::sync() {
@@ -312,34 +509,44 @@ void BspkRuntime::sync() {
   PerProcess& pp = me();
   const Site site = world_.self().site;
 
-  ++at_sync_[s];
+  pp.entered_sync = s;
+  report_names();  // lookups of s nobody allocated, now that the last process has come
   sync_.notify_all();
   // One kind of announcement per superstep (Table 1).
   auto [kind_it, first] = announce_of_.try_emplace(s, pp.announce);
   if (!first && kind_it->second != pp.announce)
-    world_.report(Rule::bspk_announce_mixed,
-                  "process " + std::to_string(pid) + " ends superstep " + std::to_string(s) + " with " +
-                      (pp.announce == Announce::none ? "no announcement" : pp.announce == Announce::expect ? "bspk_expect" : "bspk_will_send") +
-                      " while another process used " +
-                      (kind_it->second == Announce::none ? "none" : kind_it->second == Announce::expect ? "bspk_expect" : "bspk_will_send"));
+    sync_.report(Rule::bspk_announce_mixed,
+                 "process " + std::to_string(pid) + " ends superstep " + std::to_string(s) + " with " +
+                     (pp.announce == Announce::none ? "no announcement" : pp.announce == Announce::expect ? "bspk_expect" : "bspk_will_send") +
+                     " while another process used " +
+                     (kind_it->second == Announce::none ? "none" : kind_it->second == Announce::expect ? "bspk_expect" : "bspk_will_send"));
 
-  // Post this superstep's sends and copies; with bspk_will_send, compare with what was announced.
+  // Post this superstep's sends and copies (a lookup among them is decided first, so a message
+  // is counted for the process it reaches); with bspk_will_send, compare with what was announced.
   std::vector<Op> issued = std::move(pp.issued);
   pp.issued.clear();
-  if (pp.announce == Announce::will_send) {
-    std::vector<int> sent(static_cast<std::size_t>(world_.nprocs()), 0);
-    for (const Op& op : issued)
-      if (op.kind == OpKind::send) ++sent[static_cast<std::size_t>(op.dest_pid)];
-      else if (op.kind == OpKind::store) ++sent[static_cast<std::size_t>(op.dst.owner >= 0 ? op.dst.owner : pid)];
-      else if (op.kind == OpKind::fetch && op.src.owner >= 0) ++sent[static_cast<std::size_t>(op.src.owner)];
-    for (int q = 0; q < world_.nprocs(); ++q)
-      if (q != pid && sent[static_cast<std::size_t>(q)] != pp.will[static_cast<std::size_t>(q)])
-        report_count("process " + std::to_string(pid) + " announced " + std::to_string(pp.will[static_cast<std::size_t>(q)]) +
-                         " messages to process " + std::to_string(q) + " with bspk_will_send but sends " +
-                         std::to_string(sent[static_cast<std::size_t>(q)]) + " in superstep " + std::to_string(s),
-                     {pid, q}, s, {site});
+  std::vector<int> sent(static_cast<std::size_t>(world_.nprocs()), 0);
+  std::vector<std::vector<std::tuple<Site, int, const char*>>> sites_to(static_cast<std::size_t>(world_.nprocs()));
+  for (Op& op : issued) {
+    const Site at = op.site;
+    const char* call = call_of(op.kind);
+    const int to = post(std::move(op));
+    if (to < 0) continue;
+    ++sent[static_cast<std::size_t>(to)];
+    sites_to[static_cast<std::size_t>(to)].push_back({at, pid, call});
   }
-  for (Op& op : issued) post(std::move(op));
+  PerProcess& self = pp;
+  if (self.announce == Announce::will_send)
+    for (int q = 0; q < world_.nprocs(); ++q) {
+      const auto qu = static_cast<std::size_t>(q);
+      if (q == pid || sent[qu] == self.will[qu]) continue;
+      std::vector<std::tuple<Site, int, const char*>> at{{self.will_site, pid, "bspk_will_send"}};
+      at.insert(at.end(), sites_to[qu].begin(), sites_to[qu].end());
+      report_count("process " + std::to_string(pid) + " announced " + std::to_string(self.will[qu]) +
+                       " messages to process " + std::to_string(q) + " with bspk_will_send but sends " +
+                       std::to_string(sent[qu]) + " in superstep " + std::to_string(s),
+                   {pid, q}, s, at);
+    }
   ++entered_[s];
   sync_.notify_all();
 
@@ -361,42 +568,72 @@ void BspkRuntime::sync() {
                     },
                     Rule::bspk_count_mismatch, 2});
 
-  // Land everything that has arrived, in a seeded order (more than announced is reported: on a
-  // real machine the extra ones would land while the receiver computes), stores and sends first;
-  // then the fetches are served from the stored-to memory.
+  // Land everything that has arrived (more than announced is reported: on a real machine the
+  // extra ones would land while the receiver computes), with this process's local copies, in a
+  // seeded order: it is bspk_recv's order and picks the winner where stores and local copies
+  // write the same elements (the paper orders only fetches after stores). Then the fetches
+  // others asked of this process are served from the stored-to memory.
   const long expected = expected_now(pid, s);
   std::vector<Op> mine, later;
-  for (Op& op : pp.inbox) (op.superstep <= s ? mine : later).push_back(std::move(op));
-  // Exploring offers only orders that can matter: of two or more sends (bspk_recv's order), or of
-  // stores whose destinations overlap (the collision's winner).
+  for (Op& op : self.inbox) (op.superstep <= s ? mine : later).push_back(std::move(op));
+  self.inbox = std::move(later);
+  {
+    std::vector<int> from;
+    std::vector<std::tuple<Site, int, const char*>> sites{{site, pid, "bspk_sync"}};
+    for (const Op& op : mine)
+      if (op.superstep == s) {
+        from.push_back(op.issuer);
+        sites.push_back({op.site, op.issuer, call_of(op.kind)});
+      }
+    if (static_cast<long>(from.size()) > expected)
+      report_count("process " + std::to_string(pid) + " announced " + std::to_string(expected) + " messages for superstep " +
+                       std::to_string(s) + " but receives " + std::to_string(from.size()) + " (from " + pids(from) + ")",
+                   {pid}, s, sites);
+    if (self.left.size() <= static_cast<std::size_t>(s)) self.left.resize(static_cast<std::size_t>(s) + 1);
+    self.left[static_cast<std::size_t>(s)] = Left{true, site, expected, static_cast<long>(from.size())};
+  }
+  for (Op& op : self.local_copies) mine.push_back(std::move(op));
+  self.local_copies.clear();
+  // Exploring offers only orders that can matter: of two or more sends (bspk_recv's order), or
+  // of stores and local copies where one writes what another writes or reads.
   bool order_matters = !world_.scheduler().exploring();
   {
     long sends = 0;
-    std::vector<std::pair<ComemPtr, long>> stores;
+    std::vector<std::pair<ComemPtr, long>> writes, reads;
     for (const Op& op : mine)
-      if (op.kind == OpKind::send) ++sends;
-      else if (op.kind == OpKind::store) stores.push_back({op.dst, op.n});
-    order_matters = order_matters || sends > 1 || overlapping(stores);
+      if (op.kind == OpKind::send) {
+        ++sends;
+      } else if (op.kind == OpKind::store || op.kind == OpKind::local_copy) {
+        writes.push_back({op.dst, op.n});
+        if (op.kind == OpKind::local_copy) reads.push_back({op.src, op.n});
+      }
+    order_matters = order_matters || sends > 1 || overlapping(writes) || overlapping(writes, reads);
   }
   if (order_matters) world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
-  if (static_cast<long>(mine.size()) > expected) {
-    std::vector<int> from;
-    std::vector<Site> sites{site};
-    for (const Op& op : mine) {
-      from.push_back(op.issuer);
-      sites.push_back(op.site);
-    }
-    report_count("process " + std::to_string(pid) + " announced " + std::to_string(expected) + " messages for superstep " +
-                     std::to_string(s) + " but receives " + std::to_string(mine.size()) + " (from " + pids(from) + ")",
-                 {pid}, s, sites);
-  }
-  pp.inbox = std::move(later);
   std::vector<Op> fetch_requests;
   std::vector<ComemPtr> received;
+  std::vector<Written> landed;  // stores and local copies written here, for the fetch landing below
   for (Op& op : mine) {
-    if (op.kind == OpKind::store) {
-      Region* r = region(op.dst, "bspk_copy (store)");
-      if (r) std::memcpy(r->data.data() + op.dst.elem * r->size, op.data.data(), op.data.size());
+    const Use u{op.kind == OpKind::store ? "bspk_copy (store)" : call_of(op.kind), op.site, op.issuer, call_of(op.kind),
+                op.superstep};
+    if (op.dud && op.kind != OpKind::fetch) {
+      continue;  // reported when it was posted (a fetch is still answered, with nothing)
+    } else if (op.kind == OpKind::store || op.kind == OpKind::local_copy) {
+      Region* freed = nullptr;  // a region freed before the sync was reported at its bspk_free
+      Region** quiet = op.free_reported ? &freed : nullptr;
+      if (op.kind == OpKind::local_copy) {  // its source is read now, in this order
+        Region* from = region(op.src, u, quiet);
+        if (!from) from = freed;  // a real machine copies what the freed memory holds
+        freed = nullptr;
+        if (!from) continue;
+        const auto* bytes = from->data.data() + op.src.elem * from->size;
+        op.data.assign(bytes, bytes + op.n * from->size);
+      }
+      Region* r = region(op.dst, u, quiet);
+      if (!r) continue;
+      const std::size_t n = std::min<std::size_t>(op.data.size(), static_cast<std::size_t>(op.n * r->size));
+      std::memcpy(r->data.data() + op.dst.elem * r->size, op.data.data(), n);
+      landed.push_back({op.dst, op.n, std::move(op.data)});
     } else if (op.kind == OpKind::send) {
       const Region& from = procs_[static_cast<std::size_t>(op.issuer)].regions[static_cast<std::size_t>(op.src.region)];
       Region r;
@@ -405,53 +642,63 @@ void BspkRuntime::sync() {
       r.data = std::move(op.data);
       r.sender = op.issuer;
       r.site = op.site;
-      pp.regions.push_back(std::move(r));
-      received.push_back(ComemPtr{pid, static_cast<int>(pp.regions.size() - 1), 0});
+      self.regions.push_back(std::move(r));
+      received.push_back(ComemPtr{pid, static_cast<int>(self.regions.size() - 1), 0});
     } else {
       fetch_requests.push_back(std::move(op));
     }
   }
-  // Local copies, then the fetches others asked of this process: read now, after the stores.
-  for (Op& op : pp.local_copies) fetch_requests.push_back(std::move(op));
-  pp.local_copies.clear();
   for (Op& op : fetch_requests) {
-    Region* from = region(op.src, "bspk_copy");
-    if (!from) continue;
-    const auto* bytes = from->data.data() + op.src.elem * from->size;
-    std::vector<unsigned char> data(bytes, bytes + op.n * from->size);
-    if (op.kind == OpKind::local_copy) {
-      Region* to = region(op.dst, "bspk_copy");
-      if (to && in_bounds(*to, op.dst.elem, op.n, "bspk_copy"))
-        std::memcpy(to->data.data() + op.dst.elem * to->size, data.data(), std::min<std::size_t>(data.size(), static_cast<std::size_t>(op.n * to->size)));
-      continue;
-    }
+    const Use u{"bspk_copy (fetch)", op.site, op.issuer, "bspk_copy", op.superstep};
     PerProcess& fetcher = procs_[static_cast<std::size_t>(op.issuer)];
-    fetcher.fetched.push_back({op.dst, op.n, std::move(data)});
     --fetcher.fetches_out;
     sync_.notify(op.issuer);
+    if (op.dud) continue;
+    Region* freed = nullptr;  // a real machine serves what the memory holds
+    Region* from = region(op.src, u, op.free_reported ? &freed : nullptr);
+    if (!from) from = freed;
+    if (!from) continue;
+    const auto* bytes = from->data.data() + op.src.elem * from->size;
+    fetcher.fetched.push_back({op.dst, op.n, std::vector<unsigned char>(bytes, bytes + op.n * from->size)});
   }
 
-  // Phase 2: this process's own fetches have been served; their data lands now.
+  // Phase 2: this process's own fetches have been served; their data lands now. Where a fetch's
+  // destination is also written by a store or local copy of this sync, the paper does not say
+  // which lands last: they are written again together, in a seeded order.
   sync_.wait_until({[this, pid] { return procs_[static_cast<std::size_t>(pid)].fetches_out == 0; },
                     [this, pid] {
                       return "waits in bspk_sync for " + std::to_string(procs_[static_cast<std::size_t>(pid)].fetches_out) +
                              " fetches to be served";
                     },
                     Rule::bspk_count_mismatch, 1});
-  std::vector<Fetched> fetched = std::move(pp.fetched);
-  pp.fetched.clear();
+  PerProcess& again = pp;
+  std::vector<Written> writes = std::move(again.fetched);
+  again.fetched.clear();
+  if (!writes.empty()) {
+    std::vector<std::pair<ComemPtr, long>> fetched_dsts;
+    for (const Written& w : writes) fetched_dsts.push_back({w.dst, w.n});
+    for (Written& w : landed)
+      if (overlapping(fetched_dsts, {{w.dst, w.n}})) writes.push_back(std::move(w));
+  }
   std::vector<std::pair<ComemPtr, long>> dsts;
-  for (const Fetched& f : fetched) dsts.push_back({f.dst, f.n});
-  if (!world_.scheduler().exploring() || overlapping(dsts)) world_.scheduler().shuffle(fetched, ChoiceKind::write_order);
-  for (Fetched& f : fetched) {
-    Region* r = region(f.dst, "bspk_copy (fetch)");
-    if (r) std::memcpy(r->data.data() + f.dst.elem * r->size, f.data.data(), f.data.size());
+  for (const Written& w : writes) dsts.push_back({w.dst, w.n});
+  if (!world_.scheduler().exploring() || overlapping(dsts)) world_.scheduler().shuffle(writes, ChoiceKind::write_order);
+  for (Written& w : writes) {
+    Region& r = again.regions[static_cast<std::size_t>(w.dst.region)];
+    if (r.freed) continue;  // reported where it was freed or when the fetch was posted
+    std::memcpy(r.data.data() + w.dst.elem * r.size, w.data.data(), std::min<std::size_t>(w.data.size(), static_cast<std::size_t>(w.n * r.size)));
   }
   // Messages of this superstep are received in the next; unreceived ones vanish.
-  pp.received = std::move(received);
-  pp.next_recv = 0;
-  pp.announce = Announce::none;
+  again.received = std::move(received);
+  again.next_recv = 0;
+  again.announce = Announce::none;
   sync_.set_superstep(pid, s + 1);
+}
+
+void BspkRuntime::before_end(int pid) {
+  procs_[static_cast<std::size_t>(pid)].ended = true;
+  report_names();
+  sync_.notify_all();
 }
 
 }  // namespace bspcheck::rt

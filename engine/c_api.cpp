@@ -69,6 +69,7 @@ double time_query(const Site& site) {
 }  // namespace
 
 bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) { return enter(call, take_site(pc)); }
+bspcheck::rt::World* bspcheck::rt::enter_call_at(const char* call, const Site& site) { return enter(call, site); }
 
 extern "C" {
 

@@ -10,5 +10,8 @@ namespace bspcheck::rt {
 // the return address into the program); nullptr, after reporting api-misuse, outside
 // bsp_begin/bsp_end. Consumes the recorded site, like every primitive.
 World* enter_call(const char* call, const void* pc);
+// The same with the site given (the _at entry points of calls that are often nested in another
+// call's arguments: they must not consume the site the enclosing call's macro left).
+World* enter_call_at(const char* call, const Site& site);
 
 }  // namespace bspcheck::rt

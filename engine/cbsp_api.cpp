@@ -24,7 +24,7 @@ void cBSP_initialize(void) {
   World* w = bspcheck::rt::enter_call("cBSP_initialize", __builtin_return_address(0));
   if (!w) return;
   w->traced_call(Call::cbsp_initialize, -1, 0);
-  cbsp(*w);
+  cbsp(*w).initialize();
   w->switch_point();
 }
 

@@ -2,6 +2,7 @@
 #include "engine/cbsp_runtime.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "engine/world.hpp"
@@ -24,9 +25,37 @@ CbspRuntime::CbspRuntime(World& world)
     : world_(world),
       sync_(world.local_sync()),
       inbox_(static_cast<std::size_t>(world.nprocs())),
+      initialized_(static_cast<std::size_t>(world.nprocs()), false),
       gsyncs_(static_cast<std::size_t>(world.nprocs()), 0),
       gsync_superstep_(static_cast<std::size_t>(world.nprocs()), 0),
+      round_done_(static_cast<std::size_t>(world.nprocs()), {0, 0}),
+      delivering_round_(static_cast<std::size_t>(world.nprocs()), -1),
       sync_sites_(static_cast<std::size_t>(world.nprocs())) {}
+
+void CbspRuntime::initialize() { initialized_[static_cast<std::size_t>(world_.pid())] = true; }
+
+void CbspRuntime::check_initialized(const char* call) {
+  const auto me = static_cast<std::size_t>(world_.pid());
+  if (initialized_[me]) return;
+  initialized_[me] = true;  // once per process
+  sync_.report(Rule::api_misuse, std::string(call) + " before cBSP_initialize: the paper's cBSP_initialize "
+                                                     "\"creates, allocates, and initializes buffers, assigns logical node "
+                                                     "numbers\"; call it once after bsp_begin, before any other cBSP call");
+}
+
+std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
+  const int me = world_.pid();
+  const int owner = world_.stack_owner(dest);
+  if (owner >= 0) {
+    if (owner == node) return "";  // the receiver's own stack: its memory (it told the sender the address)
+    return owner == me ? "a local variable on the sender's own stack" : "on process " + std::to_string(owner) + "'s stack";
+  }
+  // Globals and statics of the program name the receiver's own copy. A bspcheck::run test shares
+  // one heap among its processes by design; so does a process sending to itself.
+  if (world_.in_program_data(dest) || world_.in_process() || node == me) return "";
+  return "not a global or static of the program (heap or other memory: its address names nothing the receiver is "
+         "known to have)";
+}
 
 long CbspRuntime::tagged(int pid, long superstep) const {
   long n = 0;
@@ -39,38 +68,64 @@ void CbspRuntime::report_late(const Message& m, int receiver, long receiver_supe
   const Process& rp = world_.processes()[static_cast<std::size_t>(receiver)];
   const auto& sites = sync_sites_[static_cast<std::size_t>(receiver)];
   const bool known = m.superstep >= 0 && static_cast<std::size_t>(m.superstep) < sites.size();
+  const bool global = known && std::string(sites[static_cast<std::size_t>(m.superstep)].call) == "cBSP_gsync";
   Finding f;
   f.rule = rule_id(Rule::cbsp_late_message);
   f.message = "the message process " + std::to_string(m.src) + " sent to process " + std::to_string(receiver) +
               " in superstep " + std::to_string(m.superstep) + " (" + where(m.site) + ") " + why +
               ": it lands in superstep " + std::to_string(receiver_superstep + 1) +
-              " or later, while the receiver computes on its destination; the receiver's count of superstep " +
-              std::to_string(m.superstep) + " is smaller than the messages sent to it";
+              " or later, while the receiver computes on its destination; " +
+              (global ? "the receiver ended superstep " + std::to_string(m.superstep) +
+                            " with a cBSP_gsync the sender was not in (they disagree on the superstep)"
+                      : "the receiver's count of superstep " + std::to_string(m.superstep) +
+                            " is smaller than the messages sent to it");
   f.processes = {m.src, receiver};
   f.superstep = static_cast<int>(m.superstep);
-  f.locations = {known ? world_.diagnostics().location(sites[static_cast<std::size_t>(m.superstep)], receiver, "cBSP_nsync")
-                       : world_.diagnostics().location(rp.site, receiver, rp.call),
+  const SyncSite* at = known ? &sites[static_cast<std::size_t>(m.superstep)] : nullptr;
+  f.locations = {at ? world_.diagnostics().location(at->site, receiver, at->call)
+                    : world_.diagnostics().location(rp.site, receiver, rp.call),
                  world_.diagnostics().location(m.site, m.src, "cBSP_send")};
   world_.diagnostics().report(std::move(f));
 }
 
 void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handler handler) {
   const int me = world_.pid();
+  check_initialized("cBSP_send");
   if (node < 0 || node >= world_.nprocs()) {
-    world_.report(Rule::bad_pid, "cBSP_send to node " + std::to_string(node) + ": nodes are 0.." +
-                                     std::to_string(world_.nprocs() - 1));
+    sync_.report(Rule::bad_pid, "cBSP_send to node " + std::to_string(node) + ": nodes are 0.." +
+                                    std::to_string(world_.nprocs() - 1));
     return;
   }
   if (nbytes < 0 || (nbytes > 0 && src == nullptr)) {
-    world_.report(Rule::api_misuse, "cBSP_send of " + std::to_string(nbytes) + " bytes from " +
-                                        (src ? "a source" : "a NULL source") + ": nbytes must be >= 0 with a source");
+    sync_.report(Rule::api_misuse, "cBSP_send of " + std::to_string(nbytes) + " bytes from " +
+                                       (src ? "a source" : "a NULL source") + ": nbytes must be >= 0 with a source");
     return;
   }
   if (dest == nullptr && handler == nullptr) {
-    world_.report(Rule::api_misuse, "cBSP_send with a NULL destination and no handler: the message goes nowhere");
+    sync_.report(Rule::api_misuse, "cBSP_send with a NULL destination and no handler: the message goes nowhere");
     return;
   }
+  // destAddr is "remote virtual address destAddr on logical node node" (the paper, 4.3): an
+  // address that means something in the receiver's memory. The message is still sent and
+  // counted, but its data is not written there (a handler gets the message buffer instead):
+  // bsp-check does not know what the receiver has at that address.
+  if (dest) {
+    const std::string why = foreign_destination(node, dest);
+    if (!why.empty()) {
+      char addr[32];
+      std::snprintf(addr, sizeof addr, "%p", dest);
+      sync_.report(Rule::cbsp_dest_not_global,
+                   "cBSP_send to node " + std::to_string(node) + " with destination " + addr + ", " + why +
+                       ": destAddr is an address in the receiving node's memory (the paper: \"written to remote "
+                       "virtual address destAddr on logical node node\"), and only a global or static names the same "
+                       "variable on every node; the data is not written",
+                   {me, node});
+      dest = nullptr;
+    }
+  }
   Message m{me, sync_.superstep(me), dest, {}, handler, world_.self().site, false};
+  const int round = delivering_round_[static_cast<std::size_t>(me)];
+  m.round = round >= 0 ? round + 1 : 0;  // sent by a handler a cBSP_gsync runs: its next round
   m.data.assign(static_cast<const unsigned char*>(src), static_cast<const unsigned char*>(src) + nbytes);
   const Process& rp = world_.processes()[static_cast<std::size_t>(node)];
   const bool at_end = rp.state == ProcState::in_end || rp.state == ProcState::finished;
@@ -81,7 +136,7 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
     m.reported = true;
     if (at_end) return;
   } else if (at_end) {
-    world_.report(Rule::cbsp_pending_at_end,
+    sync_.report(Rule::cbsp_pending_at_end,
                   "process " + std::to_string(me) + " sends a cBSP message to process " + std::to_string(node) +
                       ", which has already reached bsp_end: it is never delivered",
                   {me, node});
@@ -93,12 +148,13 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
 
 void CbspRuntime::nsync(int count) {
   const int me = world_.pid();
+  check_initialized("cBSP_nsync");
   if (count < 0) {
-    world_.report(Rule::api_misuse, "cBSP_nsync(" + std::to_string(count) + "): the count must be >= 0");
+    sync_.report(Rule::api_misuse, "cBSP_nsync(" + std::to_string(count) + "): the count must be >= 0");
     count = 0;
   }
   const long s = sync_.superstep(me);
-  sync_sites_[static_cast<std::size_t>(me)].push_back(world_.self().site);
+  sync_sites_[static_cast<std::size_t>(me)].push_back({world_.self().site, "cBSP_nsync"});
   sync_.wait_until({[this, me, s, count] { return tagged(me, s) >= count; },
                     [this, me, s, count] {
                       return "waits in cBSP_nsync(" + std::to_string(count) + ") with " +
@@ -132,15 +188,16 @@ void CbspRuntime::nsync(int count) {
   }
   in = std::move(later);
   // Handlers run at the sync, still in superstep s: what they send belongs to it.
-  deliver(std::move(now));
+  deliver(now, {});
   sync_.set_superstep(me, s + 1);
 }
 
 void CbspRuntime::gsync() {
   const int me = world_.pid();
   const auto meu = static_cast<std::size_t>(me);
+  check_initialized("cBSP_gsync");
   const long s = sync_.superstep(me);
-  sync_sites_[meu].push_back(world_.self().site);
+  sync_sites_[meu].push_back({world_.self().site, "cBSP_gsync"});
   const long gen = ++gsyncs_[meu];
   gsync_superstep_[meu] = s;
   sync_.notify_all();
@@ -161,39 +218,87 @@ void CbspRuntime::gsync() {
   if (gsyncs_checked_ < gen) {  // the first process through compares the supersteps of all
     gsyncs_checked_ = gen;
     bool agree = true;
+    long lowest = s;
     std::string states;
+    Finding f;
     for (int q = 0; q < world_.nprocs(); ++q) {
-      agree = agree && gsync_superstep_[static_cast<std::size_t>(q)] == s;
-      states += (q ? ", " : "") + std::to_string(q) + ": " + std::to_string(gsync_superstep_[static_cast<std::size_t>(q)]);
+      const auto qu = static_cast<std::size_t>(q);
+      agree = agree && gsync_superstep_[qu] == s;
+      lowest = std::min(lowest, gsync_superstep_[qu]);
+      states += (q ? ", " : "") + std::to_string(q) + ": " + std::to_string(gsync_superstep_[qu]);
+      f.processes.push_back(q);
+      f.locations.push_back(world_.diagnostics().location(sync_sites_[qu].back().site, q, "cBSP_gsync"));
     }
-    if (!agree)
-      world_.report(Rule::cbsp_sync_mismatch,
-                    "the processes call cBSP_gsync in different cBSP supersteps (process: superstep " + states +
-                        "): their cBSP_nsync calls since the last cBSP_gsync differ in number, so messages of one "
-                        "superstep are counted in another");
+    if (!agree) {
+      f.rule = rule_id(Rule::cbsp_sync_mismatch);
+      f.message = "the processes call cBSP_gsync in different cBSP supersteps (process: superstep " + states +
+                  "): their cBSP_nsync calls since the last cBSP_gsync differ in number, so messages of one "
+                  "superstep are counted in another";
+      f.superstep = static_cast<int>(lowest);
+      world_.diagnostics().report(std::move(f));
+    }
   }
-  // Everything sent to this process before every process entered the barrier lands now.
-  std::vector<Message>& in = inbox_[meu];
-  std::vector<Message> now, later;
-  for (Message& m : in) (m.superstep <= s ? now : later).push_back(std::move(m));
-  if (!world_.scheduler().exploring()) world_.scheduler().shuffle(now, ChoiceKind::queue_order);  // (deliver()'s)
-  in = std::move(later);
-  // Handlers run at the sync, still in superstep s: what they send belongs to it.
-  deliver(std::move(now));
+  // Every process is in: deliver until nothing is pending anywhere, in rounds. Round 0 is every
+  // message sent to this process before the barrier; round r + 1 the messages the handlers of
+  // round r sent, on any process. A round ends when every process has run its handlers, so which
+  // round a message is in depends only on what sent it, never on how the processes interleave.
+  std::vector<Message> earlier;
+  for (int r = 0;; ++r) {
+    std::vector<Message>& in = inbox_[meu];
+    std::vector<Message> now, later;
+    for (Message& m : in) (m.superstep <= s && m.round <= r ? now : later).push_back(std::move(m));
+    in = std::move(later);
+    if (!world_.scheduler().exploring()) world_.scheduler().shuffle(now, ChoiceKind::queue_order);  // (deliver()'s)
+    // Handlers run at the sync, still in superstep s: what they send belongs to it.
+    delivering_round_[meu] = r;
+    deliver(now, earlier);
+    delivering_round_[meu] = -1;
+    for (Message& m : now) earlier.push_back(std::move(m));
+    const std::pair<long, int> done{gen, r};
+    round_done_[meu] = done;
+    bool last = true;
+    for (const auto& d : round_done_) last = last && d >= done;
+    if (last) {  // the last process through round r says whether a next one is needed
+      bool more = false;
+      for (int q = 0; q < world_.nprocs(); ++q)
+        for (const Message& m : inbox_[static_cast<std::size_t>(q)])
+          more = more || (m.round == r + 1 && m.superstep <= gsync_superstep_[static_cast<std::size_t>(q)]);
+      more_rounds_[done] = more;
+      sync_.notify_all();
+    }
+    sync_.wait_until({[this, done] {
+                        for (const auto& d : round_done_)
+                          if (d < done) return false;
+                        return true;
+                      },
+                      [this, done] {
+                        std::vector<int> busy;
+                        for (int q = 0; q < world_.nprocs(); ++q)
+                          if (round_done_[static_cast<std::size_t>(q)] < done) busy.push_back(q);
+                        return "waits in cBSP_gsync for process" + std::string(busy.size() > 1 ? "es " : " ") +
+                               pid_list(busy) + " to run the handlers of its round " + std::to_string(done.second) +
+                               " of deliveries";
+                      },
+                      Rule::cbsp_sync_mismatch, 1});
+    if (!more_rounds_.at(done)) break;
+  }
   sync_.set_superstep(me, s + 1);
 }
 
-bool CbspRuntime::check_overlaps(const std::vector<Message>& batch) {
-  std::vector<const Message*> by_addr;
+bool CbspRuntime::check_overlaps(const std::vector<Message>& batch, const std::vector<Message>& earlier) {
+  std::vector<std::pair<const Message*, bool>> by_addr;  // (message, of this batch)
   for (const Message& m : batch)
-    if (m.dest && !m.data.empty()) by_addr.push_back(&m);
-  std::sort(by_addr.begin(), by_addr.end(), [](const Message* a, const Message* b) {
-    return std::less<const void*>()(a->dest, b->dest);
+    if (m.dest && !m.data.empty()) by_addr.push_back({&m, true});
+  for (const Message& m : earlier)
+    if (m.dest && !m.data.empty()) by_addr.push_back({&m, false});
+  std::sort(by_addr.begin(), by_addr.end(), [](const auto& a, const auto& b) {
+    return std::less<const void*>()(a.first->dest, b.first->dest);
   });
   bool any = false;
   for (std::size_t i = 0; i + 1 < by_addr.size(); ++i) {
-    const Message& a = *by_addr[i];
-    const Message& b = *by_addr[i + 1];
+    if (!by_addr[i].second && !by_addr[i + 1].second) continue;  // reported in their own round
+    const Message& a = *by_addr[i].first;
+    const Message& b = *by_addr[i + 1].first;
     const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
     if (static_cast<const unsigned char*>(b.dest) >= a_end) continue;
     any = true;
@@ -212,9 +317,9 @@ bool CbspRuntime::check_overlaps(const std::vector<Message>& batch) {
   return any;
 }
 
-void CbspRuntime::deliver(std::vector<Message> batch) {
+void CbspRuntime::deliver(std::vector<Message>& batch, const std::vector<Message>& earlier) {
   if (batch.empty()) return;
-  const bool overlap = check_overlaps(batch);
+  const bool overlap = check_overlaps(batch, earlier);
   // Without handlers or overlapping destinations the order changes nothing: exploring does not
   // offer it.
   bool handlers = false;
@@ -249,21 +354,24 @@ void CbspRuntime::deliver(std::vector<Message> batch) {
     // changes it (writing back the value it held would not), and gets its old bytes back after;
     // a handler that reads it reads a value no order gives, but such a read is order-dependent
     // already.
-    std::vector<std::vector<unsigned char>> before(n);
-    std::vector<bool> filled(n, false);
-    for (std::size_t j = 0; j < n; ++j) {
-      if (j == ev - n || !batch[j].dest || batch[j].data.empty()) continue;
-      auto* d = static_cast<unsigned char*>(batch[j].dest);
-      before[j].assign(d, d + batch[j].data.size());
-      if (written[j]) continue;
+    // The messages of earlier rounds of a cBSP_gsync are compared too (they are written).
+    const std::size_t all = n + earlier.size();
+    auto other = [&](std::size_t j) -> const Message& { return j < n ? batch[j] : earlier[j - n]; };
+    std::vector<std::vector<unsigned char>> before(all);
+    std::vector<bool> filled(all, false);
+    for (std::size_t j = 0; j < all; ++j) {
+      if (j == ev - n || !other(j).dest || other(j).data.empty()) continue;
+      auto* d = static_cast<unsigned char*>(other(j).dest);
+      before[j].assign(d, d + other(j).data.size());
+      if (j >= n || written[j]) continue;
       filled[j] = true;
       for (std::size_t b = 0; b < before[j].size(); ++b) d[b] = static_cast<unsigned char>(~before[j][b]);
     }
     void* arg = m.dest ? m.dest : m.data.data();
     m.handler(m.src, arg, static_cast<int>(m.data.size()));
-    for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t j = 0; j < all; ++j) {
       if (before[j].empty()) continue;
-      auto* d = static_cast<unsigned char*>(batch[j].dest);
+      auto* d = static_cast<unsigned char*>(other(j).dest);
       bool wrote = false;
       for (std::size_t b = 0; b < before[j].size(); ++b) {
         const unsigned char untouched = filled[j] ? static_cast<unsigned char>(~before[j][b]) : before[j][b];
@@ -278,12 +386,12 @@ void CbspRuntime::deliver(std::vector<Message> batch) {
       f.rule = rule_id(Rule::cbsp_handler_conflict);
       f.message = "on process " + std::to_string(me) + ", the handler of the message from process " +
                   std::to_string(m.src) + " (" + where(m.site) + ") wrote the destination of the message from process " +
-                  std::to_string(batch[j].src) + " (" + where(batch[j].site) +
+                  std::to_string(other(j).src) + " (" + where(other(j).site) +
                   ") of the same sync: the result depends on the order of handlers and writes";
-      f.processes = {m.src, batch[j].src, me};
+      f.processes = {m.src, other(j).src, me};
       f.superstep = static_cast<int>(sync_.superstep(me));
       f.locations = {world_.diagnostics().location(m.site, m.src, "cBSP_send"),
-                     world_.diagnostics().location(batch[j].site, batch[j].src, "cBSP_send")};
+                     world_.diagnostics().location(other(j).site, other(j).src, "cBSP_send")};
       world_.diagnostics().report(std::move(f));
     }
   }

@@ -2,9 +2,14 @@
 // A message is tagged with its sender's superstep; cBSP_nsync(count) of superstep s waits until
 // `count` messages tagged s have arrived, then writes them and runs their handlers on the
 // receiver, in a seeded order, and the process enters superstep s+1 without waiting for anyone.
-// cBSP_gsync waits for every process and delivers everything sent before it. docs/cbsp.md.
+// cBSP_gsync waits for every process, then delivers until nothing is pending anywhere: messages
+// the handlers send during it are delivered before any process leaves (the paper: "any pending
+// messages are guaranteed to have been written, and any handlers ... executed prior to exit").
+// docs/cbsp.md.
 #pragma once
 
+#include <map>
+#include <utility>
 #include <vector>
 
 #include "engine/local_sync.hpp"
@@ -17,6 +22,7 @@ class CbspRuntime : public LocalSyncClient {
   using Handler = void (*)(int src_node, void* dest_addr, int nbytes);
   explicit CbspRuntime(World& world);
 
+  void initialize();
   void send(int node, void* dest, const void* src, int nbytes, Handler handler);
   void nsync(int count);
   void gsync();
@@ -31,19 +37,34 @@ class CbspRuntime : public LocalSyncClient {
     Handler handler;
     Site site;                        // of the cBSP_send
     bool reported = false;            // already reported late: not reported again at bsp_end
+    int round = 0;                    // cBSP_gsync: 0, or 1 + the delivery round whose handler sent it
   };
   long tagged(int pid, long superstep) const;
   void report_late(const Message& m, int receiver, long receiver_superstep, const char* why);
-  // Writes the messages and runs their handlers on the running process (their receiver).
-  void deliver(std::vector<Message> batch);
-  bool check_overlaps(const std::vector<Message>& batch);  // true: some destinations overlap
+  // The running process has made a cBSP call without cBSP_initialize (reported once).
+  void check_initialized(const char* call);
+  // Writes the messages and runs their handlers on the running process (their receiver);
+  // `earlier` were delivered before in the same sync (a cBSP_gsync's earlier rounds).
+  void deliver(std::vector<Message>& batch, const std::vector<Message>& earlier);
+  // Reports destinations of `batch` that overlap one another or one of `earlier`.
+  bool check_overlaps(const std::vector<Message>& batch, const std::vector<Message>& earlier);
+  // A destination that is not memory the receiver has (cbsp-dest-not-global): why, or "".
+  std::string foreign_destination(int node, const void* dest) const;
 
   World& world_;
   LocalSync& sync_;
   std::vector<std::vector<Message>> inbox_;  // per receiver: arrived, not yet delivered
+  std::vector<bool> initialized_;            // per process: called cBSP_initialize
   std::vector<long> gsyncs_;                 // per process: cBSP_gsync calls entered
   std::vector<long> gsync_superstep_;        // per process: its superstep at its last cBSP_gsync
-  std::vector<std::vector<Site>> sync_sites_;  // per process: the site of the sync ending each superstep
+  std::vector<std::pair<long, int>> round_done_;  // per process: (gsync, round) it has delivered
+  std::vector<int> delivering_round_;        // per process: the gsync round it delivers now, or -1
+  std::map<std::pair<long, int>, bool> more_rounds_;  // (gsync, round): messages for the next round
+  struct SyncSite {
+    Site site;
+    const char* call;  // "cBSP_nsync" or "cBSP_gsync"
+  };
+  std::vector<std::vector<SyncSite>> sync_sites_;  // per process: the sync ending each superstep
   long gsyncs_checked_ = 0;                  // cBSP_gsync generations compared for agreement
 };
 

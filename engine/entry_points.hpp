@@ -20,6 +20,7 @@ struct Launch {
   std::function<void()> body;
   ContextSlot host;      // the thread that called bspcheck::run
   ContextSlot process0;  // the fiber process 0 starts on
+  FiberStack stack0;     // its stack
   std::unique_ptr<World> world;
   std::unique_ptr<OutputCapture> capture;
   std::vector<Finding> findings;  // misuse before bsp_begin or after bsp_end

@@ -32,6 +32,17 @@ void LocalSync::notify_all() {
   for (int pid = 0; pid < world_.nprocs(); ++pid) notify(pid);
 }
 
+void LocalSync::report(Rule rule, std::string message, std::vector<int> processes) {
+  const Process& me = world_.self();
+  Finding f;
+  f.rule = rule_id(rule);
+  f.message = std::move(message);
+  f.processes = processes.empty() ? std::vector<int>{me.pid} : std::move(processes);
+  f.superstep = static_cast<int>(superstep(me.pid));
+  f.locations.push_back(world_.diagnostics().location(me.site, me.pid, me.call));
+  world_.diagnostics().report(std::move(f));
+}
+
 void LocalSync::report_deadlock() {
   Finding f;
   const ProcessState* stuck = nullptr;

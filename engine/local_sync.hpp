@@ -55,6 +55,10 @@ class LocalSync {
   void notify(int pid);
   void notify_all();
 
+  // A finding located at the running process's current call, in its own superstep (World::report
+  // gives the BSPlib superstep, which a process of these systems does not count in).
+  void report(Rule rule, std::string message, std::vector<int> processes = {});
+
   // Deadlock (World::deadlock_report calls this when some process waits here): one finding,
   // the rule of the most specific stuck wait, listing every process's state and call site.
   void report_deadlock();

@@ -69,7 +69,7 @@ void begin_in_process(Launch& l, int maxprocs, const Site& site) {
   if (p < 1) p = 1;
   l.world = std::make_unique<World>(l.options, World::Mode::in_process, p, l.body, l.guide);
   World& w = *l.world;
-  w.adopt_contexts(&l.host, l.process0);
+  w.adopt_contexts(&l.host, l.process0, l.stack0);
   if (l.options.capture_output || l.options.echo_output) l.capture = w.capture_output();
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
@@ -85,8 +85,8 @@ RunResult run_in_process(const Options& options, const std::function<void()>& sp
   l.body = spmd;
   l.guide = guide;
   StackPool stack_pool(options.stack_size, 1);
-  FiberStack stack = stack_pool.stack(0);
-  make_context(l.process0, stack.top(), stack.size, &launch_entry, &l);
+  l.stack0 = stack_pool.stack(0);
+  make_context(l.process0, l.stack0.top(), l.stack0.size, &launch_entry, &l);
   g_launch = &l;
   switch_context(l.host, l.process0);
   // Every process has finished.

@@ -84,10 +84,19 @@ class World {
   [[noreturn]] void leave(Process& me, bool unwound);
   // In-process runs: the host context, resumed when every process has finished, and the
   // context process 0 already runs on (its sanitizer bookkeeping is carried over).
-  void adopt_contexts(ContextSlot* host, const ContextSlot& process0) {
+  void adopt_contexts(ContextSlot* host, const ContextSlot& process0, const FiberStack& stack0) {
     host_ = host;
     procs_[0].slot = process0;
+    procs_[0].stack = stack0;
   }
+
+  // Whose memory an address is (engine/world_memory.cpp): the process whose stack holds p (-1:
+  // none); whether p is in the executable's data (a global or static: with private globals,
+  // each process's own copy); whether every process shares one heap and the globals by design
+  // (bspcheck::run, where the SPMD function's captures are shared).
+  int stack_owner(const void* p) const;
+  bool in_program_data(const void* p) const;
+  bool in_process() const { return mode_ == Mode::in_process; }
 
   // Called at the start of every primitive: records the call, charges it to the process's
   // virtual clock (engine/virtual_clock.hpp) and returns the process.
@@ -258,6 +267,7 @@ class World {
   bool aborted_ = false;
   std::string abort_message_;
   std::uint64_t switches_ = 0;
+  mutable std::uintptr_t main_stack_lo_ = 0, main_stack_hi_ = 0;  // process 0's, in program mode
 
   RegistrationTable regs_;
   DrmaBuffer drma_;  // buffered puts and gets until the barrier

@@ -17,6 +17,7 @@
 #include "tools/proc_list.hpp"
 #include "tools/replay_command.hpp"
 #include "tools/run_command.hpp"
+#include "tools/run_launcher.hpp"
 #include "tools/show_command.hpp"
 #include "tools/explore_command.hpp"
 #include "tools/list_command.hpp"
@@ -80,6 +81,11 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");
+  // --trace is the table's row, with the driver's file-name patterns (tools/run_launcher.hpp).
+  app.get_option("--trace")
+      ->description(help("trace") + " (one -p and one seed; see docs/trace-format.md); with %p and %s in FILE (the "
+                    "process count and the seed), every run into its own")
+      ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
   app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");
@@ -182,9 +188,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string& trace_file = config.options.run.trace_file;
-  if (!trace_file.empty() && config.procs.size() * config.seeds != 1) {
-    std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed (the first failing "
-                 "run of many keeps its trace anyway)\n";
+  if (!trace_file.empty() && config.procs.size() * config.seeds != 1 && !bspcheck::cli::is_trace_pattern(trace_file)) {
+    std::cerr << "bsp-check: error: --trace records one run: give one -p and one --seed, or put %p and %s in "
+                 "FILE for a trace per run (the first failing run of many keeps its trace anyway)\n";
     return 2;
   }
   if (config.trace_dir.find(':') != std::string::npos) {  // kept traces are passed as trace=DIR/NAME
@@ -193,7 +199,9 @@ int main(int argc, char** argv) {
   }
   // Checked before the first run: a typo should not cost a session, nor exit 1 as if a run failed.
   if (!trace_file.empty())
-    if (std::string why = bspcheck::cli::why_not_writable(trace_file); !why.empty()) {
+    if (std::string why =
+            bspcheck::cli::why_not_writable(bspcheck::cli::trace_path(trace_file, config.procs.front(), config.seed));
+        !why.empty()) {
       std::cerr << "bsp-check: error: --trace " << trace_file << ": cannot write the trace: " << why << "\n";
       return 2;
     }

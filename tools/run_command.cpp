@@ -226,7 +226,8 @@ int run_command(const RunConfig& c) {
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single)) {
         const std::optional<RecordedRun> own =
-            check_single ? std::optional<RecordedRun>(RecordedRun{r, single_trace}) : std::nullopt;
+            check_single ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace, p, seed)})
+                         : std::nullopt;
         if (std::optional<DeterminismFinding> d = check_determinism(c, *program, p, seed, stdin_feed, own)) {
           if (d->output_differs) comparing = false;
           add_finding(std::move(d->finding));

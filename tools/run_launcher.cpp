@@ -46,12 +46,31 @@ std::string read_fd(int fd) {
 
 }  // namespace
 
+bool is_trace_pattern(const std::string& file) {
+  return file.find("%p") != std::string::npos || file.find("%s") != std::string::npos;
+}
+
+std::string trace_path(const std::string& file, int p, std::uint64_t seed) {
+  std::string out;
+  for (std::size_t i = 0; i < file.size(); ++i) {
+    if (file[i] == '%' && i + 1 < file.size() && (file[i + 1] == 'p' || file[i + 1] == 's')) {
+      out += file[i + 1] == 'p' ? std::to_string(p) : std::to_string(seed);
+      ++i;
+    } else {
+      out += file[i];
+    }
+  }
+  return out;
+}
+
 // BSPCHECK_OPTIONS of one run: the session's options (set from the flags through the options
-// table) at this p and seed, printed by the table (runtime/options.def).
+// table) at this p and seed, printed by the table (runtime/options.def); a --trace pattern names
+// this run's trace.
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
   rt::ProgramOptions o = c.options;
   o.run.seed = seed;
   o.run.procs = p;
+  o.run.trace_file = trace_path(o.run.trace_file, p, seed);
   return rt::format_program_options(o, rt::OptionScope::all);
 }
 

@@ -36,6 +36,11 @@ std::mutex& launch_mutex();
 // BSPCHECK_OPTIONS of one run (runtime/options.def prints it).
 std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed);
 
+// --trace FILE for the run (p, seed): FILE, with %p replaced by p and %s by the seed (a pattern
+// gives each run of a session its own trace, e.g. for `bsp-check show` over many seeds).
+std::string trace_path(const std::string& file, int p, std::uint64_t seed);
+bool is_trace_pattern(const std::string& file);
+
 // The environment every run of c shares, set in the driver before each fork.
 void set_shared_run_environment(const RunConfig& c);
 // The program's argument vector for execv, built before fork; it points into c.

@@ -80,6 +80,20 @@ with tempfile.TemporaryDirectory() as work:
     status, out, err = bsp("show", *runs.values())
     check(status == 0 and "2 of 3 supersteps (67%)" in out and "superstep 1: not known; p = 3: receiver 0 differ" in out,
           f"text: {out[-900:]}")
+    # One session records a trace per run (--trace with %p and %s): no run recorded by hand.
+    pattern = os.path.join(work, "pattern", "counts-p%p-s%s.trace")
+    os.makedirs(os.path.dirname(pattern))
+    status, out, err = bsp("run", "-p", "3-4", "--seeds", "2", "--trace", pattern, exe["counts"], "1")
+    kept = sorted(os.listdir(os.path.dirname(pattern)))
+    check(status == 0 and kept == ["counts-p3-s1.trace", "counts-p3-s2.trace", "counts-p4-s1.trace", "counts-p4-s2.trace"],
+          f"--trace with %p and %s: exit {status}, traces {kept}: {err[-400:]}")
+    j = show_json(*[os.path.join(os.path.dirname(pattern), t) for t in kept])
+    if j:
+        c = j["counting"]
+        check(c["runs"] == 4 and c["known_share"] == 1.0, f"four recorded runs, one input: every count known: {c}")
+    status, out, err = bsp("run", "-p", "3-4", "--seeds", "2", "--trace", os.path.join(work, "one.trace"), exe["counts"], "1")
+    check(status == 2 and "%p" in err, f"--trace without a pattern over several runs: exit {status}: {err}")
+
     # Traces of another program are refused.
     status, other, _ = record(exe["ahead"], 2, 1)
     status, out, err = bsp("show", runs[(3, 1, "1")], other)

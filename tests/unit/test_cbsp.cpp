@@ -1,0 +1,138 @@
+// cBSP on the local-sync engine (docs/cbsp.md): cBSP_gsync's delivery of what handlers send
+// while it runs, destinations that name nothing on the receiver, and how findings are located.
+// Each test runs over many seeds: a finding in some seeds only is a failure.
+#include <cbsp.h>
+
+#include "unit_helpers.hpp"
+
+using unit::find;
+using unit::run;
+using unit::seeds;
+
+namespace {
+
+// A broadcast down a binary tree whose handlers forward, ended by cBSP_gsync: the paper
+// guarantees pending messages written and handlers run "prior to exit from cBSP_gsync", so
+// every process has the value after it, in every schedule.
+std::vector<double>* g_value = nullptr;  // per process (bspcheck::run shares the heap)
+
+void forward(int, void* dest, int) {
+  const int me = bsp_pid(), p = bsp_nprocs();
+  for (int child = 2 * me + 1; child <= 2 * me + 2 && child < p; ++child)
+    cBSP_send(child, &(*g_value)[static_cast<std::size_t>(child)], dest, sizeof(double), forward);
+}
+
+TEST(Cbsp, GsyncDeliversWhatItsHandlersSend) {
+  for (int p = 1; p <= 8; ++p)
+    for (auto seed : seeds(10)) {
+      std::vector<double> value(static_cast<std::size_t>(p), 0.0);
+      g_value = &value;
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        cBSP_initialize();
+        const int me = bsp_pid();
+        if (me == 0) {
+          value[0] = 3.25;
+          for (int c = 1; c <= 2 && c < p; ++c) cBSP_send(c, &value[static_cast<std::size_t>(c)], &value[0], sizeof(double), forward);
+        }
+        cBSP_gsync();
+        if (value[static_cast<std::size_t>(me)] != 3.25) ADD_FAILURE() << "process " << me << " left the gsync without the value";
+        cBSP_gsync();
+        bsp_end();
+      });
+      EXPECT_TRUE(r.findings.empty()) << r.summary();
+    }
+}
+
+TEST(Cbsp, SyncMismatchNamesEveryProcessesGsync) {
+  for (auto seed : seeds(10)) {
+    auto r = run(3, seed, [] {
+      bsp_begin(3);
+      cBSP_initialize();
+      if (bsp_pid() == 0) cBSP_nsync(0);
+      cBSP_gsync();
+      bsp_end();
+    });
+    const bspcheck::Finding* f = find(r, "cbsp-sync-mismatch");
+    ASSERT_NE(f, nullptr) << r.summary();
+    ASSERT_EQ(f->locations.size(), 3u);
+    for (int q = 0; q < 3; ++q) {
+      EXPECT_EQ(f->locations[static_cast<std::size_t>(q)].process, q);
+      EXPECT_EQ(f->locations[static_cast<std::size_t>(q)].call, "cBSP_gsync");
+    }
+    EXPECT_EQ(f->superstep, 0);  // the lowest: not whichever process came through first
+  }
+}
+
+TEST(Cbsp, DestinationOnTheSendersStackIsReportedAndNotWritten) {
+  for (auto seed : seeds(10)) {
+    std::vector<int> after(2, 0);
+    auto r = run(2, seed, [&] {
+      bsp_begin(2);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      int mine = 7;  // on this process's stack
+      const int v = 100 + me;
+      cBSP_send(1 - me, &mine, &v, sizeof v, nullptr);
+      cBSP_nsync(1);  // still counted
+      after[static_cast<std::size_t>(me)] = mine;
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("cbsp-dest-not-global"), 2u) << r.summary();
+    EXPECT_EQ(after, (std::vector<int>{7, 7}));  // the sender's memory is left alone
+  }
+}
+
+TEST(Cbsp, DestinationOnTheReceiversOwnStackIsAccepted) {
+  for (auto seed : seeds(10)) {
+    std::vector<int*> where(2, nullptr);
+    std::vector<int> got(2, 0);
+    auto r = run(2, seed, [&] {
+      bsp_begin(2);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      int slot = -1;
+      where[static_cast<std::size_t>(me)] = &slot;  // as if told to the other in a message
+      cBSP_gsync();
+      const int v = 100 + me;
+      cBSP_send(1 - me, where[static_cast<std::size_t>(1 - me)], &v, sizeof v, nullptr);
+      cBSP_nsync(1);
+      got[static_cast<std::size_t>(me)] = slot;
+      cBSP_gsync();  // nobody leaves while the other may still write its slot
+      bsp_end();
+    });
+    EXPECT_TRUE(r.findings.empty()) << r.summary();
+    EXPECT_EQ(got, (std::vector<int>{101, 100}));
+  }
+}
+
+TEST(Cbsp, CallBeforeInitializeIsMisuseOncePerProcess) {
+  static int x;
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    const int me = bsp_pid();
+    cBSP_send(1 - me, &x, &me, sizeof me, nullptr);
+    cBSP_nsync(1);
+    bsp_end();
+  });
+  EXPECT_EQ(r.count("api-misuse"), 2u) << r.summary();
+}
+
+TEST(Cbsp, FindingsCarryTheProcessesOwnSuperstep) {
+  auto r = run(2, 1, [] {
+    bsp_begin(2);
+    cBSP_initialize();
+    cBSP_nsync(0);
+    cBSP_nsync(0);
+    static int x;
+    const int v = 1;
+    if (bsp_pid() == 0) cBSP_send(5, &x, &v, sizeof v, nullptr);
+    cBSP_gsync();
+    bsp_end();
+  });
+  const bspcheck::Finding* f = find(r, "bad-pid");
+  ASSERT_NE(f, nullptr) << r.summary();
+  EXPECT_EQ(f->superstep, 2);
+}
+
+}  // namespace
