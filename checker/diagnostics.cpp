@@ -1,6 +1,7 @@
 #include "checker/diagnostics.hpp"
 
 #include "checker/finding_text.hpp"
+#include "runtime/backtrace.hpp"
 
 #include <dlfcn.h>
 
@@ -15,8 +16,11 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
   if (site.file) {
     l.file = site.file;
     l.line = site.line;
+  } else if (site.pc && rt::call_source(site.pc, l.file, l.line)) {
+    // No __FILE__/__LINE__ (a program built against another bsp.h, a call that is not BSPlib's):
+    // the line from the program's debug information.
   } else if (site.pc) {
-    // No __FILE__/__LINE__ (a program built against another bsp.h): name the caller's symbol.
+    // Nor debug information: name the caller's symbol.
     Dl_info info;
     if (dladdr(site.pc, &info) && info.dli_fname) {
       std::ostringstream s;

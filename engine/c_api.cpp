@@ -15,6 +15,7 @@
 
 #include "engine/call_entry.hpp"
 #include "engine/entry_points.hpp"
+#include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
 
 using bspcheck::Rule;
@@ -37,6 +38,10 @@ inline Site take_site(const void* pc) {
 inline World* enter(const char* call, const Site& site) {
   World* w = World::current();
   if (__builtin_expect(w != nullptr, 1)) {
+    if (__builtin_expect(!bspcheck::rt::on_world_thread(), false)) {  // another thread, a forked child
+      bspcheck::rt::call_outside_world_thread(call, site);
+      return nullptr;
+    }
     w->enter(call, site);
     return w;
   }
@@ -51,12 +56,20 @@ int nprocs_query(const Site& site) {
   // process asks for the processors available, like process 0 did. Legal outside the SPMD part.
   World* w = World::current();
   if (!w) return bspcheck::rt::available_processors();
+  if (!bspcheck::rt::on_world_thread()) {
+    bspcheck::rt::call_outside_world_thread("bsp_nprocs", site);
+    return w->nprocs();
+  }
   const bool begun = w->self().begun;
   w->enter("bsp_nprocs", site);
   return begun ? w->nprocs() : bspcheck::rt::available_processors();
 }
 
 int pid_query(const Site& site) {
+  if (World::current() && !bspcheck::rt::on_world_thread()) {  // the answer: the thread's creator
+    bspcheck::rt::call_outside_world_thread("bsp_pid", site);
+    return bspcheck::rt::creator_process() < 0 ? 0 : bspcheck::rt::creator_process();
+  }
   World* w = enter("bsp_pid", site);
   return w ? w->pid() : 0;
 }
@@ -81,6 +94,10 @@ void bspcheck_set_site(const char* file, int line) {
 void bsp_begin(int maxprocs) {
   const Site site = SITE;
   if (World* w = World::current()) {
+    if (!bspcheck::rt::on_world_thread()) {
+      bspcheck::rt::call_outside_world_thread("bsp_begin", site);
+      return;
+    }
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
       w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
@@ -233,9 +250,9 @@ int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
 
 // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
 extern "C" void bspcheck_level1_enter_at(const char* name, const char* file, int line) {
-  if (World* w = World::current()) w->level1_enter(name, Site{file, line, __builtin_return_address(0)});
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_enter(name, Site{file, line, __builtin_return_address(0)});
 }
 
 extern "C" void bspcheck_level1_exit_at(const char* name, const char* file, int line) {
-  if (World* w = World::current()) w->level1_exit(name, Site{file, line, __builtin_return_address(0)});
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_exit(name, Site{file, line, __builtin_return_address(0)});
 }

@@ -20,6 +20,7 @@
 
 #include "engine/call_entry.hpp"
 #include "engine/entry_points.hpp"
+#include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
 
 using bspcheck::rt::World;
@@ -124,7 +125,7 @@ void bspcheck_mcbsp_push_reg(const void* address, mcbsp_size size) {
   // Registering nothing would shift every later registration slot of this process against the
   // others; register the most the engine holds, then report at the call just recorded.
   bsp_push_reg(address, INT_MAX);
-  if (World* w = World::current())
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread())
     w->report(bspcheck::Rule::api_misuse, "process " + std::to_string(w->pid()) + " registers " + std::to_string(size) +
                                 " bytes with bsp_push_reg, more than bsp-check's engine holds (INT_MAX = " +
                                 std::to_string(INT_MAX) + "); registered as INT_MAX bytes");

@@ -9,8 +9,11 @@
 #include <dlfcn.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -26,6 +29,7 @@
 #include "runtime/backtrace.hpp"
 #include "runtime/elf_symbols.hpp"
 #include "engine/entry_points.hpp"
+#include "engine/foreign_contexts.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/options.hpp"
 #include "runtime/shell_word.hpp"
@@ -56,6 +60,11 @@ bool g_report_written = false;
 std::vector<Finding> g_outside_findings;
 checker::RunReport g_report;     // the report as last written
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
+// Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
+// limit (0: not known; the crash handler then cannot tell its overflow from another fault).
+std::uintptr_t g_main_stack_low = 0;
+std::size_t g_main_stack_limit = 0;
+bool g_main_stack_capped = false;  // --stack-size is above the hard limit (ulimit -Hs)
 int g_final_superstep = 0;
 bool g_dialect_shares_globals = false;  // share_globals_by_default() was called
 
@@ -176,6 +185,7 @@ void note_globals_changed_after_init(std::FILE* out) {
 }
 
 void at_exit() {
+  if (in_forked_child()) return;  // a child the program forked: the run's report is its parent's
   if (g_world) {  // exit() during the SPMD part, by some process
     World& w = *g_world;
     w.report(Rule::superstep_mismatch, "process " + std::to_string(w.pid()) +
@@ -198,7 +208,7 @@ void at_exit() {
 // runs before their destructors, and after at_exit (registered by bsp_begin), which has then
 // written the report already.
 void report_at_exit_without_bsp_begin() {
-  if (g_world || g_report_written) return;
+  if (g_world || g_report_written || in_forked_child()) return;
   at_exit();
 }
 [[maybe_unused]] const bool g_reports_without_bsp_begin = std::atexit(&report_at_exit_without_bsp_begin) == 0;
@@ -216,11 +226,16 @@ const char* signal_name(int sig) {
   }
 }
 
-void on_crash(int sig, siginfo_t* info, void*) {
+void on_crash(int sig, siginfo_t* info, void* uc) {
   static volatile sig_atomic_t in_handler = 0;
   if (in_handler) std::_Exit(1);
   in_handler = 1;
   World* w = g_world.get();
+  if (in_forked_child()) {  // a child the program forked dies as it would outside bsp-check
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
   if (!w && g_report_written) {  // after bsp_end: still a finding of the run, in its report
     report_outside_spmd(Finding{rule_id(Rule::crash), rule_severity(Rule::crash),
                                 std::string("process 0 received ") + signal_name(sig) +
@@ -246,6 +261,23 @@ void on_crash(int sig, siginfo_t* info, void*) {
             "--stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
             std::to_string(pr.stack.size / 1024) + " KiB";
     }
+  // Past the end of the running process's own stack: an unguarded stack that ran through the
+  // stacks below it to its chunk's guard page, or process 0 at the main stack's limit.
+  const auto sp = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RSP]);
+  const Process& running = w->self();
+  const auto base = reinterpret_cast<std::uintptr_t>(running.stack.base);
+  const bool below_own = running.stack.base ? sp < base + 256
+                                            : g_main_stack_low != 0 && sp < g_main_stack_low + 64 * 1024 &&
+                                                  sp + (8u << 20) > g_main_stack_low;
+  if (!overflow && (sig == SIGSEGV || sig == SIGBUS) && below_own) {
+    overflow = true;
+    const std::size_t size = running.stack.base ? running.stack.size : g_main_stack_limit;
+    msg = "process " + std::to_string(running.pid) + " overflowed its stack (" +
+          (running.stack.base ? std::string("it ran past its end") : std::string("the main thread's stack, at its limit")) +
+          "); raise the stack size with --stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
+          std::to_string(size / 1024) + " KiB" +
+          (!running.stack.base && g_main_stack_capped ? std::string(" for process 0, capped by the hard stack limit (ulimit -Hs)") : std::string());
+  }
   if (!overflow && (sig == SIGSEGV || sig == SIGBUS)) {
     char addr[32];
     std::snprintf(addr, sizeof addr, " at address %p", info->si_addr);
@@ -262,19 +294,33 @@ void on_crash(int sig, siginfo_t* info, void*) {
 void on_timeout(int) {
   World* w = g_world.get();
   if (!w) std::_Exit(1);
+  // The limit is on the whole run, from bsp_begin: name every process's state, and locate those
+  // that had not reached the barrier (those waiting in it are where the others left them).
   Finding f;
   f.rule = rule_id(Rule::timeout);
-  std::string stuck;
+  std::string stuck, waiting, ended;
+  auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
-    if (pr.state != ProcState::runnable) continue;
-    stuck += (stuck.empty() ? "" : ", ") + std::to_string(pr.pid);
-    f.processes.push_back(pr.pid);
-    f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
+    switch (pr.state) {
+      case ProcState::runnable:
+      case ProcState::local_wait:
+        add(stuck, pr.pid);
+        f.processes.push_back(pr.pid);
+        f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
+        break;
+      case ProcState::in_sync: add(waiting, pr.pid); break;
+      case ProcState::in_end:
+      case ProcState::finished: add(ended, pr.pid); break;
+    }
   }
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
-  f.message = "no progress within " + std::string(limit) + " s; process(es) " + stuck + " never reached the next bsp_sync (process " +
-              std::to_string(w->pid()) + " was running)";
+  f.message = "the run did not finish within its time limit of " + std::string(limit) + " s (--timeout, counted from bsp_begin); in superstep " +
+              std::to_string(w->superstep()) + ", process(es) " + stuck +
+              " had not reached their next bsp_sync (each at its last BSPlib call; process " + std::to_string(w->pid()) +
+              " was running)";
+  if (!waiting.empty()) f.message += ", process(es) " + waiting + " waited in bsp_sync";
+  if (!ended.empty()) f.message += ", process(es) " + ended + " had reached bsp_end";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));
   stop_program(1);
@@ -349,6 +395,30 @@ void misuse_outside_spmd(const char* call, const Site& site) {
   report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, g_report_written ? g_final_superstep : 0, {loc}});
 }
 
+// Process 0 continues the thread that called bsp_begin. On the main thread its stack grows up to
+// RLIMIT_STACK (8 MiB by default), not --stack-size: the soft limit is raised (up to the hard
+// one) so that process 0 has at least --stack-size from here, as every other process has from its
+// start; a larger limit is kept (a program whose process 0 alone needs more stays as it was).
+// Where the stack may end is kept for the crash handler, to name an overflow of process 0.
+extern "C" void* __libc_stack_end;  // glibc: the top of the main thread's stack, near enough
+void size_main_stack(std::size_t stack_size) {
+  if (getpid() != static_cast<pid_t>(syscall(SYS_gettid))) return;  // not the main thread
+  rlimit rl{};
+  if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+  char here;
+  const auto top = reinterpret_cast<std::uintptr_t>(__libc_stack_end);
+  const auto sp = reinterpret_cast<std::uintptr_t>(&here);
+  if (sp >= top) return;
+  const rlim_t wanted = static_cast<rlim_t>(top - sp + stack_size + (64u << 10));  // + argv, environment
+  if (wanted > rl.rlim_cur) {
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, rl.rlim_max);
+    setrlimit(RLIMIT_STACK, &rl);
+    g_main_stack_capped = rl.rlim_cur < wanted;
+  }
+  g_main_stack_limit = static_cast<std::size_t>(rl.rlim_cur);
+  g_main_stack_low = top > rl.rlim_cur ? top - rl.rlim_cur : 0;
+}
+
 void begin_program(int maxprocs, const Site& site) {
   if (!g_report_written && !g_world) {
     serve_forks_if_requested();  // returns here in each child of a fork server, with its run's options
@@ -399,6 +469,7 @@ void begin_program(int maxprocs, const Site& site) {
       main_fn(static_cast<int>(args.size()), argv.data(), environ);
     };
   }
+  size_main_stack(o.run.stack_size);
   try {
     g_world = std::make_unique<World>(o.run, World::Mode::program, p, std::move(body));
   } catch (const std::bad_alloc&) {

@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
 #include "runtime/option_values.hpp"
 
@@ -93,7 +94,8 @@ bool virtual_time_on() {
 
 // Seconds since the epoch on the calling process's virtual clock, advancing it by 1 us.
 double virtual_now() {
-  if (World* w = World::current()) return w->read_virtual_clock(1e-6);
+  // Another thread or a forked child has no virtual clock of its own (and must not touch the World's).
+  if (World* w = World::current(); w && on_world_thread()) return w->read_virtual_clock(1e-6);
   return static_cast<double>(++g_outside_micros) * 1e-6;
 }
 

@@ -1,6 +1,7 @@
 #include "engine/world.hpp"
 
 #include "checker/finding_text.hpp"
+#include "engine/foreign_contexts.hpp"
 #include "replay/trace_format.hpp"
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <cstring>
 #include <exception>
 #include <sstream>
+
+#include <unistd.h>
 
 namespace bspcheck::rt {
 
@@ -90,13 +93,17 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
   break_pending_ = options.break_superstep >= 0;
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
+  t_world_thread = true;  // the processes are fibers of this thread (engine/foreign_contexts.hpp)
 }
 
 World::~World() {
   if (Poisoning::available()) Poisoning::set_reporter(nullptr);
   for (Process& pr : procs_)
     if (pr.pid != 0) destroy_context(pr.slot);
-  if (current_world_ == this) current_world_ = nullptr;
+  if (current_world_ == this) {
+    current_world_ = nullptr;
+    t_world_thread = false;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,9 +375,30 @@ void World::report(Rule rule, std::string message, std::vector<int> processes) {
 
 void World::fatal(Rule rule, std::string message, std::vector<int> processes) {
   report(rule, std::move(message), std::move(processes));
+  stop();
+}
+
+void World::stop() {
   stopping_ = true;
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
   throw ProcessExit{};
+}
+
+void World::report_foreign_thread_call() {
+  const ForeignThreadCall c = take_foreign_thread_call();
+  const bool known = c.creator >= 0 && c.creator < p_;
+  const int owner = known ? c.creator : running_;
+  Finding f;
+  f.rule = rule_id(Rule::foreign_thread);
+  f.message = (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
+              " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
+              "BSPlib (the call had no effect; the run stops at process " + std::to_string(running_) + "'s next " +
+              self().call + ")";
+  f.processes = {owner};
+  f.superstep = superstep_;
+  f.locations = {diag_.location(c.site, owner, c.call)};
+  diag_.report(std::move(f));
+  stop();
 }
 
 void World::abort_run(const std::string& text) {
@@ -387,11 +415,13 @@ void World::abort_run(const std::string& text) {
 // SPMD and superstep
 
 void World::sync() {
+  if (__builtin_expect(foreign_thread_call_pending(), false)) report_foreign_thread_call();
   traced_call(trace::Call::sync, -1, 0);
   block(ProcState::in_sync);
 }
 
 void World::end() {
+  if (__builtin_expect(foreign_thread_call_pending(), false)) report_foreign_thread_call();
   if (local_) local_->before_end(self().pid);
   traced_call(trace::Call::end, -1, 0);
   block(ProcState::in_end);
@@ -514,6 +544,23 @@ void World::level1_exit(const char* name, const Site& site) {
 void World::on_output(int stream, const char* data, std::size_t n) {
   World* w = current_world_;
   if (!w) return;
+  if (__builtin_expect(!on_world_thread(), false)) {
+    // Not a process's output (a thread the program created, a forked child): straight to the
+    // real stream. A forked child writes to the descriptor, so that what its copy of the
+    // stream's buffer holds from the parent is not written twice.
+    std::FILE* real = w->real_out[stream == 0 ? 0 : 1];
+    if (in_forked_child()) {
+      for (std::size_t done = 0; done < n;) {
+        const ssize_t k = ::write(fileno(real), data + done, n - done);
+        if (k <= 0) break;
+        done += static_cast<std::size_t>(k);
+      }
+    } else {
+      std::fwrite(data, 1, n, real);
+      std::fflush(real);
+    }
+    return;
+  }
   Process& me = w->self();
   w->output_lines_.write(me.output, me.pid, stream, data, n, w->real_out);
 }

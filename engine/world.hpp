@@ -156,6 +156,8 @@ class World {
   void report(Rule rule, std::string message, std::vector<int> processes = {});
   // Stops the run after an error that leaves no meaningful way to continue.
   [[noreturn]] void fatal(Rule rule, std::string message, std::vector<int> processes = {});
+  // Stops the run after a finding already reported.
+  [[noreturn]] void stop();
 
   // Output written by the running process of the running world (the capture's sink,
   // engine/output_capture.hpp).
@@ -221,6 +223,8 @@ class World {
   void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
   void on_resume_slow();  // unwinds a stopped run; the debugger hook
   void check_stack_canary(Process& me);
+  // Reports the BSPlib call another thread made (engine/foreign_contexts.hpp) and stops the run.
+  [[noreturn]] void report_foreign_thread_call();
   void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
   // Debugger hook: calls bspcheck_breakpoint() once, when the chosen process first runs in the
   // chosen superstep (Options::break_superstep).

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -45,7 +46,11 @@ StackPool::StackPool(std::size_t stack_size, std::size_t count) : count_(count) 
   stack_size_ = (stack_size + ps - 1) / ps * ps;
   if (stack_size_ < 4 * ps) stack_size_ = 4 * ps;
   guarded_ = count <= guarded_limit();
-  per_chunk_ = kStacksPerChunk;
+  // Unguarded stacks come in chunks with one guard page below each, as many chunks as the
+  // mapping budget allows: a deep recursion runs through at most the stacks below it in its chunk
+  // (then faults, and the crash handler names the overflow) instead of through every stack of
+  // the run, touching gigabytes first.
+  per_chunk_ = guarded_ ? kStacksPerChunk : std::max<std::size_t>(1, (count + guarded_limit() - 1) / guarded_limit());
   chunks_.assign((count + per_chunk_ - 1) / per_chunk_, nullptr);
 }
 
@@ -53,11 +58,14 @@ StackPool::~StackPool() {
   for (std::size_t c = 0; c < chunks_.size(); ++c) {
     if (!chunks_[c]) continue;
     std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
-    munmap(chunks_[c], n * slot_bytes());
+    munmap(chunks_[c], chunk_bytes(n));
   }
 }
 
 std::size_t StackPool::slot_bytes() const { return stack_size_ + (guarded_ ? page_size() : 0); }
+
+// A chunk of n stacks: their slots, and for unguarded stacks one guard page below them all.
+std::size_t StackPool::chunk_bytes(std::size_t n) const { return n * slot_bytes() + (guarded_ ? 0 : page_size()); }
 
 FiberStack StackPool::stack(std::size_t i) {
   const std::size_t c = i / per_chunk_;
@@ -65,12 +73,13 @@ FiberStack StackPool::stack(std::size_t i) {
     std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
     // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
     // with 256 KiB stacks reserve address space, not RAM.
-    void* m = mmap(nullptr, n * slot_bytes(), PROT_READ | PROT_WRITE,
+    void* m = mmap(nullptr, chunk_bytes(n), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
+    if (!guarded_ && mprotect(m, page_size(), PROT_NONE) != 0) throw std::bad_alloc();
     chunks_[c] = m;
   }
-  char* slot = static_cast<char*>(chunks_[c]) + (i % per_chunk_) * slot_bytes();
+  char* slot = static_cast<char*>(chunks_[c]) + (guarded_ ? 0 : page_size()) + (i % per_chunk_) * slot_bytes();
   FiberStack s;
   if (guarded_) {
     if (mprotect(slot, page_size(), PROT_NONE) != 0) throw std::bad_alloc();

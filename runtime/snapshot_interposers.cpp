@@ -1,9 +1,9 @@
 // snapshot_interposers.cpp: the C library functions through which a run changes process state
 // that is not memory, interposed (the executable binds to the runtime library before the C
 // library, and the runtime library binds to its own definitions) so that a process snapshot
-// (runtime/process_snapshot.hpp) knows what to set back: the disposition of a signal, whether
-// the process is still single-threaded, the mappings made and removed. Each does what the C
-// library's own function does.
+// (runtime/process_snapshot.hpp) knows what to set back: the disposition of a signal, the
+// mappings made and removed. Each does what the C library's own function does. (pthread_create,
+// after which a snapshot cannot be restored, is interposed in engine/foreign_contexts.cpp.)
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -132,12 +132,5 @@ void* mremap(void* old, size_t old_length, size_t new_length, int flags, ...) {
 }
 
 #endif  // no sanitizer
-
-int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) {
-  bspcheck::rt::note_thread_started();
-  static const auto real =
-      next_fn<int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*)>("pthread_create");
-  return real(thread, attr, start, arg);
-}
 
 }  // extern "C"

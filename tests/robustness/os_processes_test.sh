@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# What a program does to its OS process: forks (the child's output is kept, its exit writes no
+# report, a BSPlib call in it ends it with a message), stack overflows named as such at any process
+# count (guard pages; beyond the mapping budget, the guard below each chunk of stacks), and
+# --stack-size applies to process 0 (the main thread) too. Threads calling BSPlib and exec* are
+# findings of their own (tests/checks: foreign-thread, process-exec).
+# Usage: os_processes_test.sh BSP-CHECK BSPCC [CFLAGS]
+BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
+source "$(dirname "$0")/lib.sh"
+compile fork_child
+compile deep_recursion
+b="$BSPCHECK"
+sanitized=0
+case "$CFLAGS" in *sanitize*) sanitized=1 ;; esac
+
+# Forked children: their output reaches the program's output, the run is clean.
+for server in "" --no-fork-server; do
+  for how in _exit exit; do
+    # shellcheck disable=SC2086
+    expect 0 "runs clean" -- "$b" run -v -p 1-3 --seeds 2 $server "$work/fork_child" "$how"
+    # shellcheck disable=SC2086
+    out="$("$b" run -v -p 3 --seed 1 $server "$work/fork_child" "$how" 2>&1 </dev/null)"
+    for s in 0 1 2; do
+      grep -q "child of pid $s\$" <<<"$out" || { echo "FAIL: fork ($how $server): child of pid $s lost"; echo "$out" | head; fail=1; }
+      grep -q "parent pid $s: child status 0" <<<"$out" || { echo "FAIL: fork ($how $server): pid $s"; echo "$out" | head; fail=1; }
+    done
+  done
+done
+# A BSPlib call in a forked child ends the child (status 1) with one line; the parent goes on.
+out="$("$b" run -v -p 2 --seed 1 "$work/fork_child" bsp 2>&1 </dev/null)"
+grep -q "bsp_pid called.* in a child that a process forked" <<<"$out" || { echo "FAIL: BSPlib in a forked child: no message"; echo "$out" | head; fail=1; }
+grep -q "parent pid 1: child status 1" <<<"$out" || { echo "FAIL: BSPlib in a forked child: status"; echo "$out" | head; fail=1; }
+grep -qE "runs? clean" <<<"$out" || { echo "FAIL: BSPlib in a forked child: the parent's run"; echo "$out" | tail -3; fail=1; }
+no_leftovers "fork"
+
+# Stack overflows (not under the sanitizers, whose own stack checks and larger frames differ).
+# Guarded stacks: named, with the process.
+if [ "$sanitized" = 0 ]; then
+  expect 1 "process 1 overflowed its stack" -- "$b" run -p 2 --seed 1 --stack-size 64k "$work/deep_recursion" 200 1
+  # Process 0 (the main thread): --stack-size above the main stack's limit applies to it too (12
+  # MiB of recursion under 32 MiB stacks), and its overflow at the limit is named as such.
+  expect 0 "runs? clean" -- "$b" run -p 2 --seed 1 --stack-size 32m "$work/deep_recursion" 12000
+  out="$(bash -c "ulimit -s 8192; \"$b\" run -p 2 --seed 1 --stack-size 1m \"$work/deep_recursion\" 20000 0" 2>&1 </dev/null)"
+  grep -q "process 0 overflowed its stack" <<<"$out" || { echo "FAIL: process 0's overflow not named"; echo "$out" | head -5; fail=1; }
+fi
+# Beyond the mapping budget (unguarded stacks): one process's runaway recursion is named, and the
+# run stops at its chunk's guard page instead of running through every stack.
+budget="$(( $(cat /proc/sys/vm/max_map_count) * 3 / 4 / 2 ))"
+if [ "$sanitized" = 0 ] && [ "$budget" -lt 40000 ]; then
+  p=$((budget + 100))
+  expect 1 "process 7 overflowed its stack" -- "$b" run -p "$p" --seed 1 --stack-size 16k --no-fork-server \
+    "$work/deep_recursion" 100000 7
+fi
+no_leftovers "stack overflow"
+exit "$fail"
