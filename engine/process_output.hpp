@@ -13,6 +13,14 @@
 
 namespace bspcheck::rt {
 
+// Where the process is when it completes a line: what a prefix's %s and %c show.
+struct LineContext {
+  long superstep = 0;
+  const char* call = nullptr;  // its last BSPlib call
+  const char* file = nullptr;  // and that call's site, when bsp.h recorded it
+  int line = 0;
+};
+
 // One process's output so far.
 struct ProcessOutput {
   std::string partial[2];  // echoing: the unfinished line of stdout, stderr
@@ -22,19 +30,24 @@ struct ProcessOutput {
 
 class OutputLines {
  public:
-  // prefix: "%p" stands for the process; capture: keep a copy; echo: write to the real streams.
+  // prefix: "%p" stands for the process, "%s" for its superstep, "%c" for its last BSPlib call
+  // and its site ("bsp_sync@prog.c:12"); capture: keep a copy; echo: write to the real streams.
   OutputLines(std::string prefix, bool capture, bool echo)
-      : prefix_(std::move(prefix)), capture_(capture), echo_(echo) {}
+      : prefix_(std::move(prefix)), capture_(capture), echo_(echo),
+        needs_context_(prefix_.find("%s") != std::string::npos || prefix_.find("%c") != std::string::npos) {}
 
+  // Does the prefix show the process's superstep or call (else write's context is not read)?
+  bool needs_context() const { return needs_context_; }
   // Bytes process pid wrote to stream (0 stdout, 1 stderr); complete lines go to out[stream].
-  void write(ProcessOutput& o, int pid, int stream, const char* data, std::size_t n, std::FILE* const out[2]) const;
+  void write(ProcessOutput& o, int pid, const LineContext& where, int stream, const char* data, std::size_t n,
+             std::FILE* const out[2]) const;
   // The process ends: an unfinished last line is shown too, with a newline.
-  void flush(ProcessOutput& o, int pid, std::FILE* const out[2]) const;
+  void flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2]) const;
 
  private:
-  void write_prefix(std::FILE* out, int pid) const;
+  void write_prefix(std::FILE* out, int pid, const LineContext& where) const;
   std::string prefix_;
-  bool capture_, echo_;
+  bool capture_, echo_, needs_context_;
 };
 
 }  // namespace bspcheck::rt

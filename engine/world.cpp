@@ -562,7 +562,7 @@ void World::on_output(int stream, const char* data, std::size_t n) {
     return;
   }
   Process& me = w->self();
-  w->output_lines_.write(me.output, me.pid, stream, data, n, w->real_out);
+  w->output_lines_.write(me.output, me.pid, w->line_context(me), stream, data, n, w->real_out);
 }
 
 std::unique_ptr<OutputCapture> World::capture_output() {
@@ -572,6 +572,17 @@ std::unique_ptr<OutputCapture> World::capture_output() {
   return capture;
 }
 
-void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, real_out); }
+void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out); }
+
+LineContext World::line_context(const Process& pr) const {
+  LineContext where;
+  if (!output_lines_.needs_context()) return where;
+  // A process of cBSP or BSPk counts its own supersteps (engine/local_sync.hpp).
+  where.superstep = local_ ? local_->superstep(pr.pid) : superstep_;
+  where.call = pr.call;
+  where.file = pr.site.file;
+  where.line = pr.site.line;
+  return where;
+}
 
 }  // namespace bspcheck::rt

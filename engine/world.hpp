@@ -165,6 +165,8 @@ class World {
   // Captures the processes' output (engine/output_capture.hpp), real_out pointing at the originals.
   std::unique_ptr<OutputCapture> capture_output();
   void flush_partial_lines(Process& pr);
+  // Where process pr is, for the output prefix's %s and %c.
+  LineContext line_context(const Process& pr) const;
 
   // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
   // `prepare` runs on each process 1..p-1 before its constructors (the output capture's streams).

@@ -1,5 +1,6 @@
 #include "tools/output_divergence.hpp"
 
+#include <cstdlib>
 #include <sstream>
 #include <tuple>
 
@@ -38,6 +39,70 @@ std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, in
   return "the outputs could not be told apart when run again";
 }
 
+namespace {
+
+// A line process pid printed, captured with the prefix kContextPrefix: its text, and the
+// superstep and last BSPlib call (with its site) of the process when it printed it.
+constexpr const char* kContextPrefix = "[%p|%s|%c] ";
+struct PrintedLine {
+  std::string text;
+  int superstep = 0;
+  Location after;  // the process's last BSPlib call before the line
+};
+
+std::vector<PrintedLine> printed_lines(const std::string& text, int pid) {
+  std::vector<PrintedLine> lines;
+  const std::string tag = "[" + std::to_string(pid) + "|";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(tag, 0) != 0) continue;
+    const std::size_t bar = line.find('|', tag.size()), end = line.find("] ", tag.size());
+    if (bar == std::string::npos || end == std::string::npos || bar > end) continue;
+    PrintedLine l;
+    l.text = line.substr(end + 2);
+    l.superstep = std::atoi(line.substr(tag.size(), bar - tag.size()).c_str());
+    const std::string call = line.substr(bar + 1, end - bar - 1);  // call[@file:line]
+    const std::size_t at = call.find('@'), colon = call.rfind(':');
+    l.after.process = pid;
+    l.after.call = call.substr(0, at);
+    if (at != std::string::npos && colon != std::string::npos && colon > at) {
+      l.after.file = call.substr(at + 1, colon - at - 1);
+      l.after.line = std::atoi(call.substr(colon + 1).c_str());
+    }
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+// Where process pid's outputs of two runs part: the superstep, and each run's last BSPlib call
+// before its differing line (or its last line, when one output is a prefix of the other).
+bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Finding& f) {
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<PrintedLine> la = printed_lines(a.*stream, pid), lb = printed_lines(b.*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i].text == lb[i].text) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    const PrintedLine* pa = i < la.size() ? &la[i] : la.empty() ? nullptr : &la.back();
+    const PrintedLine* pb = i < lb.size() ? &lb[i] : lb.empty() ? nullptr : &lb.back();
+    f.superstep = pb ? pb->superstep : pa ? pa->superstep : 0;
+    if (pa) f.locations.push_back(pa->after);
+    if (pb) f.locations.push_back(pb->after);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b) {
+  std::string session = repro_command(c, p, seed_a);
+  const std::string seed_word = " --seed " + std::to_string(seed_a);
+  if (seed_b > seed_a)
+    if (const std::size_t at = session.find(seed_word); at != std::string::npos)
+      session.insert(at + seed_word.size(), " --seeds " + std::to_string(seed_b - seed_a + 1));
+  return session;
+}
+
 // Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
@@ -47,6 +112,10 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   again.keep_trace = false;
   const RunOutcome a = run_once(again, path, p, seed_a, in, false);
   const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  // Once more with the superstep and last call in the prefix, to locate the difference.
+  again.prefix = kContextPrefix;
+  const RunOutcome ca = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome cb = run_once(again, path, p, seed_b, in, false);
   // A seed that disagrees with itself says nothing about schedules: the program's output depends
   // on something else (the prefix is not in the digests).
   for (const auto& [run, first, seed] : {std::tuple{&a, &digests_a, seed_a}, std::tuple{&b, &digests_b, seed_b}})
@@ -64,9 +133,14 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
   f.severity = rule_severity(Rule::schedule_divergence);
+  const bool located = locate_difference(ca, cb, pid, f);
+  const std::string session = divergence_reproduce(c, p, seed_a, seed_b);
   f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
-                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + "); " + detail +
-                 ". Reproduce both: " + repro_command(c, p, seed_a) + " ; " + repro_command(c, p, seed_b) +
+                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +
+                 (located ? ", from superstep " + std::to_string(f.superstep) : std::string()) + "; " + detail +
+                 (located ? " (the locations: each seed's last BSPlib call before that line)" : "") +
+                 ". Reproduce: " + session + " ; each seed alone: " + repro_command(c, p, seed_a) + " ; " +
+                 repro_command(c, p, seed_b) +
                  ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
   f.processes = {pid};
   return f;

@@ -36,6 +36,11 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
                            const std::vector<std::uint64_t>& digests_b);
 
+// The command that reproduces a divergence between the reference seed_a and seed_b: the session
+// of p from seed_a to seed_b (each seed alone runs clean; the reference is the first clean run of
+// p, so this session fails the same way, or earlier).
+std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b);
+
 // "first difference on stdout, line 3: NAME_A prints "x", NAME_B prints "y"": the first line where
 // process pid's output differs between two runs captured with the prefix "[pid] ".
 std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,

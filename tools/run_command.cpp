@@ -215,8 +215,10 @@ int run_command(const RunConfig& c) {
         if (checker::finding_fails(f, c.options.run.werror)) r.passed = false;
         r.report.findings.push_back(std::move(f));
       };
+      std::string repro = repro_command(c, p, seed);  // a divergence's: the session that shows it
       if (r.passed && !stream && comparing)
         if (const auto differs = compare_outputs(outputs, r)) {
+          repro = divergence_reproduce(c, p, differs->second, seed);
           Finding f = divergence_finding(c, *program, p, differs->second, seed, differs->first, stdin_feed,
                                          *outputs.reference(p), r.report.output_hash);
           // A seed that does not print the same twice: no comparison across seeds means anything.
@@ -235,7 +237,7 @@ int run_command(const RunConfig& c) {
       }
       std::size_t fresh_tuples = 0;  // reached by no earlier run of the session
       for (const CoverageTuple& t : r.report.coverage) fresh_tuples += coverage.add(t);
-      RunRecord rec = run_record(r, repro_command(c, p, seed));
+      RunRecord rec = run_record(r, repro);
       runs.push_back(run_record_to_json(rec));
       const std::vector<Finding>& findings = r.report.findings;
 
@@ -262,7 +264,7 @@ int run_command(const RunConfig& c) {
           std::cout << r.out << std::flush;
           std::cerr << r.err << std::flush;
           if (!r.passed) {
-            if (repro_lines.size() < 10) repro_lines.push_back(repro_command(c, p, seed));
+            if (repro_lines.size() < 10) repro_lines.push_back(repro);
             else ++repro_more;
           }
         } else if (!r.passed) {

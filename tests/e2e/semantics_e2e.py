@@ -70,6 +70,18 @@ def cmd_time(a):
     check(res.returncode == 1, f"with --time-jitter the printed times must differ between seeds\n{ctx}")
     check(b"schedule-divergence" in res.stdout + res.stderr, f"schedule-divergence not named\n{ctx}")
     print("ok: with --time-jitter the output diverges and schedule-divergence fires")
+    # The finding is located (each seed's last BSPlib call before the differing line, in the
+    # program's source), and its reproduce command, a session from the reference seed, fails too.
+    text = (res.stdout + res.stderr).decode(errors="replace")
+    check(re.search(r"\n  at \S*print_time\.c:\d+ \(bsp_\w+, process \d+\)", text),
+          f"the divergence names no call site in print_time.c\n{ctx}")
+    m = re.search(r"  reproduce: bsp-check run (-p 2 --seed \d+ --seeds \d+ .*)", text)
+    check(m, f"no session reproduce command\n{ctx}")
+    again = [a.bsp_check, "run", "-q", "--no-keep-trace"] + m.group(1).replace("'", "").split()
+    res2 = run(again)
+    check(res2.returncode == 1 and b"schedule-divergence" in res2.stdout + res2.stderr,
+          f"the reproduce command does not fail with the divergence\n{describe(again, res2)}")
+    print("ok: the divergence is located, and its reproduce command fails")
 
 
 def marked_line(source, rule):
