@@ -434,16 +434,18 @@ void begin_program(int maxprocs, const Site& site) {
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
-  // Every process needs at least a few touched pages of stack and its bookkeeping.
+  // Every process needs at least the touched pages of its stack (the top one, and the canary's at
+  // the low end once stacks are unguarded) and its bookkeeping: what 10^6 processes of a ring
+  // measured (8.3 GiB, docs/performance.md). Refuse only what cannot fit, saying what would.
   struct sysinfo si {};
   if (sysinfo(&si) == 0) {
-    const double per_process = 16 * 1024.0;
+    const double per_process = 2.0 * static_cast<double>(StackPool::page_size()) + sizeof(Process) + 256;
     const double avail = static_cast<double>(si.freeram + si.bufferram) * si.mem_unit;
     if (p * per_process > avail) {
       std::fprintf(stderr,
-                   "bsp-check: error: p = %d processes need about %.1f GiB, more than the %.1f GiB of "
-                   "memory available\n",
-                   p, p * per_process / (1 << 30), avail / (1 << 30));
+                   "bsp-check: error: p = %d processes need at least %.1f GiB, more than the %.1f GiB of "
+                   "memory available; at most about %.0f processes fit\n",
+                   p, p * per_process / (1 << 30), avail / (1 << 30), avail / per_process);
       std::exit(2);
     }
   }

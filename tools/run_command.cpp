@@ -23,6 +23,7 @@
 #include "bspcheck/rules.hpp"
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
+#include "replay/trace_format.hpp"
 #include "runtime/coverage_map.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/determinism_check.hpp"
@@ -40,6 +41,25 @@
 #include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
+
+namespace {
+
+// A kept trace is named only when it is one: a run that ended before it recorded anything (the
+// program refused its p, died before bsp_begin) leaves an empty file, which is removed.
+bool kept_trace_valid(const std::string& path) {
+  try {
+    if (std::filesystem::exists(path)) {
+      trace::EventStream::open(path);
+      return true;
+    }
+  } catch (const std::exception&) {
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+  return false;
+}
+
+}  // namespace
 
 namespace {
 
@@ -387,8 +407,9 @@ int run_command(const RunConfig& c) {
         std::filesystem::copy_file(temporary_trace.path, again.options.run.trace_file,
                                    std::filesystem::copy_options::overwrite_existing, error);
       if (!error) {
-        std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
-                     shell_quote(again.options.run.trace_file).c_str());
+        if (kept_trace_valid(again.options.run.trace_file))
+          std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
+                       shell_quote(again.options.run.trace_file).c_str());
         return 1;
       }
     }
@@ -400,7 +421,7 @@ int run_command(const RunConfig& c) {
     }
     if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
-    if ((!r.passed || first_failure_diverged) && std::filesystem::exists(again.options.run.trace_file))
+    if ((!r.passed || first_failure_diverged) && kept_trace_valid(again.options.run.trace_file))
       std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
                    shell_quote(again.options.run.trace_file).c_str());
   }

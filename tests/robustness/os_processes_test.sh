@@ -2,7 +2,8 @@
 # What a program does to its OS process: forks (the child's output is kept, its exit writes no
 # report, a BSPlib call in it ends it with a message), stack overflows named as such at any process
 # count (guard pages; beyond the mapping budget, the guard below each chunk of stacks), and
-# --stack-size applies to process 0 (the main thread) too. Threads calling BSPlib and exec* are
+# --stack-size applies to process 0 (the main thread) too, and a p that cannot fit in memory is
+# refused with the number that would. Threads calling BSPlib and exec* are
 # findings of their own (tests/checks: foreign-thread, process-exec).
 # Usage: os_processes_test.sh BSP-CHECK BSPCC [CFLAGS]
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
@@ -52,4 +53,13 @@ if [ "$sanitized" = 0 ] && [ "$budget" -lt 40000 ]; then
     "$work/deep_recursion" 100000 7
 fi
 no_leftovers "stack overflow"
+
+# More processes than memory holds: one clear line with the number that fits, and no trace named
+# or left behind for a run that recorded nothing.
+out="$("$b" run -p 100000000 --seed 1 --trace-dir "$work" "$work/deep_recursion" 1 2>&1 </dev/null)"
+grep -qE "p = 100000000 processes need at least .* at most about [0-9]+ processes fit" <<<"$out" ||
+  { echo "FAIL: too many processes: no refusal with the number that fits"; echo "$out" | head -5; fail=1; }
+if grep -q "trace:" <<<"$out" || ls "$work"/*.trace >/dev/null 2>&1; then
+  echo "FAIL: too many processes: a trace was named or left"; echo "$out" | tail -3; fail=1
+fi
 exit "$fail"
