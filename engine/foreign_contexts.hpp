@@ -1,7 +1,7 @@
 // foreign_contexts.hpp: code that runs in the run's OS process but outside its BSP processes:
 // threads the program creates, and children it forks while the processes run.
 //
-// A BSP process is single-threaded (BSPlib 1: p processes, each a sequential program), so a
+// A BSP process is single-threaded (BSPlib: p processes, each a sequential program), so a
 // BSPlib call from a thread the program created is misuse: on BSPonMPI it races with the
 // process's own calls, on MulticoreBSP it has no process at all. Such a thread must not touch the
 // World, which its own thread runs without locks: the call has no effect, the first one is kept

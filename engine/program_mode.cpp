@@ -317,10 +317,10 @@ void on_timeout(int) {
   std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
   f.message = "the run did not finish within its time limit of " + std::string(limit) + " s (--timeout, counted from bsp_begin); in superstep " +
               std::to_string(w->superstep()) + ", process(es) " + stuck +
-              " had not reached their next bsp_sync (each at its last BSPlib call; process " + std::to_string(w->pid()) +
-              " was running)";
-  if (!waiting.empty()) f.message += ", process(es) " + waiting + " waited in bsp_sync";
-  if (!ended.empty()) f.message += ", process(es) " + ended + " had reached bsp_end";
+              " had not reached their next bsp_sync, each located at its last BSPlib call (process " +
+              std::to_string(w->pid()) + " was running)";
+  if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
+  if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));
   stop_program(1);
@@ -505,11 +505,36 @@ void begin_program(int maxprocs, const Site& site) {
   w.switch_point();
 }
 
+// expect_output: the reference run's digest of each process's output (a kept trace of a
+// schedule-divergence carries them, so that its replay and shrinking see the divergence).
+void compare_with_expected_output(World& w) {
+  const std::vector<std::uint64_t>& expected = options().run.expected_output;
+  if (expected.size() != static_cast<std::size_t>(w.nprocs()) || !options().run.checks) return;
+  for (const Process& pr : w.processes()) {
+    const std::uint64_t digest = pr.output.digest.value();
+    if (digest == expected[static_cast<std::size_t>(pr.pid)]) continue;
+    char digests[80];
+    std::snprintf(digests, sizeof digests, "output digest %016llx, the reference's %016llx",
+                  static_cast<unsigned long long>(digest),
+                  static_cast<unsigned long long>(expected[static_cast<std::size_t>(pr.pid)]));
+    Finding f;
+    f.rule = rule_id(Rule::schedule_divergence);
+    f.message = "process " + std::to_string(pr.pid) + " prints other output than in the reference run (" + digests +
+                "): under this schedule the program's output differs (the location: its last BSPlib call)";
+    f.processes = {pr.pid};
+    f.superstep = w.superstep();
+    f.locations = {w.diagnostics().location(pr.site, pr.pid, pr.call)};
+    w.diagnostics().report(std::move(f));
+    return;  // the first process that differs, as the driver's comparison names
+  }
+}
+
 void end_program() {
   World& w = *g_world;
   g_end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
   g_final_superstep = w.superstep();
   w.flush_partial_lines(w.self());
+  compare_with_expected_output(w);
   w.diagnostics().print_repeat_summary();
   g_errors = w.diagnostics().errors();
   g_capture.reset();

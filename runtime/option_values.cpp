@@ -217,4 +217,25 @@ std::string RuleListValue::format(const std::vector<std::string>& v) {
   return s;
 }
 
+std::vector<std::uint64_t> DigestListValue::parse(const std::string& key, const std::string& text) {
+  std::vector<std::uint64_t> digests;
+  for (const std::string& item : split_list(text, ',')) {
+    std::uint64_t d = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), d, 16);
+    if (item.empty() || item.size() > 16 || ec != std::errc() || end != item.data() + item.size())
+      refuse(key, syntax(), text);
+    digests.push_back(d);
+  }
+  return digests;
+}
+std::string DigestListValue::format(const std::vector<std::uint64_t>& v) {
+  std::string s;
+  char hex[17];
+  for (std::uint64_t d : v) {
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(d));
+    s += (s.empty() ? "" : ",") + std::string(hex);
+  }
+  return s;
+}
+
 }  // namespace bspcheck::rt

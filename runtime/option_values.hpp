@@ -119,4 +119,11 @@ struct RuleListValue {  // rule ids of the catalogue, comma-separated
   static std::string format(const type& v);
 };
 
+struct DigestListValue {  // 64-bit digests in hex, comma-separated (one per process)
+  using type = std::vector<std::uint64_t>;
+  static std::string syntax() { return "hexadecimal digests, comma-separated"; }
+  static type parse(const std::string& key, const std::string& text);
+  static std::string format(const type& v);
+};
+
 }  // namespace bspcheck::rt

@@ -398,6 +398,11 @@ int run_command(const RunConfig& c) {
                         (base + "-p" + std::to_string(first_failure->first) + "-s" +
                          std::to_string(first_failure->second) + ".trace"))
                            .string();
+    // A divergence: the recording carries the reference run's output digests (in its header's
+    // checker options), so that its replay reports the divergence and shrink keeps it.
+    if (first_failure_diverged)
+      if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
+        again.options.run.expected_output = *reference;
     // A single run was recorded already: its own trace is kept.
     if (!temporary_trace.path.empty()) {
       std::error_code error;

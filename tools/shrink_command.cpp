@@ -121,7 +121,9 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
 
   std::printf("bsp-check: shrink: the run fails %s with %zu of its %zu scheduling choices (%zu runs%s)\n",
               what.c_str(), kept.size(), choices.size(), runs, runs >= max_runs ? ", stopped at --max-runs" : "");
-  if (kept.empty())
+  if (kept.empty() && !c.options.run.expected_output.empty())  // a divergence, kept with its reference
+    std::printf("  no choice matters: the default schedule's output differs from the reference run's too\n");
+  else if (kept.empty())
     std::printf("  no choice matters: the default schedule fails too, so the failure does not depend on the schedule\n");
   // Choices are followed by position: the kept ones are described where the minimal run made
   // them (its own trace), which is where they matter.

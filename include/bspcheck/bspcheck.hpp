@@ -68,6 +68,9 @@ struct Options {
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped
   bool werror = false;                  // warnings count as errors (ok() and exit status)
+  // The output digest of each process in a reference run (the kept trace of a schedule-divergence
+  // carries them): a program run whose process prints otherwise reports schedule-divergence.
+  std::vector<std::uint64_t> expected_output;
   // In AddressSanitizer builds, poison hp and get destinations and stale bsp_hpmove storage so
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.

@@ -15,6 +15,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import xml.etree.ElementTree as ET
 
 TIMEOUT = 600
@@ -82,6 +83,18 @@ def cmd_time(a):
     check(res2.returncode == 1 and b"schedule-divergence" in res2.stdout + res2.stderr,
           f"the reproduce command does not fail with the divergence\n{describe(again, res2)}")
     print("ok: the divergence is located, and its reproduce command fails")
+    # Its kept trace carries the reference run's output digests: replayed alone, it fails with
+    # the divergence too (before, it replayed clean).
+    with tempfile.TemporaryDirectory() as d:
+        cmd = [a.bsp_check, "run", "-q", "-p", "2", "--seeds", "20", "--trace-dir", d, "--time-jitter", a.print_time]
+        res = run(cmd)
+        traces = [f for f in os.listdir(d) if f.endswith(".trace")]
+        check(res.returncode == 1 and len(traces) == 1, f"one trace kept\n{describe(cmd, res)}")
+        again = [a.bsp_check, "replay", os.path.join(d, traces[0])]
+        res2 = run(again)
+        check(res2.returncode == 1 and b"error[schedule-divergence]" in res2.stdout + res2.stderr,
+              f"the kept trace does not replay to the divergence\n{describe(again, res2)}")
+    print("ok: the divergence's kept trace replays to the divergence")
 
 
 def marked_line(source, rule):
