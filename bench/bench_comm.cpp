@@ -1,5 +1,6 @@
 // bench_comm: the overhead of one 8-byte bsp_put, bsp_hpput, bsp_get and bsp_send (and of
-// reading the messages back with bsp_move), many per superstep.
+// reading the messages back with bsp_move), many per superstep; and of a bsp_put made through a
+// wrapper in a header (whose stack the runtime records).
 //
 // p processes (default 4) each issue n = total/p operations towards pid+1 in one superstep and
 // then call bsp_sync. The timed interval runs from the end of the registration superstep to the
@@ -18,14 +19,16 @@
 #include "bench_util.hpp"
 #include "bsp.h"
 #include "bspcheck/bspcheck.hpp"
+#include "wrapped_put.hpp"
 
 namespace {
 
-enum class Op { put, hpput, get, send, move };
+enum class Op { put, put_wrapped, hpput, get, send, move };
 
 const char* name(Op op) {
   switch (op) {
     case Op::put: return "comm: bsp_put 8 B";
+    case Op::put_wrapped: return "comm: bsp_put 8 B through a header wrapper";
     case Op::hpput: return "comm: bsp_hpput 8 B";
     case Op::get: return "comm: bsp_get 8 B";
     case Op::send: return "comm: bsp_send 8 B";
@@ -72,6 +75,9 @@ Times run_once(Op op, int p, long n, std::uint64_t seed, bool checks) {
       case Op::put:
         for (long i = 0; i < n; ++i) bsp_put(to, &v, area.data(), static_cast<int>(i * 8), 8);
         break;
+      case Op::put_wrapped:
+        for (long i = 0; i < n; ++i) wrapped_put(to, &v, area.data(), static_cast<int>(i * 8), 8);
+        break;
       case Op::hpput:
         for (long i = 0; i < n; ++i) bsp_hpput(to, &v, area.data(), static_cast<int>(i * 8), 8);
         break;
@@ -116,7 +122,7 @@ int main(int argc, char** argv) {
   const long total = bench::scaled(1'000'000);
   const long n = total / p;
   for (bool checks : {false, true}) {
-    for (Op op : {Op::put, Op::hpput, Op::get, Op::send, Op::move}) {
+    for (Op op : {Op::put, Op::put_wrapped, Op::hpput, Op::get, Op::send, Op::move}) {
       std::vector<double> total_s, barrier_s;
       for (int r = 0; r < bench::reps(); ++r) {
         Times t = run_once(op, p, n, 77 + static_cast<std::uint64_t>(r), checks);

@@ -2,6 +2,7 @@
 
 #include "checker/finding_text.hpp"
 #include "runtime/backtrace.hpp"
+#include "runtime/call_stacks.hpp"
 
 #include <dlfcn.h>
 
@@ -13,6 +14,16 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
   Location l;
   l.process = process;
   l.call = call ? call : "";
+  if (site.stack) {
+    // Made through a wrapper: located at the user's line that called it, with the stack.
+    const rt::SymbolisedStack& s = rt::symbolised_stack(site.stack);
+    l.stack = s.frames;  // without debug information outside the wrapper: the wrapper's line, and this
+    if (s.user >= 0) {
+      l.file = s.frames[static_cast<std::size_t>(s.user)].file;
+      l.line = s.frames[static_cast<std::size_t>(s.user)].line;
+      return l;
+    }
+  }
   if (site.file) {
     l.file = site.file;
     l.line = site.line;

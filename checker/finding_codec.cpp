@@ -28,8 +28,16 @@ std::string hex64(std::uint64_t v) {
 
 nlohmann::json finding_to_json(const Finding& f) {
   nlohmann::json locs = nlohmann::json::array();
-  for (const Location& l : f.locations)
-    locs.push_back({{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}});
+  for (const Location& l : f.locations) {
+    nlohmann::json loc = {{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}};
+    if (!l.stack.empty()) {
+      nlohmann::json frames = nlohmann::json::array();
+      for (const StackFrame& fr : l.stack)
+        frames.push_back({{"function", fr.function}, {"file", fr.file}, {"line", fr.line}});
+      loc["stack"] = std::move(frames);
+    }
+    locs.push_back(std::move(loc));
+  }
   return {{"rule", f.rule},
           {"severity", severity_name(f.severity)},
           {"message", f.message},
@@ -54,6 +62,10 @@ Finding finding_from_json(const nlohmann::json& j) {
       loc.line = field<int>(l, "line", 0);
       loc.process = field<int>(l, "process", -1);
       loc.call = field<std::string>(l, "call", "");
+      if (l.is_object() && l.contains("stack") && l["stack"].is_array())
+        for (const auto& fr : l["stack"])
+          loc.stack.push_back({field<std::string>(fr, "function", ""), field<std::string>(fr, "file", ""),
+                               field<int>(fr, "line", 0)});
       f.locations.push_back(std::move(loc));
     }
   return f;

@@ -5,7 +5,9 @@
 // A finding as JSON:
 //   {"rule": "bounds-put", "severity": "error", "message": "...", "processes": [1, 2],
 //    "superstep": 3, "locations": [{"file": "put.c", "line": 14, "process": 1, "call": "bsp_put"}]}
-// (the driver adds "seed" when it lists a finding with its run).
+// (the driver adds "seed" when it lists a finding with its run). A location of a call made through
+// a wrapper also has "stack": [{"function": "Reg::Reg(int*)", "file": "reg.hpp", "line": 8}, ...],
+// innermost first.
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,26 @@ std::string file_line(const Location& l) {
   return s;
 }
 
+// What a location's stack is: a BSPlib call's is that of a call made through a wrapper; the
+// engine names other locations by what happened there ("allocation", "null pointer use").
+std::string stack_heading(const Location& l) {
+  if (l.call == "allocation") return "where the allocation failed";
+  if (l.call == "null pointer use") return "where the null pointer was used";
+  return "called through a wrapper";
+}
+
 }  // namespace
+
+std::string stack_text(const std::vector<StackFrame>& stack) {
+  std::string s;
+  for (std::size_t i = 0; i < stack.size(); ++i) {
+    const StackFrame& f = stack[i];
+    s += "      #" + std::to_string(i) + " " + (f.function.empty() ? "??" : f.function);
+    if (!f.file.empty()) s += " at " + f.file + (f.line > 0 ? ":" + std::to_string(f.line) : "");
+    s += "\n";
+  }
+  return s;
+}
 
 std::string location_text(const Location& l) {
   std::string s = file_line(l) + " (";
@@ -36,7 +55,16 @@ std::string render_finding_outside_spmd(const Finding& f) {
 std::string render_finding(const Finding& f, const std::string& repro) {
   std::ostringstream s;
   s << "bsp-check: " << finding_headline(f) << "\n";
-  for (const Location& l : f.locations) s << "  at " << location_text(l) << "\n";
+  std::vector<const std::vector<StackFrame>*> shown;  // each stack once, whatever the processes
+  for (const Location& l : f.locations) {
+    s << "  at " << location_text(l) << "\n";
+    if (l.stack.empty()) continue;
+    bool seen = false;
+    for (const auto* st : shown) seen = seen || stack_text(*st) == stack_text(l.stack);
+    if (seen) continue;
+    shown.push_back(&l.stack);
+    s << "    " << stack_heading(l) << ":\n" << stack_text(l.stack);
+  }
   if (const RuleInfo* rule = find_rule(f.rule)) s << "  rule: " << rule_statement_text(*rule) << "\n";
   if (!repro.empty()) s << "  reproduce: " << repro << "\n";
   return s.str();

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "bspcheck/bspcheck.hpp"
 
@@ -26,6 +27,9 @@ std::string finding_headline(const Finding& f);
 std::string render_finding_outside_spmd(const Finding& f);
 // "put.c:14 (bsp_put, process 2)": one location as the "at" line shows it, after "at ".
 std::string location_text(const Location& l);
+// The stack of a call made through a wrapper, one "      #k function at file:line" line per
+// frame; render_finding prints it under the location, after "    called through a wrapper:".
+std::string stack_text(const std::vector<StackFrame>& stack);
 // "file:line" of each location, without processes, distinct, joined by ", " (or "<unknown>").
 std::string finding_where(const Finding& f);
 // Does this finding fail its run? Errors do, and with werror warnings too.

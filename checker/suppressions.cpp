@@ -1,12 +1,11 @@
 #include "checker/suppressions.hpp"
 
-#include <fnmatch.h>
-
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "bspcheck/rules.hpp"
+#include "runtime/file_pattern.hpp"
 
 namespace bspcheck::checker {
 
@@ -53,24 +52,12 @@ Suppressions Suppressions::parse(const std::string& text, const std::string& ori
   return s;
 }
 
-namespace {
-
-bool file_matches(const std::string& pattern, const std::string& file) {
-  if (pattern.find_first_of("*?[") != std::string::npos) return fnmatch(pattern.c_str(), file.c_str(), 0) == 0;
-  // A path suffix at a component boundary: "ring.c" matches "/src/ring.c".
-  if (file.size() < pattern.size()) return false;
-  if (file.compare(file.size() - pattern.size(), pattern.size(), pattern) != 0) return false;
-  return file.size() == pattern.size() || file[file.size() - pattern.size() - 1] == '/';
-}
-
-}  // namespace
-
 bool Suppressions::matches(const Finding& f) const {
   for (const Entry& e : entries_) {
     if (e.rule != "*" && e.rule != f.rule) continue;
     if (e.file.empty()) return true;
     for (const Location& l : f.locations)
-      if (file_matches(e.file, l.file) && (e.line == 0 || e.line == l.line)) return true;
+      if (rt::file_matches(e.file, l.file) && (e.line == 0 || e.line == l.line)) return true;
   }
   return false;
 }

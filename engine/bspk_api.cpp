@@ -73,7 +73,7 @@ bspk_ptr do_recv(World* w) {
 int do_sender_id(World* w, bspk_ptr local) { return w ? bspk(*w).sender_id(from_c(local)) : -1; }
 
 World* at(const char* call, const char* file, int line, const void* pc) {
-  return bspcheck::rt::enter_call_at(call, Site{file, line, pc});
+  return bspcheck::rt::enter_call_at(call, Site{file, line, 0, pc});
 }
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include "engine/entry_points.hpp"
 #include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
+#include "runtime/call_stacks.hpp"
 
 using bspcheck::Rule;
 using bspcheck::rt::Site;
@@ -29,9 +30,9 @@ const char* g_site_file = nullptr;
 int g_site_line = 0;
 
 inline Site take_site(const void* pc) {
-  Site s{g_site_file, g_site_line, pc};
+  Site s{g_site_file, g_site_line, 0, pc};
   g_site_file = nullptr;
-  return s;
+  return bspcheck::rt::with_wrapper_stack(s);
 }
 
 // The world, with the call recorded; nullptr (after reporting misuse) outside bsp_begin/bsp_end.
@@ -82,7 +83,9 @@ double time_query(const Site& site) {
 }  // namespace
 
 bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) { return enter(call, take_site(pc)); }
-bspcheck::rt::World* bspcheck::rt::enter_call_at(const char* call, const Site& site) { return enter(call, site); }
+bspcheck::rt::World* bspcheck::rt::enter_call_at(const char* call, const Site& site) {
+  return enter(call, bspcheck::rt::with_wrapper_stack(site));
+}
 
 extern "C" {
 
@@ -123,12 +126,12 @@ void bsp_end(void) {
 // The queries, with their site (bsp.h's macros call the _at forms). They record the call like
 // every other primitive, so that a crash or a finding right after one names its line, but they
 // are not switch points: the paper gives them no effect another process could observe.
-int bsp_nprocs(void) { return nprocs_query(Site{nullptr, 0, __builtin_return_address(0)}); }
-int bsp_pid(void) { return pid_query(Site{nullptr, 0, __builtin_return_address(0)}); }
-double bsp_time(void) { return time_query(Site{nullptr, 0, __builtin_return_address(0)}); }
-int bspcheck_nprocs_at(const char* file, int line) { return nprocs_query(Site{file, line, __builtin_return_address(0)}); }
-int bspcheck_pid_at(const char* file, int line) { return pid_query(Site{file, line, __builtin_return_address(0)}); }
-double bspcheck_time_at(const char* file, int line) { return time_query(Site{file, line, __builtin_return_address(0)}); }
+int bsp_nprocs(void) { return nprocs_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
+int bsp_pid(void) { return pid_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
+double bsp_time(void) { return time_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
+int bspcheck_nprocs_at(const char* file, int line) { return nprocs_query(Site{file, line, 0, __builtin_return_address(0)}); }
+int bspcheck_pid_at(const char* file, int line) { return pid_query(Site{file, line, 0, __builtin_return_address(0)}); }
+double bspcheck_time_at(const char* file, int line) { return time_query(Site{file, line, 0, __builtin_return_address(0)}); }
 
 void bsp_sync(void) {
   const Site site = SITE;
@@ -250,9 +253,9 @@ int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
 
 // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
 extern "C" void bspcheck_level1_enter_at(const char* name, const char* file, int line) {
-  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_enter(name, Site{file, line, __builtin_return_address(0)});
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_enter(name, bspcheck::rt::with_wrapper_stack(Site{file, line, 0, __builtin_return_address(0)}));
 }
 
 extern "C" void bspcheck_level1_exit_at(const char* name, const char* file, int line) {
-  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_exit(name, Site{file, line, __builtin_return_address(0)});
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_exit(name, Site{file, line, 0, __builtin_return_address(0)});
 }

@@ -78,7 +78,7 @@ void refuse_exec_in_world(const char* fn, const char* file, const void* pc) {
   if (!on_world_thread() || g_forked_child) return;
   World* w = World::current();
   if (!w || !w->self().begun) return;
-  w->enter(fn, Site{nullptr, 0, pc});
+  w->enter(fn, Site{nullptr, 0, 0, pc});
   w->fatal(Rule::process_exec,
            "process " + std::to_string(w->pid()) + " called " + fn + "(\"" + (file ? file : "") +
                "\") during the SPMD part: it would replace the process's program, and under bsp-check every "

@@ -27,6 +27,7 @@
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
 #include "runtime/backtrace.hpp"
+#include "runtime/call_stacks.hpp"
 #include "runtime/elf_symbols.hpp"
 #include "engine/entry_points.hpp"
 #include "engine/foreign_contexts.hpp"
@@ -227,6 +228,7 @@ const char* signal_name(int sig) {
 }
 
 void on_crash(int sig, siginfo_t* info, void* uc) {
+  const int fault_errno = errno;  // the program's, before this handler calls anything
   static volatile sig_atomic_t in_handler = 0;
   if (in_handler) std::_Exit(1);
   in_handler = 1;
@@ -282,6 +284,19 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     char addr[32];
     std::snprintf(addr, sizeof addr, " at address %p", info->si_addr);
     msg += addr;
+  }
+  // A null pointer used right after an allocation failed (malloc sets ENOMEM, and nothing has
+  // touched errno since): the process ran out of memory, located at the program's line.
+  if (!overflow && sig == SIGSEGV && reinterpret_cast<std::uintptr_t>(info->si_addr) < 65536 && fault_errno == ENOMEM) {
+    char addr[32];
+    std::snprintf(addr, sizeof addr, "%p", info->si_addr);
+    w->report(Rule::out_of_memory,
+              "process " + std::to_string(pid) + " ran out of memory: it used a null pointer (address " + addr +
+                  ") just after an allocation failed (errno is ENOMEM): malloc, calloc or realloc returned NULL and "
+                  "the program did not check it",
+              {}, capture_interrupted_stack(), "null pointer use");
+    print_backtrace(err, 2);
+    stop_program(1);
   }
   msg += "; its last BSPlib call was " + std::string(w->self().call);
   w->report(Rule::crash, msg);
@@ -384,7 +399,7 @@ int available_processors() {
 
 void misuse_outside_spmd(const char* call, const Site& site) {
   std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
-  Location loc{site.file ? site.file : "", site.line, 0, call};
+  Location loc{site.file ? site.file : "", site.line, 0, call, {}};
   if (Launch* l = active_launch()) {
     std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
     l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
@@ -430,7 +445,7 @@ void begin_program(int maxprocs, const Site& site) {
     report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                 std::string("a second bsp_begin after bsp_end") +
                                     (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : ""),
-                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin"}}});
+                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}}}});
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));

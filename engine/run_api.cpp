@@ -46,11 +46,11 @@ void launch_entry(void* arg) {
     w = World::current();  // made by bsp_begin inside the body; none if it never called it
     if (w) {
       if (!end.crash.empty()) {
-        w->report(Rule::crash, end.crash);
+        w->report(end.rule, end.crash, {}, end.stack, "allocation");
         w->request_stop();
       }
     } else if (!end.crash.empty()) {
-      l.findings.push_back(Finding{rule_id(Rule::crash), rule_severity(Rule::crash), end.crash, {0}, 0, {}});
+      l.findings.push_back(Finding{rule_id(end.rule), rule_severity(end.rule), end.crash, {0}, 0, {}});
     } else if (!unwound) {
       l.findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                    "the SPMD function returned without calling bsp_begin", {0}, 0, {}});

@@ -3,6 +3,7 @@
 #include "checker/finding_text.hpp"
 #include "engine/foreign_contexts.hpp"
 #include "replay/trace_format.hpp"
+#include "runtime/call_stacks.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -55,6 +56,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                   options.suppressions_file.empty() ? checker::Suppressions{}
                                                     : checker::Suppressions::load(options.suppressions_file),
                   options.werror);
+  set_wrapper_files(options.wrapper_files);
+  install_failed_allocation_handler();
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
@@ -168,6 +171,12 @@ SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
     body();
   } catch (const ProcessExit&) {
     end.unwound = true;
+  } catch (const std::bad_alloc& e) {
+    end.unwound = true;
+    end.rule = Rule::out_of_memory;
+    end.stack = take_failed_allocation_stack();
+    end.crash = "process " + std::to_string(pid) + " ran out of memory: an allocation failed (" + e.what() +
+                ") and the program did not catch it";
   } catch (const std::exception& e) {
     end.unwound = true;
     end.crash = "process " + std::to_string(pid) + " threw an uncaught exception: " + e.what();
@@ -193,7 +202,7 @@ void World::process_entry(void* arg) {
     if (w.globals_ && !w.stopping_) w.globals_->finish_process(me.pid);
     unwound = end.unwound;
     if (!end.crash.empty()) {
-      w.report(Rule::crash, end.crash);
+      w.report(end.rule, end.crash, {}, end.stack, "allocation");
       w.stopping_ = true;
     }
   }
@@ -362,14 +371,17 @@ void World::deadlock() {
 // ---------------------------------------------------------------------------------------------
 // Diagnostics
 
-void World::report(Rule rule, std::string message, std::vector<int> processes) {
+void World::report(Rule rule, std::string message, std::vector<int> processes, std::uint32_t stack,
+                   const char* what) {
   const Process& me = self();
   Finding f;
   f.rule = rule_id(rule);
   f.message = std::move(message);
   f.processes = processes.empty() ? std::vector<int>{me.pid} : std::move(processes);
   f.superstep = superstep_;
-  f.locations.push_back(diag_.location(me.site, me.pid, me.call));
+  Site site = me.site;
+  if (stack) site.stack = stack;
+  f.locations.push_back(diag_.location(site, me.pid, stack && what ? what : me.call));
   diag_.report(std::move(f));
 }
 

@@ -46,7 +46,9 @@ struct ProcessExit {};
 // uncaught exception (`crash` then says which, for the crash finding).
 struct SpmdEnd {
   bool unwound = false;
-  std::string crash;
+  std::string crash;           // what stopped the process, when it did not return
+  Rule rule = Rule::crash;     // out_of_memory for a bad_alloc
+  std::uint32_t stack = 0;     // out_of_memory: the failed allocation's stack (runtime/call_stacks.hpp)
 };
 SpmdEnd run_spmd(const std::function<void()>& body, int pid);
 
@@ -153,7 +155,10 @@ class World {
   bool tracing() const { return schedule_.tracing(); }
 
   // Reports a finding located at the running process's current call.
-  void report(Rule rule, std::string message, std::vector<int> processes = {});
+  // A finding at the running process's last call; with `stack` (runtime/call_stacks.hpp), at the
+  // program's line in that stack, named `what` there (e.g. "allocation") instead of the call.
+  void report(Rule rule, std::string message, std::vector<int> processes = {}, std::uint32_t stack = 0,
+              const char* what = nullptr);
   // Stops the run after an error that leaves no meaningful way to continue.
   [[noreturn]] void fatal(Rule rule, std::string message, std::vector<int> processes = {});
   // Stops the run after a finding already reported.

@@ -251,6 +251,26 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
                              {"locations", locations},
                              {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
     if (!related.empty()) result["relatedLocations"] = related;
+    // Calls made through a wrapper, failed allocations: their stacks, one per distinct stack.
+    nlohmann::json stacks = nlohmann::json::array();
+    std::set<std::string> stacks_seen;
+    for (const Location& l : f.locations) {
+      if (l.stack.empty() || !stacks_seen.insert(checker::stack_text(l.stack)).second) continue;
+      nlohmann::json frames = nlohmann::json::array();
+      for (const StackFrame& fr : l.stack) {
+        nlohmann::json loc = nlohmann::json::object();
+        if (!fr.file.empty()) {
+          nlohmann::json phys = {{"artifactLocation", artifact_location(valid_utf8(fr.file))}};
+          if (fr.line > 0) phys["region"] = {{"startLine", fr.line}};
+          loc["physicalLocation"] = phys;
+        }
+        if (!fr.function.empty())
+          loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
+        frames.push_back({{"location", loc}});
+      }
+      stacks.push_back({{"message", {{"text", "the stack (" + call_and_process(l) + ")"}}}, {"frames", frames}});
+    }
+    if (!stacks.empty()) result["stacks"] = stacks;
     if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
     result["properties"] = {{"seed", d.first->seed},
                             {"procs", d.first->p},

@@ -125,6 +125,11 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
   bool errors = false;  // findings that fail the run: errors, and with --werror warnings
   for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.options.run.werror);
   if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
+  else if (r.exit_status == 128 + SIGKILL)
+    // Not bsp-check's kill (that is the timeout above): almost always the kernel's out-of-memory
+    // killer, which leaves no chance to write a report.
+    r.reason = "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg); "
+               "all p processes share one process's memory here, so lower -p or what each process allocates";
   else if (!r.reported)
     r.reason = r.exit_status == 127 ? "could not be executed"
                                     : "the program ended without a bsp-check report (it never called bsp_begin, or the "

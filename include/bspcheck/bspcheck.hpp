@@ -27,11 +27,22 @@ enum class Strategy { random, round_robin, pct };
 
 enum class Severity { warning, error };
 
+// One frame of a call's stack: the function and, where the program has debug information, its line.
+struct StackFrame {
+  std::string function;  // empty when unknown
+  std::string file;      // empty when unknown
+  int line = 0;
+};
+
 struct Location {
   std::string file;  // empty when unknown
   int line = 0;
   int process = -1;
   std::string call;  // the BSPlib primitive, e.g. "bsp_put"
+  // A call made through a wrapper (a header, a file matching the `wrappers` option): its stack,
+  // innermost first, from the wrapper's call of the primitive to and past the user's line that
+  // file and line name. Empty for a call made directly.
+  std::vector<StackFrame> stack;
 };
 
 struct Finding {
@@ -67,6 +78,7 @@ struct Options {
   bool checks = true;                   // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;        // findings matching a line of this file are dropped
+  std::string wrapper_files;            // besides headers, files whose BSPlib calls are a wrapper's (comma-separated)
   bool werror = false;                  // warnings count as errors (ok() and exit status)
   // The output digest of each process in a reference run (the kept trace of a schedule-divergence
   // carries them): a program run whose process prints otherwise reports schedule-divergence.

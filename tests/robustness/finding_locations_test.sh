@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# finding_locations_test.sh BSPCHECK BSPCC CFLAGS: findings name the program's line where the
+# BSPlib call site does not say it. A finding raised in a thin wrapper (a C++ class in a header, a
+# helper file named by --wrappers) names the user's line that called the wrapper, with the stack,
+# in the text, the JSON and the SARIF report and on replay; a direct call has no stack. An
+# uncaught std::bad_alloc is out-of-memory at the line that allocated.
+BSPCHECK="$1" BSPCC="$2" CFLAGS="${3:-}"
+source "$(dirname "$0")/lib.sh"
+BSPCXX="$(dirname "$BSPCC")/bspcxx"
+src="$here/programs/wrappers"
+line_of() { grep -n "WRONG" "$src/$1" | cut -d: -f1; }
+put_line="$(line_of wrapped_put.cpp)"
+get_line="$(line_of wrapped_get.c)"
+wrapper_put_line="$(grep -n "bsp_put(" "$src/registered.hpp" | cut -d: -f1)"
+cd "$work" || exit 1
+
+# The C++ wrapper, called (-O0) and inlined (-O2): located at the program's line either way.
+for opt in -O0 -O2; do
+  # shellcheck disable=SC2086
+  "$BSPCXX" $CFLAGS -g $opt "$src/wrapped_put.cpp" -o "wrapped_put$opt" || { echo "FAIL: bspcxx $opt"; exit 1; }
+  out="$("$BSPCHECK" run -p 3 --seeds 1 "./wrapped_put$opt" 2>&1)"; status=$?
+  [ "$status" = 1 ] || { echo "FAIL: wrapped_put$opt exited $status"; echo "$out"; fail=1; }
+  grep -qE "^  at .*wrapped_put.cpp:$put_line \(bsp_put, process [0-9]\)" <<<"$out" ||
+    { echo "FAIL: wrapped_put$opt: not located at wrapped_put.cpp:$put_line"; echo "$out"; fail=1; }
+  grep -q "called through a wrapper:" <<<"$out" || { echo "FAIL: wrapped_put$opt: no stack"; fail=1; }
+  grep -qE "#0 Registered<int>::put_to.* at .*registered.hpp:$wrapper_put_line$" <<<"$out" ||
+    { echo "FAIL: wrapped_put$opt: the stack lacks the wrapper's frame"; echo "$out"; fail=1; }
+  grep -qE "#1 main at .*wrapped_put.cpp:$put_line$" <<<"$out" ||
+    { echo "FAIL: wrapped_put$opt: the stack lacks the caller's frame"; echo "$out"; fail=1; }
+done
+
+# A helper in its own C file: a direct call until --wrappers names the file.
+# shellcheck disable=SC2086
+"$BSPCC" $CFLAGS -g -O1 "$src/wrapped_get.c" "$src/wrap_lib.c" -o wrapped_get || { echo "FAIL: bspcc"; exit 1; }
+out="$("$BSPCHECK" run -p 2 --seeds 1 ./wrapped_get 2>&1)"
+grep -qE "^  at .*wrap_lib.c:[0-9]+ \(bsp_get" <<<"$out" || { echo "FAIL: without --wrappers: not at wrap_lib.c"; echo "$out"; fail=1; }
+if grep -q "called through a wrapper" <<<"$out"; then echo "FAIL: a direct call has a stack"; fail=1; fi
+
+out="$("$BSPCHECK" run -p 2 --seeds 1 --wrappers 'wrap_lib.c' --json r.json --sarif r.sarif ./wrapped_get 2>&1)"
+grep -qE "^  at .*wrapped_get.c:$get_line \(bsp_get, process [01]\)" <<<"$out" ||
+  { echo "FAIL: --wrappers: not located at wrapped_get.c:$get_line"; echo "$out"; fail=1; }
+grep -qE "#0 get_pair at .*wrap_lib.c:[0-9]+$" <<<"$out" || { echo "FAIL: --wrappers: no get_pair frame"; echo "$out"; fail=1; }
+grep -qE "reproduce: .*--wrappers wrap_lib.c" <<<"$out" || { echo "FAIL: the reproduce line drops --wrappers"; fail=1; }
+python3 - "$get_line" <<'PY' || fail=1
+import json, sys
+line = int(sys.argv[1])
+f = json.load(open("r.json"))["runs"][0]["findings"][0]
+loc = f["locations"][0]
+assert f["rule"] == "bounds-get" and loc["file"].endswith("wrapped_get.c") and loc["line"] == line, loc
+assert [fr["function"] for fr in loc["stack"][:2]] == ["get_pair", "main"], loc["stack"]
+assert loc["stack"][0]["file"].endswith("wrap_lib.c") and loc["stack"][1]["line"] == line, loc["stack"]
+r = json.load(open("r.sarif"))["runs"][0]["results"][0]
+assert r["locations"][0]["physicalLocation"]["region"]["startLine"] == line, r["locations"]
+frames = r["stacks"][0]["frames"]
+assert frames[0]["location"]["logicalLocations"][0]["fullyQualifiedName"] == "get_pair", frames
+assert frames[1]["location"]["physicalLocation"]["region"]["startLine"] == line, frames
+PY
+# The kept trace carries --wrappers (a checker option): its replay names the same line.
+trace="$(ls ./*.trace 2>/dev/null | head -1)"
+out="$("$BSPCHECK" replay "$trace" 2>&1)"
+grep -qE "^  at .*wrapped_get.c:$get_line \(bsp_get" <<<"$out" || { echo "FAIL: replay: not at wrapped_get.c:$get_line"; echo "$out"; fail=1; }
+
+# An allocation that throws std::bad_alloc: out-of-memory at the allocating line, with its stack.
+# (AddressSanitizer's operator new never throws: it stops the program with its own report.)
+alloc_line="$(grep -n "ALLOC" "$here/programs/bad_alloc.cpp" | tail -1 | cut -d: -f1)"
+# shellcheck disable=SC2086
+"$BSPCXX" $CFLAGS -g -O1 "$here/programs/bad_alloc.cpp" -o bad_alloc || { echo "FAIL: bspcxx bad_alloc"; exit 1; }
+out="$("$BSPCHECK" run -p 2 --seeds 1 ./bad_alloc 2>&1)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: bad_alloc exited $status"; echo "$out"; fail=1; }
+if [[ "$CFLAGS" == *address* ]]; then
+  grep -qE "AddressSanitizer.*(allocation-size-too-big|out of memory|requested allocation size)" <<<"$out" ||
+    { echo "FAIL: bad_alloc under ASan: no ASan report"; echo "$out"; fail=1; }
+else
+  grep -qE "^bsp-check: error\[out-of-memory\]: superstep 1: process 1 ran out of memory" <<<"$out" ||
+    { echo "FAIL: bad_alloc: no out-of-memory finding"; echo "$out"; fail=1; }
+  grep -qE "^  at .*bad_alloc.cpp:$alloc_line \(allocation, process 1\)" <<<"$out" ||
+    { echo "FAIL: bad_alloc: not located at bad_alloc.cpp:$alloc_line"; echo "$out"; fail=1; }
+  grep -q "where the allocation failed:" <<<"$out" || { echo "FAIL: bad_alloc: no stack"; fail=1; }
+fi
+
+# A bad pattern list is refused like any option: ':' separates BSPCHECK_OPTIONS.
+expect 2 "wrappers" -- "$BSPCHECK" run --wrappers 'a:b' ./wrapped_get
+no_leftovers "finding locations"
+exit $fail
