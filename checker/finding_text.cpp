@@ -20,6 +20,7 @@ std::string file_line(const Location& l) {
 std::string stack_heading(const Location& l) {
   if (l.call == "allocation") return "where the allocation failed";
   if (l.call == "null pointer use") return "where the null pointer was used";
+  if (l.call == "read" || l.call == "write") return "where the memory was accessed";
   return "called through a wrapper";
 }
 

@@ -262,6 +262,14 @@ std::uint32_t take_failed_allocation_stack() {
   return intern(g_failed_allocation);
 }
 
+__attribute__((noinline)) std::uint32_t capture_current_stack() {
+  Unwinding u;
+  u.skip = 1;  // this function
+  u.limit = kMaxAllocFrames;
+  _Unwind_Backtrace(collect, &u);
+  return u.n ? intern(u) : 0;
+}
+
 __attribute__((noinline)) std::uint32_t capture_interrupted_stack() {
   Unwinding u;
   u.from_signal = true;

@@ -47,6 +47,9 @@ inline Site with_wrapper_stack(Site site) {
 // failure noted since the last call), for the out-of-memory finding of a bad_alloc nothing caught.
 void install_failed_allocation_handler();
 std::uint32_t take_failed_allocation_stack();
+// The stack of this function's caller (a sanitizer's report callback: the access it reports is
+// below, in the program).
+std::uint32_t capture_current_stack();
 // In a signal handler: the stack of the code the signal interrupted, from the faulting
 // instruction (0 outside a handler).
 std::uint32_t capture_interrupted_stack();
