@@ -32,17 +32,20 @@ int g_site_line = 0;
 inline Site take_site(const void* pc) {
   Site s{g_site_file, g_site_line, 0, pc};
   g_site_file = nullptr;
-  return bspcheck::rt::with_wrapper_stack(s);
+  return s;
 }
 
 // The world, with the call recorded; nullptr (after reporting misuse) outside bsp_begin/bsp_end.
-inline World* enter(const char* call, const Site& site) {
+// A call made through a wrapper gets its stack in `site` here, on the world's thread only (the
+// stack tables have no locks).
+inline World* enter(const char* call, Site& site) {
   World* w = World::current();
   if (__builtin_expect(w != nullptr, 1)) {
     if (__builtin_expect(!bspcheck::rt::on_world_thread(), false)) {  // another thread, a forked child
       bspcheck::rt::call_outside_world_thread(call, site);
       return nullptr;
     }
+    site = bspcheck::rt::with_wrapper_stack(site);
     w->enter(call, site);
     return w;
   }
@@ -66,25 +69,30 @@ int nprocs_query(const Site& site) {
   return begun ? w->nprocs() : bspcheck::rt::available_processors();
 }
 
-int pid_query(const Site& site) {
+int pid_query(Site site) {
   if (World::current() && !bspcheck::rt::on_world_thread()) {  // the answer: the thread's creator
     bspcheck::rt::call_outside_world_thread("bsp_pid", site);
-    return bspcheck::rt::creator_process() < 0 ? 0 : bspcheck::rt::creator_process();
+    const int creator = bspcheck::rt::creator_process();
+    return creator < 0 ? 0 : creator;
   }
   World* w = enter("bsp_pid", site);
   return w ? w->pid() : 0;
 }
 
-double time_query(const Site& site) {
+double time_query(Site site) {
   World* w = enter("bsp_time", site);
   return w ? w->time() : 0.0;
 }
 
 }  // namespace
 
-bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) { return enter(call, take_site(pc)); }
+bspcheck::rt::World* bspcheck::rt::enter_call(const char* call, const void* pc) {
+  Site site = take_site(pc);
+  return enter(call, site);
+}
 bspcheck::rt::World* bspcheck::rt::enter_call_at(const char* call, const Site& site) {
-  return enter(call, bspcheck::rt::with_wrapper_stack(site));
+  Site copy = site;
+  return enter(call, copy);
 }
 
 extern "C" {
@@ -116,7 +124,7 @@ void bsp_begin(int maxprocs) {
 }
 
 void bsp_end(void) {
-  const Site site = SITE;
+  Site site = SITE;
   World* w = enter("bsp_end", site);
   if (!w) return;
   w->end();
@@ -134,12 +142,12 @@ int bspcheck_pid_at(const char* file, int line) { return pid_query(Site{file, li
 double bspcheck_time_at(const char* file, int line) { return time_query(Site{file, line, 0, __builtin_return_address(0)}); }
 
 void bsp_sync(void) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_sync", site)) w->sync();
 }
 
 void bsp_abort(const char* format, ...) {
-  const Site site = SITE;
+  Site site = SITE;
   char buf[4096];
   va_list ap;
   va_start(ap, format);
@@ -152,7 +160,7 @@ void bsp_abort(const char* format, ...) {
 }
 
 void bsp_push_reg(const void* ident, int size) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_push_reg", site)) {
     w->push_reg(ident, size);
     w->switch_point();
@@ -160,7 +168,7 @@ void bsp_push_reg(const void* ident, int size) {
 }
 
 void bsp_pop_reg(const void* ident) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_pop_reg", site)) {
     w->pop_reg(ident);
     w->switch_point();
@@ -168,7 +176,7 @@ void bsp_pop_reg(const void* ident) {
 }
 
 void bsp_put(int pid, const void* src, void* dst, int offset, int nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_put", site)) {
     w->put(pid, src, dst, offset, nbytes, false);
     w->switch_point();
@@ -176,7 +184,7 @@ void bsp_put(int pid, const void* src, void* dst, int offset, int nbytes) {
 }
 
 void bsp_hpput(int pid, const void* src, void* dst, int offset, int nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_hpput", site)) {
     w->put(pid, src, dst, offset, nbytes, true);
     w->switch_point();
@@ -184,7 +192,7 @@ void bsp_hpput(int pid, const void* src, void* dst, int offset, int nbytes) {
 }
 
 void bsp_get(int pid, const void* src, int offset, void* dst, int nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_get", site)) {
     w->get(pid, src, offset, dst, nbytes, false);
     w->switch_point();
@@ -192,7 +200,7 @@ void bsp_get(int pid, const void* src, int offset, void* dst, int nbytes) {
 }
 
 void bsp_hpget(int pid, const void* src, int offset, void* dst, int nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_hpget", site)) {
     w->get(pid, src, offset, dst, nbytes, true);
     w->switch_point();
@@ -200,7 +208,7 @@ void bsp_hpget(int pid, const void* src, int offset, void* dst, int nbytes) {
 }
 
 void bsp_set_tagsize(int* tag_nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_set_tagsize", site)) {
     w->set_tagsize(tag_nbytes);
     w->switch_point();
@@ -208,7 +216,7 @@ void bsp_set_tagsize(int* tag_nbytes) {
 }
 
 void bsp_send(int pid, const void* tag, const void* payload, int payload_nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_send", site)) {
     w->send(pid, tag, payload, payload_nbytes);
     w->switch_point();
@@ -216,7 +224,7 @@ void bsp_send(int pid, const void* tag, const void* payload, int payload_nbytes)
 }
 
 void bsp_qsize(int* nmessages, int* accum_nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_qsize", site)) {
     w->qsize(nmessages, accum_nbytes);
     w->switch_point();
@@ -224,7 +232,7 @@ void bsp_qsize(int* nmessages, int* accum_nbytes) {
 }
 
 void bsp_get_tag(int* status, void* tag) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_get_tag", site)) {
     w->get_tag(status, tag);
     w->switch_point();
@@ -232,7 +240,7 @@ void bsp_get_tag(int* status, void* tag) {
 }
 
 void bsp_move(void* payload, int reception_nbytes) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_move", site)) {
     w->move(payload, reception_nbytes);
     w->switch_point();
@@ -240,7 +248,7 @@ void bsp_move(void* payload, int reception_nbytes) {
 }
 
 int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
-  const Site site = SITE;
+  Site site = SITE;
   if (World* w = enter("bsp_hpmove", site)) {
     const int payload_nbytes = w->hpmove(tag_ptr, payload_ptr);
     w->switch_point();

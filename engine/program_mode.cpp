@@ -285,15 +285,16 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     std::snprintf(addr, sizeof addr, " at address %p", info->si_addr);
     msg += addr;
   }
-  // A null pointer used right after an allocation failed (malloc sets ENOMEM, and nothing has
-  // touched errno since): the process ran out of memory, located at the program's line.
+  // A null pointer used while errno says an allocation failed (malloc sets ENOMEM, and nothing
+  // has touched errno since): the process ran out of memory, located at the program's line.
   if (!overflow && sig == SIGSEGV && reinterpret_cast<std::uintptr_t>(info->si_addr) < 65536 && fault_errno == ENOMEM) {
     char addr[32];
     std::snprintf(addr, sizeof addr, "%p", info->si_addr);
     w->report(Rule::out_of_memory,
               "process " + std::to_string(pid) + " ran out of memory: it used a null pointer (address " + addr +
-                  ") just after an allocation failed (errno is ENOMEM): malloc, calloc or realloc returned NULL and "
-                  "the program did not check it",
+                  ") while errno was ENOMEM, so an allocation had failed, most likely the one that gave this "
+                  "pointer (malloc, calloc and realloc return NULL when memory runs out) and the program did not "
+                  "check it",
               {}, capture_interrupted_stack(), "null pointer use");
     print_backtrace(err, 2);
     stop_program(1);

@@ -511,9 +511,9 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   f.superstep = superstep_;
   // The access itself: the sanitizer's callback runs on the stack of the instruction it caught,
   // so the program's line is in this stack (else the process's last call, with the stack).
-  Site access = me.site;
-  access.stack = capture_current_stack();
-  f.locations = {diag_.location(access, me.pid, access.stack ? (is_write ? "write" : "read") : me.call)};
+  Site at = me.site;
+  at.stack = capture_current_stack();
+  f.locations = {diag_.location(at, me.pid, at.stack ? (is_write ? "write" : "read") : me.call)};
   if (r) {
     if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
     f.locations.insert(f.locations.begin(), diag_.location(r->site, r->caller, r->call));

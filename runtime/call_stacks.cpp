@@ -121,12 +121,13 @@ _Unwind_Reason_Code collect(_Unwind_Context* ctx, void* data) {
 }
 
 // The last failed allocation's stack, kept without allocating (the handler runs when memory is
-// short), interned when the finding asks for it.
-Unwinding g_failed_allocation;
-bool g_failed_allocation_noted = false;
+// short), interned when the finding asks for it. Per thread: operator new's handler is the whole
+// program's, and a thread the program made must not leave its failure to the world's thread.
+thread_local Unwinding g_failed_allocation;
+thread_local bool g_failed_allocation_noted = false;
 
 void on_failed_allocation() {
-  static bool inside = false;  // unwinding itself failed to allocate: just fail
+  thread_local bool inside = false;  // unwinding itself failed to allocate: just fail
   if (!inside) {
     inside = true;
     g_failed_allocation = Unwinding{};
@@ -154,9 +155,9 @@ bool in_program_code(std::uintptr_t ip) {
 // Unwinding costs about a microsecond, and a wrapper is usually called in a loop from the same
 // line. So the last stacks of each wrapper call site are kept with where each return address
 // was found: on x86-64, the word below the canonical frame address that _Unwind_GetCFA gives
-// with a frame's IP (its callee's frame) is that IP, the return address. A call at the same site whose stack holds the same return addresses at the same
-// places (all shifted alike, as on another process's stack) has the same stack: checking that
-// reads a few words.
+// with a frame's IP (its callee's frame) is that IP, the return address. A call at the same site
+// whose stack holds the same return addresses at the same places (all shifted alike, as on
+// another process's stack) has the same stack: checking that reads a few words.
 struct KnownStack {
   std::uint32_t id = 0;
   int n = 0;

@@ -95,12 +95,7 @@ bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Findin
 }  // namespace
 
 std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b) {
-  std::string session = repro_command(c, p, seed_a);
-  const std::string seed_word = " --seed " + std::to_string(seed_a);
-  if (seed_b > seed_a)
-    if (const std::size_t at = session.find(seed_word); at != std::string::npos)
-      session.insert(at + seed_word.size(), " --seeds " + std::to_string(seed_b - seed_a + 1));
-  return session;
+  return repro_command(c, p, seed_a, seed_b > seed_a ? seed_b - seed_a + 1 : 1);
 }
 
 // Runs are deterministic: running both seeds again with per-process prefixes shows the lines.

@@ -12,7 +12,9 @@ namespace bspcheck::cli {
 // A word for a shell command line, quoted when it needs to be.
 std::string shell_quote(const std::string& s);
 
-// "bsp-check run -p P --seed S [the flags that change a run] PROGRAM ARGS...".
-std::string repro_command(const RunConfig& c, int p, std::uint64_t seed);
+// "bsp-check run -p P --seed S [the flags that change a run] PROGRAM ARGS..."; with seeds > 1,
+// the session of that many seeds from S ("--seed S --seeds N"), e.g. what a comparison of
+// outputs between two seeds needs to fail again.
+std::string repro_command(const RunConfig& c, int p, std::uint64_t seed, std::uint64_t seeds = 1);
 
 }  // namespace bspcheck::cli

@@ -55,6 +55,7 @@ frames = r["stacks"][0]["frames"]
 assert frames[0]["location"]["logicalLocations"][0]["fullyQualifiedName"] == "get_pair", frames
 assert frames[1]["location"]["physicalLocation"]["region"]["startLine"] == line, frames
 PY
+python3 "$here/../tools/sarif_object_model.py" r.sarif >/dev/null || { echo "FAIL: r.sarif does not fit the SARIF object model"; fail=1; }
 # The kept trace carries --wrappers (a checker option): its replay names the same line.
 trace="$(ls ./*.trace 2>/dev/null | head -1)"
 out="$("$BSPCHECK" replay "$trace" 2>&1)"

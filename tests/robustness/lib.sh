@@ -57,6 +57,10 @@ x = ET.parse(sys.argv[3]).getroot()
 assert x.tag == "testsuites" and x.find("testsuite") is not None
 exec(sys.argv[4])
 PY
+  # The SARIF log against the SARIF 2.1.0 object model (interrupted and failing sessions too).
+  python3 "$here/../tools/sarif_object_model.py" "$2" >/dev/null || {
+    echo "FAIL: $2 does not fit the SARIF 2.1.0 object model:"; python3 "$here/../tools/sarif_object_model.py" "$2"; fail=1
+  }
 }
 
 finish() {

@@ -111,6 +111,12 @@ PY
 "$bspcheck" run -q -p 2-3 --seeds 4 --keep-going --sarif "$tmp/warn.sarif" "$warn" >/dev/null 2>&1
 "$bspcheck" run -q -p 1-2 --seeds 2 --sarif "$tmp/clean.sarif" "$good" >/dev/null 2>&1
 "$bspcheck" --list-rules --json >"$tmp/rules.json"
+# Against the SARIF 2.1.0 object model (Debian's python3-sarif-python-om, generated from the schema).
+python3 "$(dirname "$0")/sarif_object_model.py" "$tmp/out.sarif" "$tmp/warn.sarif" "$tmp/clean.sarif" >/dev/null || {
+  echo "FAIL: a SARIF report does not fit the SARIF 2.1.0 object model:"
+  python3 "$(dirname "$0")/sarif_object_model.py" "$tmp/out.sarif" "$tmp/warn.sarif" "$tmp/clean.sarif" | grep -v "^ok"
+  fail=1
+}
 python3 - "$tmp/out.sarif" "$tmp/s.json" "$tmp/warn.sarif" "$tmp/clean.sarif" "$tmp/rules.json" <<'PY' || fail=1
 import json, sys
 catalogue = {r["id"]: r for r in json.load(open(sys.argv[5]))}
