@@ -71,6 +71,8 @@ void symbolise(std::uintptr_t return_address, std::vector<StackFrame>& out) {
         return 0;
       },
       [](void*, const char*, int) {}, &out);
+  // Without debug information libbacktrace still reports one frame, with neither file nor name.
+  if (out.size() == before + 1 && out.back().file.empty() && out.back().function.empty()) out.pop_back();
   if (out.size() != before) return;
   // No line information: the symbol, if the object exports one.
   StackFrame f;
