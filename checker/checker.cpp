@@ -1,5 +1,7 @@
 #include "checker/checker.hpp"
 
+#include "runtime/call_stacks.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -18,8 +20,13 @@ std::string pids_text(std::vector<int> pids) {
   return s.str();
 }
 
+// A call site; for a call made through a wrapper, also the wrapper's caller (the wrapper's line is
+// the same for every caller).
 std::string site_key(const rt::Site& s) {
-  return s.file ? std::string(s.file) + ":" + std::to_string(s.line) : std::to_string(reinterpret_cast<std::uintptr_t>(s.pc));
+  std::string key = s.file ? std::string(s.file) + ":" + std::to_string(s.line)
+                           : std::to_string(reinterpret_cast<std::uintptr_t>(s.pc));
+  if (const std::uintptr_t caller = rt::wrapper_caller(s.stack)) key += "@" + std::to_string(caller);
+  return key;
 }
 
 // At most this many earlier overlapping writes are compared with each write: keeps a barrier
@@ -204,7 +211,8 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
     if (!first) {
       first = &sites[pid];
       first_pid = static_cast<int>(pid);
-    } else if (sites[pid].line != first->line || std::strcmp(sites[pid].file, first->file) != 0) {
+    } else if (sites[pid].line != first->line || std::strcmp(sites[pid].file, first->file) != 0 ||
+               rt::wrapper_caller(sites[pid].stack) != rt::wrapper_caller(first->stack)) {
       differ = true;
     }
     if (seen.insert(site_key(sites[pid])).second) {

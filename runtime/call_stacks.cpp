@@ -281,6 +281,11 @@ __attribute__((noinline)) std::uint32_t capture_interrupted_stack() {
   return u.n ? intern(u) : 0;
 }
 
+std::uintptr_t wrapper_caller(std::uint32_t stack) {
+  if (stack == 0 || stack > g_stacks.size() || g_stacks[stack - 1].size() < 2) return 0;
+  return g_stacks[stack - 1][1];
+}
+
 const SymbolisedStack& symbolised_stack(std::uint32_t id) {
   static const SymbolisedStack kNone;
   if (id == 0 || id > g_stacks.size()) return kNone;

@@ -55,6 +55,11 @@ std::uint32_t capture_current_stack();
 // instruction (0 outside a handler).
 std::uint32_t capture_interrupted_stack();
 
+// The return address into the code that called the wrapper (the second frame of a captured stack;
+// 0 without one). Comparing it tells two calls through the same wrapper line apart without
+// symbolising (which reads the debug information): the checker's "same source line" questions.
+std::uintptr_t wrapper_caller(std::uint32_t stack);
+
 // A captured stack, symbolised, innermost (the wrapper's call of the primitive) first; `user` is
 // the first frame of the program's own code: outside wrapper files and outside system libraries
 // (/lib, /usr/lib) and the runtime (-1: none has a known file there).

@@ -29,6 +29,18 @@ for opt in -O0 -O2; do
     { echo "FAIL: wrapped_put$opt: the stack lacks the caller's frame"; echo "$out"; fail=1; }
 done
 
+# Which line registered a slot, through a helper in a header: the helper's line is the same for
+# all, the callers' are not (reg-site-mismatch, a warning: --werror makes it fail the run).
+# shellcheck disable=SC2086
+"$BSPCXX" $CFLAGS -g -O0 "$src/swapped_registration.cpp" -o swapped_registration || { echo "FAIL: bspcxx swapped"; exit 1; }
+out="$("$BSPCHECK" run -p 2 --seeds 1 --werror ./swapped_registration 2>&1)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: swapped_registration exited $status"; echo "$out"; fail=1; }
+grep -q "warning\[reg-site-mismatch\]" <<<"$out" || { echo "FAIL: swapped registration through a wrapper not found"; echo "$out"; fail=1; }
+for l in $(grep -n "// SITE" "$src/swapped_registration.cpp" | cut -d: -f1); do
+  grep -qE "^  at .*swapped_registration.cpp:$l \(bsp_push_reg" <<<"$out" ||
+    { echo "FAIL: reg-site-mismatch does not name swapped_registration.cpp:$l"; echo "$out"; fail=1; }
+done
+
 # A helper in its own C file: a direct call until --wrappers names the file.
 # shellcheck disable=SC2086
 "$BSPCC" $CFLAGS -g -O1 "$src/wrapped_get.c" "$src/wrap_lib.c" -o wrapped_get || { echo "FAIL: bspcc"; exit 1; }
@@ -57,7 +69,7 @@ assert frames[1]["location"]["physicalLocation"]["region"]["startLine"] == line,
 PY
 python3 "$here/../tools/sarif_object_model.py" r.sarif >/dev/null || { echo "FAIL: r.sarif does not fit the SARIF object model"; fail=1; }
 # The kept trace carries --wrappers (a checker option): its replay names the same line.
-trace="$(ls ./*.trace 2>/dev/null | head -1)"
+trace="$(ls ./wrapped_get*.trace 2>/dev/null | head -1)"
 out="$("$BSPCHECK" replay "$trace" 2>&1)"
 grep -qE "^  at .*wrapped_get.c:$get_line \(bsp_get" <<<"$out" || { echo "FAIL: replay: not at wrapped_get.c:$get_line"; echo "$out"; fail=1; }
 

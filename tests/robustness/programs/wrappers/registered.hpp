@@ -6,6 +6,12 @@
 
 #include <cstddef>
 
+// Registers `count` elements at `area` (popped by the caller with bsp_pop_reg).
+template <typename T>
+void register_area(T* area, std::size_t count) {
+  bsp_push_reg(area, count * sizeof(T));
+}
+
 template <typename T>
 class Registered {
  public:
