@@ -14,7 +14,7 @@ class RecordingScheduler final : public rt::Scheduler {
  public:
   RecordingScheduler(std::unique_ptr<rt::Scheduler> inner, Writer& out) : inner_(std::move(inner)), out_(out) {}
   int next_process(const rt::RunnableSet& runnable, int current) override {
-    const int pid = inner_->next_process(runnable, current);
+    const int pid = inner_->pick_next(runnable, current);  // the strategy's inline draw, when it has one
     out_.choice(static_cast<std::uint8_t>(rt::ChoiceKind::next_process), static_cast<std::uint64_t>(pid));
     return pid;
   }

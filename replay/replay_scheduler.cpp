@@ -35,29 +35,60 @@ const Event* ReplayScheduler::next(const char* expecting) {
 }
 
 int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) {
+  constexpr auto kind = static_cast<std::uint8_t>(rt::ChoiceKind::next_process);
+  std::uint64_t small = 0;
+  if (!at_end_ && trace_.next_small_choice(kind, small)) {  // the usual record, read inline
+    const auto pid = static_cast<int>(small);
+    if (pid < runnable.nprocs() && runnable.contains(pid)) return pid;
+    current_ = Event{};  // (for the message)
+    current_.type = Event::choice;
+    current_.kind = kind;
+    current_.value = small;
+    return checked_pid(current_, runnable);
+  }
   const Event* e = next("a scheduling decision");
   if (!e) return after_end_->next_process(runnable, current);
-  if (e->type != Event::choice || e->kind != static_cast<std::uint8_t>(rt::ChoiceKind::next_process))
+  // The kind alone says it is a choice of that kind (it is 0 for other events). Testing the type
+  // too let the compiler load both in one word, which stalled on the reader's separate stores.
+  if (e->kind != static_cast<std::uint8_t>(rt::ChoiceKind::next_process))
     diverged_("the program asks for a next-process choice where the trace has " + describe(*e));
-  const auto pid = static_cast<int>(e->value);
-  if (pid < 0 || pid >= runnable.nprocs() || !runnable.contains(pid))
-    diverged_("the trace chooses process " + std::to_string(pid) + " to run next, which is not runnable now");
-  return pid;
+  return checked_pid(*e, runnable);
+}
+
+int ReplayScheduler::checked_pid(const Event& e, const rt::RunnableSet& runnable) {
+  if (e.value >= static_cast<std::uint64_t>(runnable.nprocs()) || !runnable.contains(static_cast<int>(e.value)))
+    diverged_("the trace chooses process " + std::to_string(e.value) + " to run next, which is not runnable now");
+  return static_cast<int>(e.value);
 }
 
 std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
+  std::uint64_t small = 0;
+  if (!at_end_ && trace_.next_small_choice(static_cast<std::uint8_t>(kind), small) && small < n)
+    return static_cast<std::uint32_t>(small);  // the usual record, read inline
+  if (small >= n) {  // read, and out of range (for the message)
+    current_ = Event{};
+    current_.type = Event::choice;
+    current_.kind = static_cast<std::uint8_t>(kind);
+    current_.value = small;
+    return checked_choice(current_, n);
+  }
   const Event* e = next(rt::choice_event_text(static_cast<std::uint8_t>(kind)));
   if (!e) return after_end_->choose(kind, n);
-  if (e->type != Event::choice || e->kind != static_cast<std::uint8_t>(kind))
+  if (e->kind != static_cast<std::uint8_t>(kind))  // (as in next_process)
     diverged_(std::string("the program asks for a ") + rt::choice_event_text(static_cast<std::uint8_t>(kind)) +
               " where the trace has " + describe(*e));
-  if (e->value >= n)
-    diverged_(std::string("the trace's ") + rt::choice_event_text(e->kind) + " " + std::to_string(e->value) + " is out of range 0.." +
+  return checked_choice(*e, n);
+}
+
+std::uint32_t ReplayScheduler::checked_choice(const Event& e, std::uint32_t n) {
+  if (e.value >= n)
+    diverged_(std::string("the trace's ") + rt::choice_event_text(e.kind) + " " + std::to_string(e.value) + " is out of range 0.." +
               std::to_string(n - 1));
-  return static_cast<std::uint32_t>(e->value);
+  return static_cast<std::uint32_t>(e.value);
 }
 
 void ReplayScheduler::call(const CallRecord& actual) {
+  if (!at_end_ && trace_.next_call_if(actual)) return;  // the usual: the trace has these bytes next
   const Event* e = next("a BSPlib call");
   if (!e) return;
   if (e->type != Event::call || !(e->rec == actual))

@@ -30,7 +30,9 @@ std::uint32_t checksum(const void* p, std::size_t n) {
 
 // --- writing ------------------------------------------------------------------------------------
 
-Writer::Writer(const std::string& path, const Header& h) {
+Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
+  if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
+    throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
   f_ = std::fopen(path.c_str(), "wb");
   if (!f_) throw TraceError(path + ": cannot write the trace: " + std::strerror(errno));
   for (char c : kMagic) put_byte(static_cast<std::uint8_t>(c));
@@ -49,7 +51,7 @@ Writer::Writer(const std::string& path, const Header& h) {
   put_varint(h.seed);
   put_string(h.strategy);
   put_string(h.checks);
-  put_u32(sum_.value());  // the header's checksum: a damaged header is refused, not misread
+  put_u32(checksum_so_far());  // the header's: a damaged header is refused, not misread
   flush();
 }
 
@@ -61,80 +63,29 @@ Writer::~Writer() {
 }
 
 void Writer::put_byte(std::uint8_t b) {
-  // Into the writer's own buffer, written out in blocks: a call costs about ten bytes, and a
-  // library call per byte was most of what recording cost.
-  buf_[used_++] = b;
-  if (used_ == sizeof buf_) write_buffer();
-  ++bytes_;
-  sum_.add(b);
+  *room() = b;
+  ++used_;
+}
+
+std::uint32_t Writer::checksum_so_far() {
+  sum_.add(buf_ + summed_, used_ - summed_);
+  summed_ = used_;
+  return sum_.value();
 }
 
 void Writer::write_buffer() {
+  checksum_so_far();
   if (used_) std::fwrite(buf_, 1, used_, f_);
-  used_ = 0;
+  written_ += used_;
+  used_ = summed_ = 0;
 }
 
 void Writer::put_u32(std::uint32_t v) {
-  const std::uint32_t keep = v;
-  for (int i = 0; i < 4; ++i) put_byte(static_cast<std::uint8_t>(keep >> (8 * i)));
+  for (int i = 0; i < 4; ++i) put_byte(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
 void Writer::put_varint(std::uint64_t v) {
-  while (v >= 0x80) {
-    put_byte(static_cast<std::uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  put_byte(static_cast<std::uint8_t>(v));
-}
-
-void Writer::put_svarint(std::int64_t v) {  // zigzag: small negatives stay small
-  put_varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
-}
-
-namespace {
-
-// A record is encoded into a few bytes on the stack first and appended to the buffer at once
-// (the hot path of recording: one choice and one call per BSPlib call).
-struct Staged {
-  std::uint8_t b[48];
-  std::size_t n = 0;
-  void byte(std::uint8_t v) { b[n++] = v; }
-  void varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      b[n++] = static_cast<std::uint8_t>(v | 0x80);
-      v >>= 7;
-    }
-    b[n++] = static_cast<std::uint8_t>(v);
-  }
-  void svarint(std::int64_t v) { varint((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
-};
-
-}  // namespace
-
-void Writer::append(const std::uint8_t* p, std::size_t n) {
-  if (used_ + n > sizeof buf_) write_buffer();
-  std::memcpy(buf_ + used_, p, n);
-  used_ += n;
-  bytes_ += n;
-  sum_.add(p, n);
-}
-
-void Writer::choice(std::uint8_t kind, std::uint64_t value) {
-  Staged s;
-  s.byte(kind);
-  s.varint(value);
-  append(s.b, s.n);
-}
-
-void Writer::call(const CallRecord& r) {
-  ++calls_;
-  Staged s;
-  s.byte(static_cast<std::uint8_t>(kTagCall + static_cast<std::uint8_t>(r.call)));
-  s.varint(r.pid);
-  s.svarint(r.target);
-  s.svarint(r.size);
-  for (int i = 0; i < 4; ++i) s.byte(static_cast<std::uint8_t>(r.checksum >> (8 * i)));
-  append(s.b, s.n);
+  used_ = static_cast<std::size_t>(varint(room(), v) - buf_);
 }
 
 void Writer::superstep(std::uint64_t n) {
@@ -150,7 +101,7 @@ void Writer::work(std::uint32_t pid, std::uint64_t ns) {
 
 void Writer::end() {
   put_byte(kTagEnd);
-  put_u32(sum_.value());  // checksum of everything before: a complete trace is verified whole
+  put_u32(checksum_so_far());  // of everything before: a complete trace is verified whole
   flush();
 }
 
@@ -176,16 +127,47 @@ class Cursor {
     return pos_ >= n_;
   }
   std::size_t pos() const { return consumed_ + pos_; }
-  [[noreturn]] void fail(const std::string& what) const {
+  [[noreturn]] __attribute__((noinline, cold)) void fail(const std::string& what) const {
     throw TraceError(origin_ + ": " + what + " at byte " + std::to_string(pos()));
   }
+  // The hot path of a replay (every record of the trace): a bounds check and a load, inline. The
+  // checksum is taken later over whole runs of bytes (sum_up_to_pos).
   std::uint8_t byte(const char* what) {
-    if (pos_ >= n_ && (refill(), pos_ >= n_)) fail(std::string("truncated (") + what + ")");
-    sum_.add(d_[pos_]);
+    if (pos_ >= n_) [[unlikely]] return byte_from_next_block(what);
     return d_[pos_++];
+  }
+  // Two bytes, `first` and one below 128, when both are next in the block: taken, the second
+  // returned; else -1 and nothing taken.
+  int take_pair_starting(std::uint8_t first) {
+    if (n_ - pos_ < 2 || d_[pos_] != first || (d_[pos_ + 1] & 0x80)) return -1;
+    pos_ += 2;
+    return d_[pos_ - 1];
+  }
+  // These n bytes, when they are next in the block: taken (true); else nothing taken.
+  bool take_if_next(const std::uint8_t* b, std::size_t n) {
+    if (n_ - pos_ < n) return false;
+    const std::uint8_t* d = d_ + pos_;
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {  // a word at a time, inline (a call of memcmp cost more than the compare)
+      std::uint64_t x, y;
+      std::memcpy(&x, d + i, 8);
+      std::memcpy(&y, b + i, 8);
+      if (x != y) return false;
+    }
+    for (; i < n; ++i)
+      if (d[i] != b[i]) return false;
+    pos_ += n;
+    return true;
+  }
+  // The checksum of the trace's format version, chosen before any byte is summed (the version is
+  // in the first block, and bytes are summed only when a block is left or a checksum verified).
+  void use_checksum_of(std::uint16_t version) {
+    if (consumed_ || summed_) fail("the format version is not where it belongs");
+    sum_ = StreamChecksum(version);
   }
   // Reads a stored checksum and compares it with the one of the bytes before it.
   void verify(const char* what) {
+    sum_up_to_pos();
     const std::uint32_t expected = sum_.value();
     std::uint32_t stored = 0;
     for (int i = 0; i < 4; ++i) stored |= static_cast<std::uint32_t>(byte(what)) << (8 * i);
@@ -198,7 +180,7 @@ class Cursor {
       v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
       if (!(b & 0x80)) return v;
     }
-    fail(std::string("corrupted: an overlong number (") + what + ")");
+    fail_overlong(what);
   }
   std::int64_t svarint(const char* what) {
     std::uint64_t z = varint(what);
@@ -214,8 +196,22 @@ class Cursor {
   }
 
  private:
+  [[noreturn]] __attribute__((noinline, cold)) void fail_overlong(const char* what) const {
+    fail(std::string("corrupted: an overlong number (") + what + ")");
+  }
+  __attribute__((noinline)) std::uint8_t byte_from_next_block(const char* what) {
+    refill();
+    if (pos_ >= n_) fail(std::string("truncated (") + what + ")");
+    return d_[pos_++];
+  }
+  void sum_up_to_pos() {
+    sum_.add(d_ + summed_, pos_ - summed_);
+    summed_ = pos_;
+  }
   void refill() {
     if (!f_) return;
+    sum_up_to_pos();  // the block was read whole (pos_ == n_)
+    summed_ = 0;
     consumed_ += n_;
     if (limit_ && consumed_ > limit_)
       throw TraceError(origin_ + ": more than " + std::to_string(limit_ >> 20) +
@@ -227,12 +223,13 @@ class Cursor {
   const std::uint8_t* d_ = nullptr;
   std::size_t n_ = 0;
   std::size_t pos_ = 0;
+  std::size_t summed_ = 0;    // bytes of the block already in sum_
   std::size_t consumed_ = 0;  // bytes of earlier blocks
   std::FILE* f_ = nullptr;
   std::vector<std::uint8_t> block_;
   std::size_t limit_ = 0;  // 0: none
   std::string origin_;
-  rt::Fnv1a32 sum_;  // of every byte read so far
+  StreamChecksum sum_{kOldestFormatVersion};  // of every byte before d_ + summed_
 };
 
 }  // namespace
@@ -260,9 +257,10 @@ void EventStream::State::read_header(const std::string& origin) {
   Header& h = header;
   h.version = c.byte("version");
   h.version |= static_cast<std::uint16_t>(c.byte("version") << 8);
-  if (h.version != kFormatVersion)
-    throw TraceError(origin + ": trace format version " + std::to_string(h.version) + ", this bsp-check reads version " +
-                     std::to_string(kFormatVersion));
+  if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
+    throw TraceError(origin + ": trace format version " + std::to_string(h.version) + ", this bsp-check reads versions " +
+                     std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion));
+  c.use_checksum_of(h.version);
   h.tool_version = c.string("tool version", 64);
   for (int i = 0; i < 8; ++i) h.program_digest |= static_cast<std::uint64_t>(c.byte("program digest")) << (8 * i);
   h.program = c.string("program", 4096);
@@ -362,6 +360,24 @@ bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
     ++s_->events;
     return true;
   }
+}
+
+bool EventStream::next_small_choice(std::uint8_t kind, std::uint64_t& value) {
+  if (s_->ended) return false;
+  const int v = s_->cursor.take_pair_starting(kind);  // a choice's record: its kind, its value
+  if (v < 0) return false;
+  value = static_cast<std::uint64_t>(v);
+  ++s_->events;
+  return true;
+}
+
+bool EventStream::next_call_if(const CallRecord& r) {
+  if (s_->ended) return false;
+  std::uint8_t bytes[kMaxRecord];
+  const std::size_t n = static_cast<std::size_t>(encode_call(bytes, r) - bytes);
+  if (r.pid >= s_->procs || !s_->cursor.take_if_next(bytes, n)) return false;  // (next() names a bad pid)
+  ++s_->events;
+  return true;
 }
 
 Reader Reader::read_all(EventStream s) {

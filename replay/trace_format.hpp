@@ -1,4 +1,4 @@
-// trace_format.hpp: the bsp-check trace, version 1 (docs/trace-format.md).
+// trace_format.hpp: the bsp-check trace, version 2 (docs/trace-format.md).
 //
 // A trace is a header followed by a stream of records in execution order: every scheduling
 // choice the run made and every BSPlib call with its target, size and a checksum of the bytes it
@@ -19,7 +19,10 @@
 namespace bspcheck::trace {
 
 constexpr char kMagic[8] = {'B', 'S', 'P', 'T', 'R', 'A', 'C', 'E'};
-constexpr std::uint16_t kFormatVersion = 1;
+// The version written. Version 1 differed only in its stream checksum (FNV-1a instead of
+// CRC-32C); it is still read, so that a trace recorded once replays forever.
+constexpr std::uint16_t kFormatVersion = 2;
+constexpr std::uint16_t kOldestFormatVersion = 1;
 
 // The call of a call record: BSPlib, then cBSP and BSPk (added later; new values go before
 // count_ so that older traces read the same).
@@ -72,7 +75,7 @@ std::string describe_call(const CallRecord& r);
 
 struct Event {
   enum Type { choice, call, superstep, end } type = end;
-  std::uint8_t kind = 0;      // choice: rt::ChoiceKind
+  std::uint8_t kind = 0;      // choice: rt::ChoiceKind (1 and up); 0 for every other event
   std::uint64_t value = 0;    // choice: the value chosen; superstep: its number
   CallRecord rec;             // call
   std::size_t offset = 0;     // byte offset of the record in the file, for messages
@@ -95,6 +98,47 @@ struct TraceError : std::runtime_error {
 
 std::uint32_t checksum(const void* p, std::size_t n);
 
+// The checksum over a trace's own bytes (the header's, the end record's): FNV-1a (32 bits) in
+// format version 1, CRC-32C from version 2, where the byte-serial FNV had been a tenth of the
+// time of a recorded or replayed run. Fed whole runs of bytes, never a byte at a time.
+class StreamChecksum {
+ public:
+  explicit StreamChecksum(std::uint16_t version = kFormatVersion) : crc_(version >= 2) {}
+  void add(const std::uint8_t* p, std::size_t n) {
+    if (crc_) crc32c_.add(p, n);
+    else fnv_.add(p, n);
+  }
+  std::uint32_t value() const { return crc_ ? crc32c_.value() : fnv_.value(); }
+
+ private:
+  bool crc_;
+  rt::Crc32c crc32c_;
+  rt::Fnv1a32 fnv_;
+};
+
+// The encoding of a record, for the writer and for the replay's comparison of a call with the
+// trace's bytes. The longest record: a tag, three varints of up to ten bytes and a checksum.
+constexpr std::size_t kMaxRecord = 1 + 3 * 10 + 4;
+inline std::uint8_t* varint(std::uint8_t* p, std::uint64_t v) {  // LEB128
+  while (v >= 0x80) {
+    *p++ = static_cast<std::uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  *p++ = static_cast<std::uint8_t>(v);
+  return p;
+}
+inline std::uint64_t zigzag(std::int64_t v) {  // small negatives stay small
+  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+inline std::uint8_t* encode_call(std::uint8_t* p, const CallRecord& r) {  // kMaxRecord bytes at most
+  *p++ = static_cast<std::uint8_t>(kTagCall + static_cast<std::uint8_t>(r.call));
+  p = varint(p, r.pid);
+  p = varint(p, zigzag(r.target));
+  p = varint(p, zigzag(r.size));
+  for (int i = 0; i < 4; ++i) *p++ = static_cast<std::uint8_t>(r.checksum >> (8 * i));
+  return p;
+}
+
 class Writer {
  public:
   Writer(const std::string& path, const Header& h);  // throws TraceError if it cannot write
@@ -102,28 +146,43 @@ class Writer {
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
 
-  void choice(std::uint8_t kind, std::uint64_t value);
-  void call(const CallRecord& r);
+  // choice and call are the hot path of recording (a choice and a call per BSPlib call): inline,
+  // encoded straight into the buffer, and the trace's checksum taken later over whole blocks.
+  void choice(std::uint8_t kind, std::uint64_t value) {
+    std::uint8_t* p = room();
+    *p++ = kind;
+    p = varint(p, value);
+    used_ = static_cast<std::size_t>(p - buf_);
+  }
+  void call(const CallRecord& r) {
+    ++calls_;
+    used_ = static_cast<std::size_t>(encode_call(room(), r) - buf_);
+  }
   void superstep(std::uint64_t n);
   void work(std::uint32_t pid, std::uint64_t ns);
   void end();
   void flush();
-  std::uint64_t bytes() const { return bytes_; }
+  std::uint64_t bytes() const { return written_ + used_; }
   std::uint64_t calls() const { return calls_; }
 
  private:
+  std::uint8_t* room() {  // space for one record at the end of the buffer
+    if (used_ + kMaxRecord > sizeof buf_) write_buffer();
+    return buf_ + used_;
+  }
   void put_byte(std::uint8_t b);
-  void put_u32(std::uint32_t v);
   void put_varint(std::uint64_t v);
-  void put_svarint(std::int64_t v);
+  void put_u32(std::uint32_t v);
+  // The checksum of every byte written so far (it brings sum_ up to the end of the buffer).
+  std::uint32_t checksum_so_far();
   void write_buffer();
-  void append(const std::uint8_t* p, std::size_t n);
   std::FILE* f_;
   std::uint8_t buf_[1 << 16];
   std::size_t used_ = 0;
-  std::uint64_t bytes_ = 0;
+  std::size_t summed_ = 0;      // bytes of buf_ already in sum_
+  std::uint64_t written_ = 0;   // bytes handed to the file before buf_
   std::uint64_t calls_ = 0;
-  rt::Fnv1a32 sum_;  // of every byte written so far
+  StreamChecksum sum_;  // of every byte before buf_ + summed_
 };
 
 // Reads a trace one event at a time, with bounded memory whatever its length: the header when
@@ -141,6 +200,13 @@ class EventStream {
   // The next event; false past the last one. Work records are not events: they go to `work`
   // when given, else they are skipped.
   bool next(Event& e, std::vector<WorkRecord>* work = nullptr);
+  // The next event when it is a choice of this kind with a value below 128 (two bytes: most of
+  // a replay's records), read without building an Event; false, with nothing read, otherwise
+  // (then next() reads whatever it is).
+  bool next_small_choice(std::uint8_t kind, std::uint64_t& value);
+  // The next event when it is this call (its bytes are encode_call's of it), read by comparing
+  // bytes; false, with nothing read, otherwise.
+  bool next_call_if(const CallRecord& r);
   bool complete() const;  // the end record was read (its checksum verified)
 
  private:

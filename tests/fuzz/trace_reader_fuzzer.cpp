@@ -28,8 +28,6 @@ namespace {
   std::abort();
 }
 
-std::uint32_t fnv(const std::uint8_t* p, std::size_t n) { return trace::checksum(p, n); }
-
 // Walks the input with the grammar of docs/trace-format.md, leniently, and rewrites the stored
 // checksums to the ones the reader computes. Stops at anything it cannot walk.
 class Fixer {
@@ -84,7 +82,10 @@ class Fixer {
   }
   bool put_sum() {
     if (d_.size() - pos_ < 4) return false;
-    const std::uint32_t s = fnv(d_.data(), pos_);
+    // The checksum of the version the input names (bytes 8 and 9): FNV-1a in 1, CRC-32C from 2.
+    trace::StreamChecksum sum(static_cast<std::uint16_t>(d_[8] | (d_[9] << 8)));
+    sum.add(d_.data(), pos_);
+    const std::uint32_t s = sum.value();
     for (int i = 0; i < 4; ++i) d_[pos_++] = static_cast<std::uint8_t>(s >> (8 * i));
     return true;
   }
@@ -94,7 +95,7 @@ class Fixer {
 
 void check_consistent(const trace::Reader& r, std::size_t n) {
   const trace::Header& h = r.header();
-  if (h.version != trace::kFormatVersion) bug("version");
+  if (h.version < trace::kOldestFormatVersion || h.version > trace::kFormatVersion) bug("version");
   if (h.procs < 1) bug("procs");
   if (h.strategy != "random" && h.strategy != "round_robin" && h.strategy != "pct" && h.strategy != "explore") bug("strategy");
   std::size_t last = 0;

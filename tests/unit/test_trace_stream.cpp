@@ -15,9 +15,32 @@ namespace trace = bspcheck::trace;
 
 namespace {
 
-std::string write_trace(const char* name, int calls, bool end) {
+std::vector<std::uint8_t> file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_bytes(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Reads every event; the error's text when the trace is refused, "" when it reads to its end.
+std::string read_through(const std::string& path) {
+  try {
+    trace::EventStream s = trace::EventStream::open(path);
+    for (trace::Event e; s.next(e);) {
+    }
+    return s.complete() ? "" : "incomplete";
+  } catch (const trace::TraceError& e) {
+    return e.what();
+  }
+}
+
+std::string write_trace(const char* name, int calls, bool end, std::uint16_t version = trace::kFormatVersion) {
   const std::string path = (std::filesystem::temp_directory_path() / name).string();
   trace::Header h;
+  h.version = version;
   h.procs = 4;
   h.seed = 7;
   h.strategy = "random";
@@ -96,5 +119,72 @@ TEST(EventStream, DamageInTheBodyIsFoundWhereItIs) {
     EXPECT_GT(read, 1000u) << "found only where it is, not before";
     EXPECT_NE(std::string(e.what()).find("corrupted"), std::string::npos) << e.what();
   }
+  std::remove(path.c_str());
+}
+
+// The end record's checksum covers every byte before it, summed a block at a time: a changed byte
+// that no record's grammar notices (a call's data checksum) deep in a trace of many blocks is
+// found there.
+TEST(EventStream, TheEndChecksumCoversEveryBlock) {
+  const std::string path = write_trace("bspcheck-unit-sum.trace", 100000, true);
+  ASSERT_EQ(read_through(path), "");
+  std::vector<std::uint8_t> bytes = file_bytes(path);
+  ASSERT_GT(bytes.size(), std::size_t{3} << 16);
+  // The last byte of a call record: the top byte of its data checksum, free to be anything.
+  std::size_t at = 0;
+  {
+    trace::Reader r = trace::Reader::open(path);
+    for (const trace::Event& e : r.events())
+      if (e.type == trace::Event::call && e.offset > (std::size_t{2} << 16)) {
+        at = e.offset;
+        break;
+      }
+    ASSERT_GT(at, 0u);
+    for (const trace::Event& e : r.events())
+      if (e.offset > at) {
+        at = e.offset - 1;
+        break;
+      }
+  }
+  bytes[at] ^= 0x01;
+  write_bytes(path, bytes);
+  EXPECT_NE(read_through(path).find("trace checksum does not match"), std::string::npos) << read_through(path);
+  std::remove(path.c_str());
+}
+
+// Version 2 sums a trace's bytes with CRC-32C, version 1 with FNV-1a; traces of both read back,
+// and each is refused when it names the other version, whose checksum its bytes do not have.
+TEST(EventStream, EachFormatVersionHasItsChecksum) {
+  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}}) {
+    SCOPED_TRACE("version " + std::to_string(version));
+    const std::string path = write_trace("bspcheck-unit-version.trace", 3000, true, version);
+    EXPECT_EQ(read_through(path), "");
+    EXPECT_EQ(trace::EventStream::open(path).header().version, version);
+    std::vector<std::uint8_t> bytes = file_bytes(path);
+    // The end record's checksum: the last four bytes, of everything before them.
+    std::uint32_t stored = 0;
+    for (int i = 0; i < 4; ++i) stored |= static_cast<std::uint32_t>(bytes[bytes.size() - 4 + i]) << (8 * i);
+    const std::size_t before = bytes.size() - 4;
+    if (version == 1) {
+      EXPECT_EQ(stored, bspcheck::rt::fnv1a32(bytes.data(), before));
+    } else {
+      bspcheck::rt::Crc32c crc;
+      crc.add(bytes.data(), before);
+      EXPECT_EQ(stored, crc.value());
+    }
+    bytes[8] = static_cast<std::uint8_t>(version == 1 ? 2 : 1);  // the version, low byte
+    write_bytes(path, bytes);
+    EXPECT_NE(read_through(path).find("header checksum does not match"), std::string::npos) << read_through(path);
+    std::remove(path.c_str());
+  }
+}
+
+TEST(EventStream, VersionsItCannotReadAreNamed) {
+  const std::string path = write_trace("bspcheck-unit-version3.trace", 10, true);
+  std::vector<std::uint8_t> bytes = file_bytes(path);
+  bytes[8] = 3;
+  write_bytes(path, bytes);
+  EXPECT_NE(read_through(path).find("trace format version 3, this bsp-check reads versions 1 to 2"), std::string::npos)
+      << read_through(path);
   std::remove(path.c_str());
 }
