@@ -25,7 +25,42 @@ void colliding_puts(bool same_data) {
   bsp_end();
 }
 
+// Processes 1..7 each put 40 ints into their own slice of process 0's array, in ascending or
+// descending order. Before that, processes 1 and 7 put different values into a[0], and process 4
+// puts into a[1]. The barrier orders the writes by merging each process's ascending run (three
+// runs: a[1] and a[0] break them before processes 4 and 7), or sorts them (descending: a run per
+// write). A run left out of the merge (the odd one, last) would hide the collision.
+void many_writers(bool descending) {
+  bsp_begin(8);
+  constexpr int kSlice = 40;
+  std::vector<int> a(8 * kSlice, 0);
+  bsp_push_reg(a.data(), static_cast<int>(a.size() * sizeof(int)));
+  bsp_sync();
+  const int me = bsp_pid();
+  if (me == 1 || me == 7) bsp_put(0, &me, a.data(), 0, sizeof(int));
+  if (me == 4) bsp_put(0, &me, a.data(), sizeof(int), sizeof(int));
+  if (me != 0)
+    for (int k = 0; k < kSlice; ++k) {
+      const int i = descending ? kSlice - 1 - k : k;
+      bsp_put(0, &me, a.data(), static_cast<int>((me * kSlice + i) * sizeof(int)), sizeof(int));
+    }
+  bsp_sync();
+  bsp_pop_reg(a.data());
+  bsp_end();
+}
+
 }  // namespace
+
+TEST(Checker, OneCollisionAmongManyWritersIsFoundWhateverTheirOrder) {
+  for (const bool descending : {false, true})
+    for (std::uint64_t seed : unit::seeds(5)) {
+      auto r = run(8, seed, [descending] { many_writers(descending); });
+      EXPECT_EQ(r.count("put-collision"), 1u) << (descending ? "descending\n" : "ascending\n") << r.summary();
+      const bspcheck::Finding* f = find(r, "put-collision");
+      ASSERT_NE(f, nullptr);
+      EXPECT_EQ(f->processes, (std::vector<int>{0, 1, 7})) << r.summary();
+    }
+}
 
 TEST(Checker, PutCollisionWithDifferentDataIsAWarningNamingBothSites) {
   for (std::uint64_t seed : unit::seeds(10)) {
