@@ -14,6 +14,18 @@ std::string ReplayScheduler::describe(const Event& e) const {
   }
 }
 
+namespace {
+
+Event choice_event(std::uint8_t kind, std::uint64_t value) {
+  Event e;
+  e.type = Event::choice;
+  e.kind = kind;
+  e.value = value;
+  return e;
+}
+
+}  // namespace
+
 const Event* ReplayScheduler::next(const char* expecting) {
   if (!at_end_) {
     try {
@@ -40,11 +52,7 @@ int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) 
   if (!at_end_ && trace_.next_small_choice(kind, small)) {  // the usual record, read inline
     const auto pid = static_cast<int>(small);
     if (pid < runnable.nprocs() && runnable.contains(pid)) return pid;
-    current_ = Event{};  // (for the message)
-    current_.type = Event::choice;
-    current_.kind = kind;
-    current_.value = small;
-    return checked_pid(current_, runnable);
+    return checked_pid(current_ = choice_event(kind, small), runnable);  // (kept for the message)
   }
   const Event* e = next("a scheduling decision");
   if (!e) return after_end_->next_process(runnable, current);
@@ -65,13 +73,8 @@ std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
   std::uint64_t small = 0;
   if (!at_end_ && trace_.next_small_choice(static_cast<std::uint8_t>(kind), small) && small < n)
     return static_cast<std::uint32_t>(small);  // the usual record, read inline
-  if (small >= n) {  // read, and out of range (for the message)
-    current_ = Event{};
-    current_.type = Event::choice;
-    current_.kind = static_cast<std::uint8_t>(kind);
-    current_.value = small;
-    return checked_choice(current_, n);
-  }
+  if (small >= n)  // read, and out of range
+    return checked_choice(current_ = choice_event(static_cast<std::uint8_t>(kind), small), n);
   const Event* e = next(rt::choice_event_text(static_cast<std::uint8_t>(kind)));
   if (!e) return after_end_->choose(kind, n);
   if (e->kind != static_cast<std::uint8_t>(kind))  // (as in next_process)

@@ -129,3 +129,49 @@ TEST(TracedSchedule, WorkRecordsAreKeptApartFromTheEvents) {
   std::remove(with.c_str());
   std::remove(without.c_str());
 }
+
+// The replay reads the usual records by their bytes (a choice below 128, a call as the program
+// made it); a record it does not take so is read whole, and every difference is named as before.
+TEST(TracedSchedule, EachDifferenceFromTheTraceIsNamed) {
+  const std::string path = temp_path("traced-schedule-differences.trace");
+  {
+    trace::Header h;
+    h.procs = 4;
+    h.strategy = "random";
+    trace::Writer w(path, h);
+    w.choice(static_cast<std::uint8_t>(ChoiceKind::queue_order), 4);
+    w.choice(static_cast<std::uint8_t>(ChoiceKind::next_process), 3);
+    trace::CallRecord put = call(trace::Call::put, 0, 1);
+    put.size = 8;
+    w.call(put);
+    w.choice(static_cast<std::uint8_t>(ChoiceKind::write_order), 300);  // two bytes: read whole
+    w.choice(static_cast<std::uint8_t>(ChoiceKind::write_order), 1);
+    w.end();
+  }
+  bspcheck::Options r;
+  r.replay_file = path;
+  std::vector<std::string> divergences;
+  TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+  auto last = [&] { return divergences.empty() ? std::string("(none)") : divergences.back(); };
+
+  replay.scheduler().choose(ChoiceKind::queue_order, 3);  // the trace's 4 is out of range
+  ASSERT_EQ(divergences.size(), 1u);
+  EXPECT_NE(last().find("message-order choice 4 is out of range 0..2"), std::string::npos) << last();
+
+  const std::vector<int> list = {0, 1};
+  const std::vector<int> position = {0, 1, -1, -1};
+  replay.scheduler().next_process(bspcheck::rt::RunnableSet{list, position}, 0);  // 3 is not runnable
+  ASSERT_EQ(divergences.size(), 2u);
+  EXPECT_NE(last().find("chooses process 3 to run next, which is not runnable now"), std::string::npos) << last();
+
+  trace::CallRecord bigger = call(trace::Call::put, 0, 1);
+  bigger.size = 16;
+  replay.call(bigger);
+  ASSERT_EQ(divergences.size(), 3u);
+  EXPECT_NE(last().find("where the trace has bsp_put by process 0 to process 1, size 8"), std::string::npos) << last();
+
+  EXPECT_EQ(replay.scheduler().choose(ChoiceKind::write_order, 1000), 300u);
+  EXPECT_EQ(replay.scheduler().choose(ChoiceKind::write_order, 2), 1u);
+  EXPECT_EQ(divergences.size(), 3u) << last();
+  std::remove(path.c_str());
+}
