@@ -277,7 +277,7 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     msg = "process " + std::to_string(running.pid) + " overflowed its stack (" +
           (running.stack.base ? std::string("it ran past its end") : std::string("the main thread's stack, at its limit")) +
           "); raise the stack size with --stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
-          std::to_string(size / 1024) + " KiB" +
+          std::to_string((size + 1023) / 1024) + " KiB" +  // (an unguarded stack is 64 bytes short: its canary's)
           (!running.stack.base && g_main_stack_capped ? std::string(" for process 0, capped by the hard stack limit (ulimit -Hs)") : std::string());
   }
   if (!overflow && (sig == SIGSEGV || sig == SIGBUS)) {
@@ -450,12 +450,12 @@ void begin_program(int maxprocs, const Site& site) {
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
-  // Every process needs at least the touched pages of its stack (the top one, and the canary's at
-  // the low end once stacks are unguarded) and its bookkeeping: what 10^6 processes of a ring
-  // measured (8.3 GiB, docs/performance.md). Refuse only what cannot fit, saying what would.
+  // Every process needs at least the touched page at the top of its stack and its bookkeeping
+  // (docs/performance.md, "Many processes": 2,000,000 processes of a ring measured about 4.9 KiB
+  // each). Refuse only what cannot fit, saying what would.
   struct sysinfo si {};
   if (sysinfo(&si) == 0) {
-    const double per_process = 2.0 * static_cast<double>(StackPool::page_size()) + sizeof(Process) + 256;
+    const double per_process = static_cast<double>(StackPool::page_size()) + sizeof(Process) + 256;
     const double avail = static_cast<double>(si.freeram + si.bufferram) * si.mem_unit;
     if (p * per_process > avail) {
       std::fprintf(stderr,

@@ -153,7 +153,7 @@ void World::make_unrunnable(int pid) {
 }
 
 void World::check_stack_canary(Process& me) {
-  if (me.stack.base && !me.stack.guard && !me.stack.canary_intact())
+  if (!me.stack.canary_intact())
     fatal(Rule::crash, "process " + std::to_string(me.pid) +
                        " overflowed its stack (detected after the fact: stacks are unguarded at this "
                        "many processes); raise the stack size with --stack-size");

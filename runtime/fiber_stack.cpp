@@ -30,9 +30,12 @@ std::size_t StackPool::guarded_limit() {
 }
 
 bool FiberStack::canary_intact() const {
-  std::uint64_t v;
-  std::memcpy(&v, base, sizeof v);
-  return v == kCanary;
+  if (!canary) return true;
+  std::uint64_t words[kCanaryBytes / 8];
+  std::memcpy(words, canary, sizeof words);
+  std::uint64_t differ = 0;
+  for (std::uint64_t w : words) differ |= w ^ kCanary;
+  return differ == 0;
 }
 
 bool FiberStack::in_guard(const void* p) const {
@@ -76,6 +79,9 @@ FiberStack StackPool::stack(std::size_t i) {
     void* m = mmap(nullptr, chunk_bytes(n), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
+    // Small pages only: a transparent huge page would make 2 MiB resident for the few KiB that a
+    // process's stack touches.
+    madvise(m, chunk_bytes(n), MADV_NOHUGEPAGE);
     if (!guarded_ && mprotect(m, page_size(), PROT_NONE) != 0) throw std::bad_alloc();
     chunks_[c] = m;
   }
@@ -88,9 +94,17 @@ FiberStack StackPool::stack(std::size_t i) {
   }
   s.base = slot;
   s.size = stack_size_;
-  // Only unguarded stacks need the canary; writing it would make the lowest page of every
-  // guarded stack resident for nothing.
-  if (!guarded_) std::memcpy(s.base, &kCanary, sizeof kCanary);
+  if (!guarded_) {
+    // The top kCanaryBytes of every unguarded slot are the canary of the stack above it, in the
+    // page where the stack below starts (resident as soon as its process runs). The lowest stack
+    // of a chunk has the chunk's guard page below instead.
+    s.size -= FiberStack::kCanaryBytes;
+    if (i % per_chunk_ != 0) {
+      s.canary = slot - FiberStack::kCanaryBytes;
+      for (std::size_t w = 0; w < FiberStack::kCanaryBytes / 8; ++w)
+        std::memcpy(static_cast<char*>(s.canary) + 8 * w, &kCanary, sizeof kCanary);
+    }
+  }
   return s;
 }
 

@@ -4,10 +4,12 @@
 // crash handler can say "stack overflow". A guard page splits the mapping in two, and the
 // kernel's default limit of 65,530 mappings per process therefore allows about 32,000 guarded
 // stacks. Above a budget derived from /proc/sys/vm/max_map_count the pool switches to unguarded
-// stacks carved from large shared mappings, each with a canary word at its low end that is
-// checked whenever the process switches away (overflow then is reported, after the fact), and
-// one guard page below each mapping: a runaway recursion faults after crossing at most the
-// stacks of its own mapping (the budget sets how many: 82 at 2,000,000 processes).
+// stacks carved from large shared mappings, and one guard page below each mapping: a runaway
+// recursion faults after crossing at most the stacks of its own mapping (the budget sets how
+// many: 82 at 2,000,000 processes). Below each unguarded stack lies a canary that is checked
+// whenever the process switches away (overflow then is reported, after the fact). It is the top
+// kCanaryBytes of the slot below, in the page that the stack below keeps resident anyway: a
+// canary at the stack's own low end had made a page per process resident for 8 bytes.
 #pragma once
 
 #include <cstddef>
@@ -20,8 +22,10 @@ struct FiberStack {
   void* base = nullptr;     // lowest usable address (just above the guard page, if any)
   std::size_t size = 0;     // usable bytes
   void* guard = nullptr;    // guard page, or nullptr for an unguarded stack
+  void* canary = nullptr;   // kCanaryBytes just below base, for an unguarded stack above another
+  static constexpr std::size_t kCanaryBytes = 64;
   void* top() const { return static_cast<char*>(base) + size; }
-  bool canary_intact() const;
+  bool canary_intact() const;  // (true without a canary)
   bool contains(const void* p) const {
     auto a = reinterpret_cast<std::uintptr_t>(p), b = reinterpret_cast<std::uintptr_t>(base);
     return a >= b && a < b + size;
