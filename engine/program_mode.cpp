@@ -451,7 +451,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
   // Every process needs at least the touched page at the top of its stack and its bookkeeping
-  // (docs/performance.md, "Many processes": 2,000,000 processes of a ring measured about 4.9 KiB
+  // (docs/performance.md, "Many processes": 2,000,000 processes of a ring measured about 4.8 KiB
   // each). Refuse only what cannot fit, saying what would.
   struct sysinfo si {};
   if (sysinfo(&si) == 0) {
