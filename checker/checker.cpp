@@ -59,13 +59,14 @@ template <typename T, typename Less>
 void sort_by_runs(std::vector<T>& v, Less less) {
   const std::size_t max_runs = 1 + v.size() / 16;  // beyond, sorting is no slower
   std::vector<std::size_t> bounds{0};
-  for (std::size_t i = 1; i < v.size(); ++i)
-    if (less(v[i], v[i - 1]) && bounds.size() > max_runs) {
+  for (std::size_t i = 1; i < v.size(); ++i) {
+    if (!less(v[i], v[i - 1])) continue;  // the run goes on
+    if (bounds.size() > max_runs) {
       std::sort(v.begin(), v.end(), less);
       return;
-    } else if (less(v[i], v[i - 1])) {
-      bounds.push_back(i);
     }
+    bounds.push_back(i);
+  }
   bounds.push_back(v.size());
   while (bounds.size() > 2) {  // merge runs two by two
     std::vector<std::size_t> merged{0};

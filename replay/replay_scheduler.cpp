@@ -14,18 +14,6 @@ std::string ReplayScheduler::describe(const Event& e) const {
   }
 }
 
-namespace {
-
-Event choice_event(std::uint8_t kind, std::uint64_t value) {
-  Event e;
-  e.type = Event::choice;
-  e.kind = kind;
-  e.value = value;
-  return e;
-}
-
-}  // namespace
-
 const Event* ReplayScheduler::next(const char* expecting) {
   if (!at_end_) {
     try {
@@ -49,45 +37,37 @@ const Event* ReplayScheduler::next(const char* expecting) {
 int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) {
   constexpr auto kind = static_cast<std::uint8_t>(rt::ChoiceKind::next_process);
   std::uint64_t small = 0;
-  if (!at_end_ && trace_.next_small_choice(kind, small)) {  // the usual record, read inline
-    const auto pid = static_cast<int>(small);
-    if (pid < runnable.nprocs() && runnable.contains(pid)) return pid;
-    return checked_pid(current_ = choice_event(kind, small), runnable);  // (kept for the message)
-  }
+  if (!at_end_ && trace_.next_small_choice(kind, small)) return checked_pid(small, runnable);  // the usual record
   const Event* e = next("a scheduling decision");
   if (!e) return after_end_->next_process(runnable, current);
   // The kind alone says it is a choice of that kind (it is 0 for other events). Testing the type
   // too let the compiler load both in one word, which stalled on the reader's separate stores.
-  if (e->kind != static_cast<std::uint8_t>(rt::ChoiceKind::next_process))
-    diverged_("the program asks for a next-process choice where the trace has " + describe(*e));
-  return checked_pid(*e, runnable);
+  if (e->kind != kind) diverged_("the program asks for a next-process choice where the trace has " + describe(*e));
+  return checked_pid(e->value, runnable);
 }
 
-int ReplayScheduler::checked_pid(const Event& e, const rt::RunnableSet& runnable) {
-  if (e.value >= static_cast<std::uint64_t>(runnable.nprocs()) || !runnable.contains(static_cast<int>(e.value)))
-    diverged_("the trace chooses process " + std::to_string(e.value) + " to run next, which is not runnable now");
-  return static_cast<int>(e.value);
+int ReplayScheduler::checked_pid(std::uint64_t pid, const rt::RunnableSet& runnable) {
+  if (pid >= static_cast<std::uint64_t>(runnable.nprocs()) || !runnable.contains(static_cast<int>(pid)))
+    diverged_("the trace chooses process " + std::to_string(pid) + " to run next, which is not runnable now");
+  return static_cast<int>(pid);
 }
 
 std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
+  const auto k = static_cast<std::uint8_t>(kind);
   std::uint64_t small = 0;
-  if (!at_end_ && trace_.next_small_choice(static_cast<std::uint8_t>(kind), small) && small < n)
-    return static_cast<std::uint32_t>(small);  // the usual record, read inline
-  if (small >= n)  // read, and out of range
-    return checked_choice(current_ = choice_event(static_cast<std::uint8_t>(kind), small), n);
-  const Event* e = next(rt::choice_event_text(static_cast<std::uint8_t>(kind)));
+  if (!at_end_ && trace_.next_small_choice(k, small)) return checked_choice(k, small, n);  // the usual record
+  const Event* e = next(rt::choice_event_text(k));
   if (!e) return after_end_->choose(kind, n);
-  if (e->kind != static_cast<std::uint8_t>(kind))  // (as in next_process)
-    diverged_(std::string("the program asks for a ") + rt::choice_event_text(static_cast<std::uint8_t>(kind)) +
-              " where the trace has " + describe(*e));
-  return checked_choice(*e, n);
+  if (e->kind != k)  // (as in next_process)
+    diverged_(std::string("the program asks for a ") + rt::choice_event_text(k) + " where the trace has " + describe(*e));
+  return checked_choice(k, e->value, n);
 }
 
-std::uint32_t ReplayScheduler::checked_choice(const Event& e, std::uint32_t n) {
-  if (e.value >= n)
-    diverged_(std::string("the trace's ") + rt::choice_event_text(e.kind) + " " + std::to_string(e.value) + " is out of range 0.." +
+std::uint32_t ReplayScheduler::checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
+  if (value >= n)
+    diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) + " is out of range 0.." +
               std::to_string(n - 1));
-  return static_cast<std::uint32_t>(e.value);
+  return static_cast<std::uint32_t>(value);
 }
 
 void ReplayScheduler::call(const CallRecord& actual) {

@@ -34,9 +34,9 @@ class ReplayScheduler final : public rt::Scheduler {
 
  private:
   const Event* next(const char* expecting);
-  // The choice e, checked against what the run can take; diverged_ when it cannot.
-  int checked_pid(const Event& e, const rt::RunnableSet& runnable);
-  std::uint32_t checked_choice(const Event& e, std::uint32_t n);
+  // A recorded choice, checked against what the run can take; diverged_ when it cannot.
+  int checked_pid(std::uint64_t pid, const rt::RunnableSet& runnable);
+  std::uint32_t checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n);
   std::string describe(const Event& e) const;
   EventStream trace_;  // read as the run goes: bounded memory whatever the trace's length
   Event current_;
