@@ -6,6 +6,8 @@
 //   start      bspcheck::run called -> the first process resumes after the first bsp_sync (world,
 //              stacks and contexts created, every process started and run to its first sync)
 //   superstep  median over the S ring supersteps (p puts, p switch points, one barrier)
+//   empty      median over E empty supersteps that follow (every process only calls bsp_sync):
+//              the cost of a superstep itself, per process
 //   end        the last superstep -> bspcheck::run returned (bsp_end, p-1 stacks unwound,
 //              world torn down)
 //   RSS        peak resident set of the child, and its RSS before the run
@@ -30,9 +32,14 @@ const int kSteps = [] {
   const char* e = std::getenv("BENCH_RING_STEPS");
   return e && std::atoi(e) > 0 ? std::atoi(e) : 5;
 }();
+// Empty supersteps per run, after the ring: 5, or BENCH_EMPTY_STEPS.
+const int kEmptySteps = [] {
+  const char* e = std::getenv("BENCH_EMPTY_STEPS");
+  return e && std::atoi(e) > 0 ? std::atoi(e) : 5;
+}();
 
 struct Report {
-  double start_s, superstep_s, end_s, total_s;
+  double start_s, superstep_s, empty_s, end_s, total_s;
   std::uint64_t rss_before;
   std::uint64_t switches;
   int errors;
@@ -53,7 +60,7 @@ int g_errors = 0;
 Report measure(int p, std::size_t stack_kib) {
   Report rep{};
   rep.rss_before = bench::current_rss_bytes();
-  g_stamp.assign(kSteps + 2, 0.0);
+  g_stamp.assign(kSteps + kEmptySteps + 2, 0.0);
   bspcheck::Options o;
   o.procs = p;
   o.seed = 5;
@@ -74,6 +81,10 @@ Report measure(int p, std::size_t stack_kib) {
       stamp(2 + s);
       if (word != (pid + p - 1) % p + s) ++g_errors;
     }
+    for (int e = 0; e < kEmptySteps; ++e) {
+      bsp_sync();
+      stamp(2 + kSteps + e);
+    }
     bsp_pop_reg(&word);
     bsp_end();
   });
@@ -84,9 +95,12 @@ Report measure(int p, std::size_t stack_kib) {
   }
   std::vector<double> steps;
   for (int s = 0; s < kSteps; ++s) steps.push_back(g_stamp[2 + s] - g_stamp[1 + s]);
+  std::vector<double> empty;
+  for (int e = 0; e < kEmptySteps; ++e) empty.push_back(g_stamp[2 + kSteps + e] - g_stamp[1 + kSteps + e]);
   rep.start_s = g_stamp[1] - t0;
   rep.superstep_s = bench::median(steps);
-  rep.end_s = t1 - g_stamp[1 + kSteps];
+  rep.empty_s = bench::median(empty);
+  rep.end_s = t1 - g_stamp[1 + kSteps + kEmptySteps];
   rep.total_s = t1 - t0;
   rep.switches = res.switches;
   rep.errors = g_errors;
@@ -120,6 +134,8 @@ void run_config(int p, std::size_t stack_kib) {
   char note[160];
   std::snprintf(note, sizeof note, "%.0f ns per process per superstep", r.superstep_s * 1e9 / p);
   bench::row("ring: superstep", params, r.superstep_s * 1e3, "%.3f", "ms", note);
+  std::snprintf(note, sizeof note, "%.1f ns per process", r.empty_s * 1e9 / p);
+  bench::row("empty superstep", params, r.empty_s * 1e3, "%.3f", "ms", note);
   bench::row("ring: start", params, r.start_s * 1e3, "%.1f", "ms", "run() -> all processes through the first bsp_sync");
   bench::row("ring: end", params, r.end_s * 1e3, "%.1f", "ms", "bsp_end, unwinding, teardown");
   std::snprintf(note, sizeof note, "%.1f KiB per process; RSS before run %.1f MiB",

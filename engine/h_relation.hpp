@@ -20,6 +20,8 @@ class HRelation {
   void transfer(int from, int to, std::size_t nbytes) {
     Counts& f = counts_[static_cast<std::size_t>(from)];
     Counts& t = counts_[static_cast<std::size_t>(to)];
+    if (f.ops_out == 0 && f.ops_in == 0) touched_.push_back(from);
+    if (t.ops_out == 0 && t.ops_in == 0 && to != from) touched_.push_back(to);
     f.bytes_out += nbytes;
     f.ops_out += 1;
     t.bytes_in += nbytes;
@@ -30,13 +32,15 @@ class HRelation {
   // start again.
   const SuperstepStats& end_superstep() {
     SuperstepStats st;
-    for (Counts& c : counts_) {
+    for (int pid : touched_) {
+      Counts& c = counts_[static_cast<std::size_t>(pid)];
       st.h_bytes = std::max({st.h_bytes, c.bytes_out, c.bytes_in});
       st.h_messages = std::max({st.h_messages, c.ops_out, c.ops_in});
       st.total_bytes += c.bytes_out;
       st.total_operations += c.ops_out;
       c = Counts{};
     }
+    touched_.clear();
     stats_.push_back(st);
     return stats_.back();
   }
@@ -47,6 +51,7 @@ class HRelation {
     std::size_t bytes_out = 0, bytes_in = 0, ops_out = 0, ops_in = 0;
   };
   std::vector<Counts> counts_;
+  std::vector<int> touched_;  // the processes with counts in this superstep: only they are summed
   std::vector<SuperstepStats> stats_;
 };
 

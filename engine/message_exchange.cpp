@@ -1,5 +1,6 @@
 #include "engine/message_exchange.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace bspcheck::rt {
@@ -12,21 +13,40 @@ void MessageExchange::send(int src, int dst, const void* tag, const void* payloa
   const std::size_t off = next_.reserve(padded(tag_len) + payload_len, kAlign);
   if (tag_len) std::memcpy(next_.at(off), tag, tag_len);
   if (payload_len) std::memcpy(next_.at(off + padded(tag_len)), payload, payload_len);
-  outbox_[index(dst)].push_back({src, static_cast<std::uint32_t>(tag_len), payload_len, off});
+  std::vector<Message>& box = outbox_[index(dst)];
+  if (box.empty()) addressed_.push_back(dst);
+  box.push_back({src, static_cast<std::uint32_t>(tag_len), payload_len, off});
 }
 
 void MessageExchange::deliver(Scheduler& sched) {
   now_.swap(next_);
   next_.clear();
-  for (std::size_t pid = 0; pid < inbox_.size(); ++pid) {
-    Inbox& in = inbox_[pid];
-    in.queue.swap(outbox_[pid]);
-    outbox_[pid].clear();
+  // Only the processes with messages, old or new, are touched: the unread messages of the
+  // superstep that ends vanish, and this superstep's become readable.
+  for (int pid : readable_) {
+    Inbox& in = inbox_[index(pid)];
+    in.queue.clear();
     in.head = 0;
     in.bytes = 0;
+  }
+  readable_.clear();
+  // In ascending pid order: each queue's shuffle draws its choices in that order (a queue of
+  // fewer than two messages draws none).
+  if (addressed_.size() <= inbox_.size() / 32) {
+    std::sort(addressed_.begin(), addressed_.end());
+  } else {
+    addressed_.clear();
+    for (std::size_t pid = 0; pid < outbox_.size(); ++pid)
+      if (!outbox_[pid].empty()) addressed_.push_back(static_cast<int>(pid));
+  }
+  for (int pid : addressed_) {
+    Inbox& in = inbox_[index(pid)];
+    in.queue.swap(outbox_[index(pid)]);  // the outbox keeps the emptied queue's storage
     for (const Message& m : in.queue) in.bytes += m.payload_len;
     if (!sched.exploring() || !all_identical(in.queue)) sched.shuffle(in.queue, ChoiceKind::queue_order);
+    readable_.push_back(pid);
   }
+  addressed_.clear();
 }
 
 const Message* MessageExchange::first(int pid) const {

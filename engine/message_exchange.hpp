@@ -47,6 +47,8 @@ class MessageExchange {
   std::size_t readable_storage_bytes() const { return now_.size(); }
 
   // A process's queue in this superstep.
+  // The processes that have messages readable in this superstep (moved or not), ascending.
+  const std::vector<int>& readable_pids() const { return readable_; }
   std::size_t pending(int pid) const { return inbox_[index(pid)].queue.size() - inbox_[index(pid)].head; }
   std::size_t pending_bytes(int pid) const { return inbox_[index(pid)].bytes; }
   // The first message not yet moved, or nullptr.
@@ -81,6 +83,8 @@ class MessageExchange {
   std::vector<std::vector<Message>> outbox_;  // per destination
   ByteArena now_;                             // messages readable in this superstep
   std::vector<Inbox> inbox_;                  // per process
+  std::vector<int> addressed_;  // the processes with a message sent to them in this superstep
+  std::vector<int> readable_;   // the processes whose inbox has messages of this superstep
 };
 
 }  // namespace bspcheck::rt

@@ -37,17 +37,20 @@ struct PopRequest {
   std::size_t pushes_before;
 };
 
-struct Process {
-  ContextSlot slot;
+// What every BSPlib call and switch touches comes first, so that with the record aligned to a
+// cache line it is all in one line (the call site and name written at each call, the state, the
+// context's saved stack pointer at the start of `slot`): a superstep of p processes that only
+// sync then reads and writes one line of each record.
+struct alignas(64) Process {
+  // The last BSPlib call, for diagnostics (timeouts, crashes, superstep mismatches).
+  Site site;
+  const char* call = "bsp_begin";
   int pid = 0;
   ProcState state = ProcState::runnable;
   bool started = false;  // its context has begun running (process 0 always has)
   bool begun = false;    // it has passed through bsp_begin
+  ContextSlot slot;      // slot.ctx, its first member, is in the first line
   FiberStack stack;      // none for a process that runs on the thread that called bsp_begin
-
-  // The last BSPlib call, for diagnostics (timeouts, crashes, superstep mismatches).
-  Site site;
-  const char* call = "bsp_begin";
 
   // Requests that take effect at the next barrier.
   std::vector<PushRequest> pushes;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <numeric>
 #include <sstream>
 
 #include <unistd.h>
@@ -262,13 +263,11 @@ void World::block(ProcState state) {
   make_unrunnable(me.pid);
   me.state = state;
   ++waiting_;
+  if (state == ProcState::in_end) ++waiting_in_end_;
   if (waiting_ + finished_ == p_) {
-    bool all_sync = true, all_end = true;
-    for (const Process& pr : procs_) {
-      if (pr.state == ProcState::finished) continue;
-      all_sync = all_sync && pr.state == ProcState::in_sync;
-      all_end = all_end && pr.state == ProcState::in_end;
-    }
+    // Every process that has not finished waits: in bsp_sync, or in bsp_end (counted, not looked
+    // up: a barrier's cost should not grow with a pass over every process for this).
+    const bool all_sync = waiting_in_end_ == 0, all_end = waiting_in_end_ == waiting_;
     if (finished_ == 0 && (all_sync || all_end)) {
       // The barrier reads and writes every process's memory through canonical addresses.
       if (watch_) report_shared_writes();
@@ -463,8 +462,10 @@ void World::barrier(bool final) {
   // The exchange (engine/barrier.hpp): pending hp operations, get sources, the checker's look
   // at every write, then the writes, gets before puts.
   Barrier(hp_, drma_, *sched_, checker_.get()).exchange(superstep_, [this](std::size_t i) { fire_hp(i, false); });
-  apply_registrations();
-  apply_tagsize();
+  if (registration_requests_) apply_registrations();
+  registration_requests_ = false;
+  if (tagsize_requests_) apply_tagsize();
+  tagsize_requests_ = false;
   deliver_messages();
   const SuperstepStats& stats = comm_.end_superstep();
   if (final && checker_ && regs_.live_slots() > 0) {
@@ -482,13 +483,16 @@ void World::barrier(bool final) {
   clock_.barrier(stats.h_bytes);
 
   waiting_ = 0;
+  waiting_in_end_ = 0;
   if (!final) schedule_.superstep(static_cast<std::uint64_t>(superstep_ + 1));
   if (!final) {
     ++superstep_;
-    for (Process& pr : procs_) {
-      pr.state = ProcState::runnable;
-      make_runnable(pr.pid);
-    }
+    // Every process was waiting, so none is runnable: all become runnable in pid order, the
+    // order make_runnable would give them one by one.
+    for (Process& pr : procs_) pr.state = ProcState::runnable;
+    runnable_.resize(static_cast<std::size_t>(p_));
+    std::iota(runnable_.begin(), runnable_.end(), 0);
+    std::iota(runnable_pos_.begin(), runnable_pos_.end(), 0);
     return;
   }
   ending_ = true;

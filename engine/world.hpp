@@ -271,7 +271,13 @@ class World {
   std::vector<int> runnable_;       // pids that may run
   std::vector<int> runnable_pos_;   // index of each pid in runnable_, or -1
   int waiting_ = 0;                 // processes in bsp_sync or bsp_end
+  int waiting_in_end_ = 0;          // of those, the ones in bsp_end
   int finished_ = 0;
+  // Whether any process called bsp_push_reg/bsp_pop_reg, or bsp_set_tagsize, in this superstep:
+  // a barrier looks at every process's requests only then (an empty superstep touches nothing
+  // of a process but its state).
+  bool registration_requests_ = false;
+  bool tagsize_requests_ = false;
   int superstep_ = 0;
   bool ending_ = false;    // the final barrier has passed: processes 1..p-1 unwind
   bool stopping_ = false;  // the run is being stopped: every process unwinds

@@ -18,6 +18,7 @@ void World::set_tagsize(int* tag_nbytes) {
                              (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
   } else {
     me.tagsize_request = *tag_nbytes;
+    tagsize_requests_ = true;
     me.tagsize_site = me.site;
     *tag_nbytes = messages_.tagsize();  // the size valid in this superstep
   }
@@ -84,9 +85,11 @@ void World::deliver_messages() {
   // Messages sent in this superstep become readable in the next one, in a seeded order; the
   // unread ones of this superstep vanish.
   if (checker_)
-    for (const Process& pr : procs_)
-      if (const std::size_t n = messages_.pending(pr.pid))
-        checker_->queue_unconsumed(pr.pid, n, messages_.pending_senders(pr.pid), pr.site, pr.call, superstep_);
+    for (int pid : messages_.readable_pids())  // ascending
+      if (const std::size_t n = messages_.pending(pid)) {
+        const Process& pr = procs_[static_cast<std::size_t>(pid)];
+        checker_->queue_unconsumed(pid, n, messages_.pending_senders(pid), pr.site, pr.call, superstep_);
+      }
   if (poisoning_ && messages_.readable_storage_bytes() > 0) {
     // Keep this superstep's message storage, poisoned, so that a bsp_hpmove pointer used after
     // the superstep hits it (hpmove-stale); the oldest retired storage is released.

@@ -17,12 +17,14 @@ void World::push_reg(const void* ident, int size) {
     size = 0;
   }
   me.pushes.push_back({ident, size, me.site});
+  registration_requests_ = true;
 }
 
 void World::pop_reg(const void* ident) {
   traced_call(trace::Call::pop_reg, -1, 0);
   Process& me = self();
   me.pops.push_back({ident, me.site, me.pushes.size()});
+  registration_requests_ = true;
 }
 
 void World::apply_registrations() {

@@ -29,3 +29,16 @@ TEST(HRelation, ASelfTransferCountsOnBothSidesAndEachSuperstepStartsAfresh) {
   ASSERT_EQ(h.stats().size(), 2u);
   EXPECT_EQ(h.stats()[0].h_bytes, 8u);
 }
+
+// Only the processes that communicated in a superstep are summed and reset at its end: a
+// receiver's counts must be reset too, or they would leak into the next superstep.
+TEST(HRelation, AReceiversCountsDoNotLeakIntoTheNextSuperstep) {
+  HRelation h(3);
+  h.transfer(0, 2, 100);
+  EXPECT_EQ(h.end_superstep().h_bytes, 100u);
+  h.transfer(1, 2, 1);
+  const bspcheck::SuperstepStats second = h.end_superstep();
+  EXPECT_EQ(second.h_bytes, 1u);
+  EXPECT_EQ(second.total_bytes, 1u);
+  EXPECT_EQ(h.end_superstep().h_messages, 0u);
+}

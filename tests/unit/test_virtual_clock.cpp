@@ -33,6 +33,26 @@ TEST(VirtualClock, ABarrierMovesEveryClockToTheLatestPlusGhPlusL) {
   EXPECT_DOUBLE_EQ(c.now(0), expected + VirtualClock::kBarrierCost);
 }
 
+// A barrier does not visit the processes: one that made no call since an earlier superstep
+// still reads the latest barrier's time, and the latest clock is the one that advanced last,
+// whichever superstep it was last set in.
+TEST(VirtualClock, AProcessWithoutCallsReadsTheLatestBarriersTime) {
+  VirtualClock c(3);
+  c.advance(0, 1.0);
+  c.barrier(0);
+  const double first = 1.0 + VirtualClock::kBarrierCost;
+  c.advance(1, 0.5);  // processes 0 and 2 make no call in this superstep
+  EXPECT_DOUBLE_EQ(c.now(0), first);
+  EXPECT_DOUBLE_EQ(c.now(1), first + 0.5);
+  c.barrier(0);
+  c.barrier(10);  // an empty superstep
+  const double third = first + 0.5 + VirtualClock::kBarrierCost + VirtualClock::kByteCost * 10 + VirtualClock::kBarrierCost;
+  for (int pid = 0; pid < 3; ++pid) EXPECT_DOUBLE_EQ(c.now(pid), third) << "process " << pid;
+  c.call(2);
+  EXPECT_DOUBLE_EQ(c.now(2), third + VirtualClock::kCallCost);
+  EXPECT_DOUBLE_EQ(c.now(0), third);
+}
+
 TEST(VirtualClock, AdvanceReturnsTheAdvancedClock) {
   VirtualClock c(1);
   EXPECT_DOUBLE_EQ(c.advance(0, 1e-6), 1e-6);
