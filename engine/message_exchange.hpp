@@ -74,6 +74,7 @@ class MessageExchange {
     std::size_t bytes = 0;       // payload bytes not yet moved
   };
   static std::size_t index(int pid) { return static_cast<std::size_t>(pid); }
+  static constexpr std::size_t kMoveLookahead = 4;  // how many moves ahead a message is prefetched
   // Can the receiver tell these messages apart? Not when tag and payload are equal (BSMP names
   // no sender): then their order is not a choice worth exploring.
   bool all_identical(const std::vector<Message>& queue) const;
