@@ -11,6 +11,7 @@
 #                the fairer figure on a shared, loaded machine
 #   BENCH_SCALE  scale factor for iteration counts (default 1; 0.1 for a quick smoke run)
 #   BENCH_RING_STEPS  ring supersteps per run in bench_scale (default 5)
+#   BENCH_EMPTY_STEPS empty supersteps per run in bench_scale, after the ring (default 5)
 # --callgrind additionally counts instructions per switch and per call with valgrind (slow-ish,
 # about a minute; needs valgrind).
 set -eu

@@ -46,9 +46,9 @@ class MessageExchange {
   void retire_readable_storage(ByteArena& into) { into.swap(now_); }
   std::size_t readable_storage_bytes() const { return now_.size(); }
 
-  // A process's queue in this superstep.
   // The processes that have messages readable in this superstep (moved or not), ascending.
   const std::vector<int>& readable_pids() const { return readable_; }
+  // A process's queue in this superstep.
   std::size_t pending(int pid) const { return inbox_[index(pid)].queue.size() - inbox_[index(pid)].head; }
   std::size_t pending_bytes(int pid) const { return inbox_[index(pid)].bytes; }
   // The first message not yet moved, or nullptr.
