@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -84,43 +83,72 @@ void sort_by_runs(std::vector<T>& v, Less less) {
 
 }  // namespace
 
-void Checker::check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep) {
-  // 16 bytes per write, so that sorting a superstep's million writes moves little memory. Write
-  // counts and sizes fit in 32 bits: every write is a BSPlib call with an int size.
+void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
+  // 24 bytes per write, so that sorting a superstep's million writes moves little memory. Write
+  // counts and sizes fit in 32 bits: every write is a BSPlib call with an int size. The bytes of
+  // a write of at most 8 travel with it, read while the writes are walked in call order (their
+  // payloads then lie in ascending order): comparing them in address order would otherwise read
+  // a record and a payload at random per write (half of a checked run of overlapping puts).
   constexpr std::uint32_t kHpBit = 0x80000000u;
+  constexpr std::uint32_t kSmall = sizeof(std::uint64_t);
   struct Interval {
     std::uintptr_t lo;
     std::uint32_t nbytes;
     std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
+    std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
     std::uintptr_t hi() const { return lo + nbytes; }
     bool is_hp() const { return (tagged & kHpBit) != 0; }
+    bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }
     std::size_t index() const { return tagged & ~kHpBit; }
   };
-  std::vector<Interval> iv;
-  iv.reserve(writes.size() + hp.size());
-  for (std::size_t i = 0; i < writes.size(); ++i)
-    if (writes[i].nbytes)
-      iv.push_back({reinterpret_cast<std::uintptr_t>(writes[i].dst), writes[i].nbytes, static_cast<std::uint32_t>(i)});
+  // The bytes of a buffered write from lo (the payload, or the copy an Interval carries).
+  const auto bytes_from = [&writes](const Interval& x, std::uintptr_t lo) {
+    return x.carries_bytes() ? reinterpret_cast<const std::byte*>(&x.small) + (lo - x.lo)
+                             : writes.bytes(writes[x.index()]) + (lo - x.lo);
+  };
+  // Grouped by writer (stable: call order within each), when there are not far more processes
+  // than writes: a process's writes usually go to ascending addresses, so the groups are a few
+  // ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
+  // over the records: one counts each writer's writes, one puts each in its place.
+  std::vector<std::uint32_t> next;  // per writer: its count, then where its next write goes
+  std::size_t count = 0;
+  const auto tally = [&](int writer) {
+    const auto k = static_cast<std::size_t>(writer);
+    if (k >= next.size()) next.resize(k + 1, 0);
+    ++next[k];
+    ++count;
+  };
+  for (const auto group : {writes.gets, writes.puts})
+    for (const BufferedWrite& w : group)
+      if (w.nbytes) tally(w.writer);
+  for (const HpRecord& h : hp)
+    if (h.nbytes) tally(h.caller);
+  if (count < 2) return;
+  const bool by_writer = next.size() > 1 && next.size() <= 4 * count;
+  for (std::uint32_t w = 0, first = 0; w < next.size(); ++w) {
+    const std::uint32_t n = next[w];
+    next[w] = by_writer ? first : 0;
+    first += n;
+  }
+  std::vector<Interval> iv(count);
+  std::size_t in_order = 0;  // the next place when not grouped
+  const auto place = [&](int writer) -> Interval& {
+    return iv[by_writer ? next[static_cast<std::size_t>(writer)]++ : in_order++];
+  };
+  std::uint32_t index = 0;
+  for (const auto group : {writes.gets, writes.puts})
+    for (const BufferedWrite& w : group) {
+      if (w.nbytes) {
+        std::uint64_t small = 0;
+        if (w.nbytes <= kSmall) std::memcpy(&small, writes.bytes(w), w.nbytes);
+        place(w.writer) = {reinterpret_cast<std::uintptr_t>(w.dst), w.nbytes, index, small};
+      }
+      ++index;
+    }
   for (std::size_t i = 0; i < hp.size(); ++i)
     if (hp[i].nbytes)
-      iv.push_back({reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes, static_cast<std::uint32_t>(i) | kHpBit});
-  if (iv.size() < 2) return;
-  // Grouped by writer first (stable: call order within each), when there are not far more
-  // processes than writes: a process's writes usually go to ascending addresses, so the groups
-  // are a few ascending runs for sort_by_runs, where the call order interleaves the processes.
-  auto writer_of = [&](const Interval& x) {
-    return static_cast<std::size_t>(x.is_hp() ? hp[x.index()].caller : writes[x.index()].writer);
-  };
-  std::size_t writers = 0;
-  for (const Interval& x : iv) writers = std::max(writers, writer_of(x) + 1);
-  if (writers > 1 && writers <= 4 * iv.size()) {
-    std::vector<std::uint32_t> start(writers + 1, 0);
-    for (const Interval& x : iv) ++start[writer_of(x) + 1];
-    for (std::size_t w = 0; w < writers; ++w) start[w + 1] += start[w];
-    std::vector<Interval> grouped(iv.size());
-    for (const Interval& x : iv) grouped[start[writer_of(x)]++] = x;
-    iv.swap(grouped);
-  }
+      place(hp[i].caller) = {reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes,
+                             static_cast<std::uint32_t>(i) | kHpBit, 0};
   // A total order (the index last), so that the order and so the findings do not depend on how
   // it is reached.
   sort_by_runs(iv, [](const Interval& a, const Interval& b) {
@@ -141,7 +169,9 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
     if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
-        cur.nbytes == last_kept->nbytes && equal_bytes(writes[cur.index()].data, writes[last_kept->index()].data, cur.nbytes))
+        cur.nbytes == last_kept->nbytes &&
+        (cur.carries_bytes() ? cur.small == last_kept->small
+                             : equal_bytes(bytes_from(cur, cur.lo), bytes_from(*last_kept, cur.lo), cur.nbytes)))
       continue;
     std::size_t compared = 0;
     for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
@@ -150,9 +180,7 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
       if (lo >= hi) continue;
       const bool hazard = prev.is_hp() || cur.is_hp();
       if (!hazard) {
-        const WriteView& a = writes[prev.index()];
-        const WriteView& b = writes[cur.index()];
-        if (equal_bytes(a.data + (lo - prev.lo), b.data + (lo - cur.lo), hi - lo)) continue;  // same bytes
+        if (equal_bytes(bytes_from(prev, lo), bytes_from(cur, lo), hi - lo)) continue;  // same bytes
       }
       auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
       auto pid_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].caller : writes[x.index()].writer; };
@@ -191,14 +219,23 @@ void Checker::check_writes(const std::vector<WriteView>& writes, const std::vect
   }
 }
 
-void Checker::check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep) {
-  // Nothing runs while this checks: a range several operations name (the source of a broadcast
-  // by p hpputs) is hashed once.
-  std::map<std::pair<const void*, std::uint32_t>, std::uint64_t> hashes;
-  const auto hash = [&hashes](const void* p, std::uint32_t n) {
-    auto [it, fresh] = hashes.try_emplace({p, n}, 0);
-    if (fresh) it->second = rt::content_hash(p, n);
-    return it->second;
+void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
+  // Nothing runs while this checks, so a range's hash cannot change: one that several operations
+  // name (the source of a broadcast by p hpputs) is hashed once while it stays in a small
+  // direct-mapped cache. A std::map of every range had been a quarter of a checked run of a
+  // million hpputs (a node allocated per range).
+  struct Cached {
+    const void* p = nullptr;
+    std::uint32_t n = 0;
+    std::uint64_t hash = 0;
+  };
+  constexpr std::size_t kCacheSlots = 4096;
+  std::vector<Cached> cache(std::min(kCacheSlots, 2 * hp.size()));
+  const auto hash = [&cache](const void* p, std::uint32_t n) {
+    const auto key = reinterpret_cast<std::uintptr_t>(p) ^ n;
+    Cached& slot = cache[(key ^ (key >> 12)) % cache.size()];
+    if (slot.p != p || slot.n != n || !p) slot = {p, n, rt::content_hash(p, n)};
+    return slot.hash;
   };
   for (const HpRecord& op : hp) {
     if (hash(op.src, op.nbytes) != op.src_hash_at_call) {

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,15 +17,26 @@
 namespace bspcheck::checker {
 
 // A destination write about to be performed at a barrier (a put, or a get whose source has
-// been read).
-struct WriteView {
-  const void* dst;
-  const std::byte* data;
+// been read), as the engine keeps it until then: its bytes are at offset `data` of the
+// superstep's payloads (engine/drma_buffer.hpp), which may move while the superstep runs.
+struct BufferedWrite {
+  void* dst;
+  std::size_t data;
   std::uint32_t nbytes;
   int writer;      // process that issued the operation
   int owner;       // process whose memory is written
   rt::Site site;
   const char* call;
+};
+
+// A superstep's buffered writes as the checker sees them, gets first, then puts: the engine's
+// own lists, not a copy (a copy had been a seventh of a put-heavy checked run).
+struct WriteSet {
+  std::span<const BufferedWrite> gets, puts;
+  const std::byte* payloads = nullptr;
+  std::size_t size() const { return gets.size() + puts.size(); }
+  const BufferedWrite& operator[](std::size_t i) const { return i < gets.size() ? gets[i] : puts[i - gets.size()]; }
+  const std::byte* bytes(const BufferedWrite& w) const { return payloads + w.data; }
 };
 
 // An unbuffered operation (hpput/hpget) of the current superstep.
@@ -63,10 +75,10 @@ class Checker {
 
   // put-collision and hp-dst-conflict between writes landing at this barrier and the
   // destinations of this superstep's unbuffered operations.
-  void check_writes(const std::vector<WriteView>& writes, const std::vector<HpRecord>& hp, int superstep);
+  void check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep);
   // hp-src-modified and hp-dst-conflict (owner writes) for this superstep's unbuffered
   // operations, at the start of the barrier (before pending ones take effect).
-  void check_hp_at_barrier(const std::vector<HpRecord>& hp, int superstep);
+  void check_hp_at_barrier(std::span<const HpRecord> hp, int superstep);
   // Before an unbuffered operation takes effect: was its destination changed since the call?
   void check_hp_before_fire(const HpRecord& op, int superstep);
 

@@ -3,7 +3,7 @@
 // after every process has stopped computing, and written to its destination before any put
 // data (gets before puts); within each group the scheduler draws the order, so that where writes
 // overlap the seed picks the winner. It checks nothing: World resolves and checks each call, the
-// checker looks at the writes (views()) before they land.
+// checker looks at the writes (writes()) before they land.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,7 @@
 
 #include "checker/checker.hpp"
 #include "runtime/byte_arena.hpp"
+#include "runtime/pod_vector.hpp"
 #include "runtime/scheduler.hpp"
 #include "runtime/site.hpp"
 
@@ -23,10 +24,13 @@ class DrmaBuffer {
   // A get: src (on the remote process) is read at read_get_sources(), dst written at land().
   void get(const void* src, void* dst, std::uint32_t nbytes, int caller, int remote, const Site& site);
 
-  // The barrier, in order: read every get's source; the checker sees views(); land().
+  // The barrier, in order: read every get's source; the checker sees writes(); land().
   void read_get_sources();
-  // Every write of the superstep, gets first, as the checker sees them (after read_get_sources).
-  std::vector<checker::WriteView> views() const;
+  // Every write of the superstep, gets first, as the checker sees them (after read_get_sources;
+  // valid until land()).
+  checker::WriteSet writes() const {
+    return {{get_writes_.data(), get_writes_.size()}, {puts_.data(), puts_.size()}, data_.at(0)};
+  }
   // Writes the destinations: get data first, then put data, each group in an order drawn from
   // sched (unless it explores and the order cannot be seen); empties the buffer.
   void land(Scheduler& sched);
@@ -34,15 +38,7 @@ class DrmaBuffer {
   bool empty() const { return puts_.empty() && gets_.empty() && get_writes_.empty(); }
 
  private:
-  struct Write {
-    void* dst;
-    std::size_t data;  // offset of the bytes in data_
-    std::uint32_t nbytes;
-    int writer;  // the process that issued the put or get
-    int owner;   // the process whose memory is written
-    Site site;
-    const char* call;
-  };
+  using Write = checker::BufferedWrite;  // its bytes at offset `data` of data_
   struct PendingGet {
     const void* src;  // on the remote process
     void* dst;        // on the caller
@@ -52,12 +48,13 @@ class DrmaBuffer {
     Site site;
   };
   // Can the order of these writes be seen: do two of them overlap with different bytes?
-  bool can_collide(const std::vector<Write>& writes) const;
-  void write_all(std::vector<Write>& writes, Scheduler& sched);
+  bool can_collide(const PodVector<Write>& writes) const;
+  void write_all(PodVector<Write>& writes, Scheduler& sched);
+  std::vector<std::uint32_t> order_;  // write_all's landing order (indices into its writes)
 
   ByteArena data_;                 // put payloads copied at the call, get data at the barrier
-  std::vector<Write> puts_;        // written at the barrier after all gets
-  std::vector<Write> get_writes_;  // gets, once their sources have been read
+  PodVector<Write> puts_;        // written at the barrier after all gets
+  PodVector<Write> get_writes_;  // gets, once their sources have been read
   std::vector<PendingGet> gets_;
 };
 

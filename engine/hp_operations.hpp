@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "runtime/pod_vector.hpp"
 
 namespace bspcheck::rt {
 
@@ -32,12 +33,12 @@ class HpOperations {
   static void fire(checker::HpRecord& op, checker::Checker* checker, int superstep, bool during_superstep);
 
   // Every operation of this superstep, in call order.
-  const std::vector<checker::HpRecord>& log() const { return log_; }
+  std::span<const checker::HpRecord> log() const { return {log_.data(), log_.size()}; }
   // The barrier has passed: a new superstep's log (nothing may be pending).
   void clear() { log_.clear(); }
 
  private:
-  std::vector<checker::HpRecord> log_;
+  PodVector<checker::HpRecord> log_;  // grows with realloc: a superstep may hold a million
   std::vector<std::size_t> pending_;  // indices into log_ of those not yet performed
 };
 

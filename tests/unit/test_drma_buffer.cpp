@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "engine/drma_buffer.hpp"
@@ -55,9 +56,14 @@ TEST(DrmaBuffer, GetsReadAtTheBarrierAndLandBeforePuts) {
   remote = 2;  // still computing: the get reads at the barrier
   b.read_get_sources();
   remote = 3;  // after the barrier's read
-  const auto views = b.views();
-  ASSERT_EQ(views.size(), 2u);
-  EXPECT_STREQ(views[0].call, "bsp_get") << "gets first";
+  const auto writes = b.writes();
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_STREQ(writes[0].call, "bsp_get") << "gets first";
+  int got = 0;
+  std::memcpy(&got, writes.bytes(writes[0]), sizeof got);
+  EXPECT_EQ(got, 2) << "the get's bytes, as read at the barrier";
+  std::memcpy(&got, writes.bytes(writes[1]), sizeof got);
+  EXPECT_EQ(got, 7) << "the put's bytes, as copied at the call";
   b.land(keep_order);
   EXPECT_EQ(x, 7) << "the put lands after the get (BSPlib 3.3)";
   int y = 0;
