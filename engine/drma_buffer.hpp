@@ -55,7 +55,7 @@ class DrmaBuffer {
   ByteArena data_;                 // put payloads copied at the call, get data at the barrier
   PodVector<Write> puts_;        // written at the barrier after all gets
   PodVector<Write> get_writes_;  // gets, once their sources have been read
-  std::vector<PendingGet> gets_;
+  PodVector<PendingGet> gets_;  // read at the barrier
 };
 
 }  // namespace bspcheck::rt
