@@ -52,10 +52,10 @@ class DrmaBuffer {
   void write_all(PodVector<Write>& writes, Scheduler& sched);
   std::vector<std::uint32_t> order_;  // write_all's landing order (indices into its writes)
 
-  ByteArena data_;                 // put payloads copied at the call, get data at the barrier
+  ByteArena data_;               // put payloads copied at the call, get data at the barrier
   PodVector<Write> puts_;        // written at the barrier after all gets
   PodVector<Write> get_writes_;  // gets, once their sources have been read
-  PodVector<PendingGet> gets_;  // read at the barrier
+  PodVector<PendingGet> gets_;   // their sources read at the barrier
 };
 
 }  // namespace bspcheck::rt
