@@ -11,6 +11,17 @@ checker::HpRecord& HpOperations::take(std::size_t i) {
   return op;
 }
 
+std::vector<std::size_t> HpOperations::taking_order(const std::vector<std::uint32_t>& picks) const {
+  std::vector<std::size_t> pending = pending_, order;
+  order.reserve(picks.size());
+  for (const std::uint32_t i : picks) {  // take()'s steps on a copy
+    order.push_back(pending[i]);
+    pending[i] = pending.back();
+    pending.pop_back();
+  }
+  return order;
+}
+
 void HpOperations::perform(checker::HpRecord& op) {
   std::memmove(op.dst, op.src, op.nbytes);
   op.fired = true;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,16 @@ class HpOperations {
   // bytes that landed are hashed for the barrier's check that nothing overwrites them
   // (checker::Checker::check_hp_at_barrier; at the barrier that check is past).
   static void fire(checker::HpRecord& op, checker::Checker* checker, int superstep, bool during_superstep);
+
+  // The log indices of the pending operations in the order that taking picks[0], picks[1], ...
+  // (each a pending index at its moment, as take() is given) would take them.
+  std::vector<std::size_t> taking_order(const std::vector<std::uint32_t>& picks) const;
+  // Asks the cache for log entry k's record, or (once the record is at hand) for its bytes.
+  void prefetch_record(std::size_t k) const { __builtin_prefetch(&log_[k]); }
+  void prefetch_bytes(std::size_t k) const {
+    __builtin_prefetch(log_[k].src);
+    __builtin_prefetch(log_[k].dst, 1);
+  }
 
   // Every operation of this superstep, in call order.
   std::span<const checker::HpRecord> log() const { return {log_.data(), log_.size()}; }

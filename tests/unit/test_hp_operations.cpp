@@ -48,3 +48,19 @@ TEST(HpOperations, PerformCopiesTheSourceAsItIsThen) {
   HpOperations::perform(hp.take(0));
   EXPECT_EQ(dst, 6);
 }
+
+// The barrier draws its choices first and prefetches the operations they will take: the order it
+// predicts is the order take() then takes them in.
+TEST(HpOperations, TakingOrderPredictsTheOperationsTakeTakes) {
+  HpOperations hp;
+  int src[6] = {0, 1, 2, 3, 4, 5}, dst[6] = {};
+  for (int k = 0; k < 6; ++k) hp.add(op(&src[k], &dst[k]));
+  const std::vector<std::uint32_t> picks = {4, 0, 3, 1, 1, 0};  // each below the number pending then
+  const std::vector<std::size_t> order = hp.taking_order(picks);
+  ASSERT_EQ(order.size(), picks.size());
+  EXPECT_EQ(hp.pending(), 6u) << "predicting takes nothing";
+  for (std::size_t k = 0; k < picks.size(); ++k) {
+    const HpRecord& taken = hp.take(picks[k]);
+    EXPECT_EQ(taken.dst, &dst[order[k]]) << "landing " << k;
+  }
+}
