@@ -10,7 +10,7 @@ void Barrier::exchange(int superstep, const std::function<void(std::size_t)>& fi
   // The choices are drawn first, all of them (the same draws in the same order: nothing else is
   // drawn in between), so that the operations they pick can be fetched into the cache ahead of
   // their landing: a record 16 landings ahead, its source and destination 8 ahead. Each landing
-  // had waited for a record and two ranges at random addresses (half of a checked run of a
+  // had waited for a record and two ranges at random addresses (40% of a checked run of a
   // million hpputs).
   if (hp_.any_pending()) {
     std::vector<std::uint32_t> picks(hp_.pending());
