@@ -1,5 +1,7 @@
 #include "runtime/fiber_stack.hpp"
 
+#include "runtime/process_snapshot.hpp"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -14,6 +16,25 @@ namespace bspcheck::rt {
 namespace {
 constexpr std::uint64_t kCanary = 0xB5BC4EC4B5BC4EC4ULL;
 constexpr std::size_t kStacksPerChunk = 256;
+// A pool of at most this many chunks is shelved for a worker's next run (a small program's; a
+// larger one's stacks would hold memory between runs for little gain, and fill the shelf).
+constexpr std::size_t kShelvedChunks = 4;
+
+// Zeroes the resident pages of [m, m + bytes) in place, which leaves them as a fresh mapping's
+// would read, but resident: mincore says which (the rest are still untouched zero pages).
+void zero_resident_pages(char* m, std::size_t bytes, std::size_t page) {
+  unsigned char resident[4096];
+  const std::size_t window = sizeof resident * page;
+  for (std::size_t at = 0; at < bytes; at += window) {
+    const std::size_t len = std::min(window, bytes - at);
+    if (mincore(m + at, len, resident) != 0) {
+      std::memset(m + at, 0, len);  // not expected; correct, only slower
+      continue;
+    }
+    for (std::size_t i = 0; i < (len + page - 1) / page; ++i)
+      if (resident[i] & 1) std::memset(m + at + i * page, 0, page);
+  }
+}
 }  // namespace
 
 std::size_t StackPool::page_size() {
@@ -58,11 +79,8 @@ StackPool::StackPool(std::size_t stack_size, std::size_t count) : count_(count) 
 }
 
 StackPool::~StackPool() {
-  for (std::size_t c = 0; c < chunks_.size(); ++c) {
-    if (!chunks_[c]) continue;
-    std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
-    munmap(chunks_[c], chunk_bytes(n));
-  }
+  for (std::size_t c = 0; c < chunks_.size(); ++c)
+    if (chunks_[c]) give_back(chunks_[c], chunk_stacks(c));
 }
 
 std::size_t StackPool::slot_bytes() const { return stack_size_ + (guarded_ ? page_size() : 0); }
@@ -70,25 +88,56 @@ std::size_t StackPool::slot_bytes() const { return stack_size_ + (guarded_ ? pag
 // A chunk of n stacks: their slots, and for unguarded stacks one guard page below them all.
 std::size_t StackPool::chunk_bytes(std::size_t n) const { return n * slot_bytes() + (guarded_ ? 0 : page_size()); }
 
+std::size_t StackPool::chunk_stacks(std::size_t c) const { return std::min(per_chunk_, count_ - c * per_chunk_); }
+
+// What a shelved chunk must match to be handed on: its size alone could hide another layout.
+std::uint64_t StackPool::shelf_key(std::size_t n) const {
+  return (stack_size_ / page_size()) | (std::uint64_t{n} << 32) | (std::uint64_t{guarded_} << 63);
+}
+
+// A chunk of n stacks with its guard pages in place: from the shelf, or mapped now.
+void* StackPool::map_chunk(std::size_t n) {
+  const std::size_t bytes = chunk_bytes(n);
+  if (chunks_.size() <= kShelvedChunks)
+    if (void* m = ProcessSnapshot::unshelve(bytes, shelf_key(n))) return m;
+  // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
+  // with 256 KiB stacks reserve address space, not RAM.
+  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (m == MAP_FAILED) throw std::bad_alloc();
+  // Small pages only: a transparent huge page would make 2 MiB resident for the few KiB that a
+  // process's stack touches.
+  madvise(m, bytes, MADV_NOHUGEPAGE);
+  // Every guard page at once: a pool's stacks are all asked for, and a shelved chunk then
+  // comes back complete.
+  if (guarded_) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (mprotect(static_cast<char*>(m) + i * slot_bytes(), page_size(), PROT_NONE) != 0) {
+        munmap(m, bytes);
+        throw std::bad_alloc();
+      }
+  } else if (mprotect(m, page_size(), PROT_NONE) != 0) {
+    munmap(m, bytes);
+    throw std::bad_alloc();
+  }
+  return m;
+}
+
+// The end of a chunk: shelved for the worker's next run when the pool is small, unmapped otherwise.
+void StackPool::give_back(void* chunk, std::size_t n) {
+  const std::size_t bytes = chunk_bytes(n);
+  if (chunks_.size() <= kShelvedChunks && ProcessSnapshot::shelving()) {
+    zero_resident_pages(static_cast<char*>(chunk), bytes, page_size());
+    if (ProcessSnapshot::shelve(chunk, bytes, shelf_key(n))) return;
+  }
+  munmap(chunk, bytes);
+}
+
 FiberStack StackPool::stack(std::size_t i) {
   const std::size_t c = i / per_chunk_;
-  if (!chunks_[c]) {
-    std::size_t n = std::min(per_chunk_, count_ - c * per_chunk_);
-    // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
-    // with 256 KiB stacks reserve address space, not RAM.
-    void* m = mmap(nullptr, chunk_bytes(n), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (m == MAP_FAILED) throw std::bad_alloc();
-    // Small pages only: a transparent huge page would make 2 MiB resident for the few KiB that a
-    // process's stack touches.
-    madvise(m, chunk_bytes(n), MADV_NOHUGEPAGE);
-    if (!guarded_ && mprotect(m, page_size(), PROT_NONE) != 0) throw std::bad_alloc();
-    chunks_[c] = m;
-  }
+  if (!chunks_[c]) chunks_[c] = map_chunk(chunk_stacks(c));
   char* slot = static_cast<char*>(chunks_[c]) + (guarded_ ? 0 : page_size()) + (i % per_chunk_) * slot_bytes();
   FiberStack s;
   if (guarded_) {
-    if (mprotect(slot, page_size(), PROT_NONE) != 0) throw std::bad_alloc();
     s.guard = slot;
     slot += page_size();
   }

@@ -10,6 +10,10 @@
 // whenever the process switches away (overflow then is reported, after the fact). It is the top
 // kCanaryBytes of the slot below, in the page that the stack below keeps resident anyway: a
 // canary at the stack's own low end had made a page per process resident for 8 bytes.
+//
+// In a worker of the fork server, which makes run after run, a small pool's chunks outlive the
+// run: zeroed where touched and put on the snapshot's shelf (runtime/process_snapshot.hpp), so
+// that the next run finds the pages its stacks touch resident instead of faulting them in again.
 #pragma once
 
 #include <cstddef>
@@ -57,6 +61,10 @@ class StackPool {
   std::vector<void*> chunks_;  // one mapping per chunk of per_chunk_ stacks
   std::size_t slot_bytes() const;
   std::size_t chunk_bytes(std::size_t n) const;
+  std::size_t chunk_stacks(std::size_t c) const;
+  void* map_chunk(std::size_t n);
+  void give_back(void* chunk, std::size_t n);
+  std::uint64_t shelf_key(std::size_t n) const;
 };
 
 }  // namespace bspcheck::rt

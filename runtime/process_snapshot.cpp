@@ -52,6 +52,7 @@ constexpr std::size_t kMapsText = 2u << 20;
 constexpr std::size_t kHelperStack = 128u << 10;
 constexpr std::uintptr_t kPage = 4096;
 constexpr int kMaxCreated = 1024;
+constexpr int kShelfSize = 16;
 
 enum Perm : std::uint8_t { kRead = 1, kWrite = 2, kExec = 4, kPrivate = 8 };
 enum class Kind : std::uint8_t { ordinary, stack, heap, special };
@@ -72,6 +73,14 @@ struct Region {  // saved bytes [lo, hi), kept at store + at
 
 struct Piece {
   std::uintptr_t lo, hi;
+};
+
+// A mapping on the shelf (ProcessSnapshot::shelve): kept across restores for the next run.
+struct Shelved {
+  std::uintptr_t lo, hi;
+  std::uint64_t key;
+  bool taken;    // handed to the current run, which must shelve it again or lose it
+  bool spoiled;  // its protection was changed: neither shelved again nor handed out
 };
 
 struct SavedFd {
@@ -100,6 +109,8 @@ struct Vault {
   int ncreated;
   Piece created[kMaxCreated];
   Piece scratch[kMaxCreated + 1];
+  int nshelved;
+  Shelved shelf[kShelfSize];
   int nmappings, nregions, nfds, nunmap, nclose, nkeep;
   Mapping mappings[kMaxMappings];
   Piece keep[kMaxMappings + 2];  // sorted, disjoint: the saved mappings, the vault, the store
@@ -436,6 +447,28 @@ bool plan_from_maps(Vault& v) {
   return true;
 }
 
+// Takes the shelved mappings the next run may have out of the plan's unmapping.
+bool spare_shelved(Vault& v) {
+  for (int s = 0; s < v.nshelved; ++s) {
+    const Shelved& e = v.shelf[s];
+    if (e.taken) continue;
+    for (int i = 0, n = v.nunmap; i < n; ++i) {
+      const Piece u = v.unmap[i];
+      if (!overlaps(u.lo, u.hi, e.lo, e.hi)) continue;
+      if (u.lo < e.lo) {
+        v.unmap[i] = Piece{u.lo, e.lo};
+        if (u.hi > e.hi) {  // the one piece that splits in two
+          if (v.nunmap == kMaxMappings) return false;
+          v.unmap[v.nunmap++] = Piece{e.hi, u.hi};
+        }
+      } else {
+        v.unmap[i] = Piece{e.hi > u.hi ? u.hi : e.hi, u.hi};  // what is left above (perhaps nothing)
+      }
+    }
+  }
+  return true;
+}
+
 // The same plan, cheaply when it can be trusted: the run made its mappings through the interposed
 // mmap family only (tracked in v.created) and touched no saved one, no library was loaded, and
 // the process's size is the moment's plus those mappings and the heap's growth. Otherwise, and
@@ -447,12 +480,24 @@ bool plan_unmapping(Vault& v) {
     expected -= (page_up(v.brk) - v.heap_lo) / kPage;
     expected += (page_up(brk_now) - v.heap_lo) / kPage;
     for (int i = 0; i < v.ncreated; ++i) expected += (v.created[i].hi - v.created[i].lo) / kPage;
+    for (int i = 0; i < v.nshelved; ++i) expected += (v.shelf[i].hi - v.shelf[i].lo) / kPage;
     if (vm_pages() == expected) {
       for (int i = 0; i < v.ncreated; ++i) v.unmap[v.nunmap++] = v.created[i];
+      for (int i = 0; i < v.nshelved; ++i)
+        if (v.shelf[i].taken) v.unmap[v.nunmap++] = Piece{v.shelf[i].lo, v.shelf[i].hi};
       return true;
     }
   }
-  return plan_from_maps(v);
+  return plan_from_maps(v) && spare_shelved(v);
+}
+
+// Drops shelf entries overlapping [lo, hi), which a run unmapped or mapped over: whatever is
+// left of them is then a mapping no record explains, and the end of the run reads the maps.
+void drop_shelved(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  int n = 0;
+  for (int i = 0; i < v.nshelved; ++i)
+    if (!overlaps(v.shelf[i].lo, v.shelf[i].hi, lo, hi)) v.shelf[n++] = v.shelf[i];
+  v.nshelved = n;
 }
 
 }  // namespace
@@ -536,6 +581,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     if (v->mappings[i].kind == Kind::heap) v->heap_lo = v->mappings[i].lo;
   v->loaded_objects = loaded_objects();
   v->ncreated = 0;
+  v->nshelved = 0;
   v->untracked = false;
   v->vm_pages = vm_pages();  // the vault and the store included
   g_vault = v;
@@ -552,6 +598,11 @@ bool ProcessSnapshot::prepare_restore() {
   Vault& v = *vp;
   v.nunmap = 0;
   if (!plan_unmapping(v)) return false;
+  // Shelved mappings the run took and did not give back are in the plan's unmapping.
+  int kept = 0;
+  for (int i = 0; i < v.nshelved; ++i)
+    if (!v.shelf[i].taken) v.shelf[kept++] = v.shelf[i];
+  v.nshelved = kept;
   // Descriptors: those opened since are closed; those of the moment must still be the same files.
   v.nclose = 0;
   int seen = 0;
@@ -581,6 +632,52 @@ void ProcessSnapshot::restore() {
 
 std::size_t ProcessSnapshot::saved_bytes() { return g_vault ? g_vault->saved : 0; }
 
+bool ProcessSnapshot::shelve(void* addr, std::size_t bytes, std::uint64_t key) {
+  Vault* vp = g_vault;
+  if (!vp) return false;
+  Vault& v = *vp;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + bytes);
+  for (int i = 0; i < v.nshelved; ++i) {
+    Shelved& e = v.shelf[i];
+    if (e.lo != lo || e.hi != hi) continue;
+    if (!e.taken || e.spoiled) return false;
+    e.taken = false;
+    e.key = key;
+    return true;
+  }
+  // Otherwise it must be a mapping this run made, whole, or a restore would not have unmapped it.
+  bool made = false;
+  for (int i = 0; i < v.ncreated && !made; ++i) made = v.created[i].lo <= lo && hi <= v.created[i].hi;
+  if (!made || v.nshelved == kShelfSize) return false;
+  forget_created(v, lo, hi);
+  v.shelf[v.nshelved++] = Shelved{lo, hi, key, false, false};
+  return true;
+}
+
+bool ProcessSnapshot::shelving() { return g_vault != nullptr; }
+
+void* ProcessSnapshot::unshelve(std::size_t bytes, std::uint64_t key) {
+  Vault* vp = g_vault;
+  if (!vp) return nullptr;
+  Vault& v = *vp;
+  const std::uintptr_t size = page_up(bytes);
+  for (int i = 0; i < v.nshelved; ++i) {
+    Shelved& e = v.shelf[i];
+    if (e.taken || e.spoiled || e.hi - e.lo != size || e.key != key) continue;
+    e.taken = true;
+    return reinterpret_cast<void*>(e.lo);
+  }
+  // None fits: the others go, so that the caller's mmap gets the address a fresh child's would.
+  int n = 0;
+  for (int i = 0; i < v.nshelved; ++i) {
+    const Shelved& e = v.shelf[i];
+    if (e.taken) v.shelf[n++] = e;
+    else raw_syscall(SYS_munmap, static_cast<long>(e.lo), static_cast<long>(e.hi - e.lo));
+  }
+  v.nshelved = n;
+  return nullptr;
+}
+
 void note_signal_disposition_changed(int sig) {
   if (g_vault && sig >= 1 && sig <= 64) g_vault->touched_signals |= std::uint64_t{1} << (sig - 1);
 }
@@ -591,6 +688,7 @@ void note_mapped(const void* addr, std::size_t length) {
   Vault* v = g_vault;
   if (!v) return;
   const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
+  drop_shelved(*v, lo, hi);  // MAP_FIXED over a shelved mapping
   if (touches_kept(*v, lo, hi)) {  // MAP_FIXED over a mapping of the moment
     v->untracked = true;
     return;
@@ -606,13 +704,16 @@ void note_unmapped(const void* addr, std::size_t length) {
   const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
   if (touches_kept(*v, lo, hi)) v->untracked = true;
   forget_created(*v, lo, hi);
+  drop_shelved(*v, lo, hi);
 }
 
 void note_protection_changed(const void* addr, std::size_t length) {
   Vault* v = g_vault;
   if (!v) return;
-  const auto lo = reinterpret_cast<std::uintptr_t>(addr);
-  if (touches_kept(*v, lo, page_up(lo + length))) v->untracked = true;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
+  if (touches_kept(*v, lo, hi)) v->untracked = true;
+  for (int i = 0; i < v->nshelved; ++i)
+    if (overlaps(v->shelf[i].lo, v->shelf[i].hi, lo, hi)) v->shelf[i].spoiled = true;
 }
 
 }  // namespace bspcheck::rt

@@ -1,7 +1,8 @@
 /* process_state.c: after bsp_end, process 0 changes what a worker of the fork server must set back
  * before its next run (runtime/process_snapshot.hpp): a global, the heap (a small block and a
  * leaked mmap-sized one), a descriptor left open, a signal disposition, the environment, the C
- * library's rand state. Every run must find them as a freshly started process does: it prints
+ * library's rand state; and every process but 0 leaves a mark deep in its coroutine stack, which a
+ * worker hands on to its next run (runtime/fiber_stack.hpp) and must clear first. Every run must find them as a freshly started process does: it prints
  * them (the heap as an offset from a block allocated before bsp_begin: addresses differ between
  * executions of the program, and so do the places of mappings, which are not printed), and
  * tests/tools/run_worker_test.py compares each seed's line with the line of a fresh child. It also leaves a file STATE_DIR/<pid>-<start time> per OS process,
@@ -21,15 +22,30 @@ static char greeting[32] = "unchanged";
 
 static void on_usr1(int sig) { (void)sig; }
 
+/* Whether this stack, 12 KiB down, holds the mark of an earlier run; leaves the mark. A fresh
+ * process's coroutine stack reads as zeros there, but for what this run's own earlier calls left
+ * (a byte of 0xA5 among it by chance now and then): the mark is seen when most bytes bear it. */
+static __attribute__((noinline)) int stack_marked(void) {
+  volatile unsigned char deep[12288];
+  __asm__ volatile("" : : "r"(deep) : "memory"); /* as far as the compiler knows, this set it */
+  size_t seen = 0;
+  for (size_t i = 0; i < sizeof deep; i++) seen += deep[i] == 0xA5;
+  for (size_t i = 0; i < sizeof deep; i++) deep[i] = 0xA5;
+  return seen > sizeof deep / 2;
+}
+
 int main(int argc, char **argv) {
   char *small_anchor = malloc(100);
   bsp_begin(bsp_nprocs());
   int p = bsp_nprocs(), pid = bsp_pid();
-  int got = -1;
+  int got = -1, marked = pid > 0 ? stack_marked() : 0, any_marked = 0;
   bsp_push_reg(&got, sizeof got);
+  bsp_push_reg(&any_marked, sizeof any_marked);
   bsp_sync();
   bsp_put((pid + 1) % p, &pid, &got, 0, sizeof pid);
+  if (marked) bsp_put(0, &marked, &any_marked, 0, sizeof marked);
   bsp_sync();
+  bsp_pop_reg(&any_marked);
   bsp_pop_reg(&got);
   bsp_end();
 
@@ -58,8 +74,9 @@ int main(int argc, char **argv) {
   snprintf(path, sizeof path, "%s/%d-%llu", argv[1], (int)getpid(), started);
   FILE *f = fopen(path, "a");
   if (f) fclose(f);
-  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d\n", runs_in_this_image, greeting,
-         old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd);
+  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d stack %s\n", runs_in_this_image, greeting,
+         old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd,
+         any_marked ? "MARKED" : "clean");
 
   strcpy(greeting, "changed");
   signal(SIGUSR1, on_usr1);
