@@ -159,7 +159,8 @@ void serve_as_worker(off_t input_at) {
   std::memcpy(m.decoded, m.request, sizeof m.decoded);  // decoded in place, as the server decodes its copy
   m.reusable = reusable;
   if (!fork_protocol::decode_in_place(m.decoded, request) || !begin_run(request, input_at)) std::_Exit(127);
-  post(m, kRunning);
+  // Taken: a store, no wake-up; the server waits for the end of the run, not for this.
+  m.state.store(kRunning, std::memory_order_release);
 }
 
 // --- the server's side of a worker --------------------------------------------------------------
@@ -190,16 +191,21 @@ bool spawn(Worker& w, int request_fd, int result_fd, const int run_fds[3], off_t
   return false;
 }
 
-// Waits until the worker leaves state `from`; false when it ended as a process instead (its
-// waitpid status in *status).
-bool await_change(const Worker& w, MailState from, int* status) {
+// Waits until the worker has made the run it was asked for (kDone); false when it ended as a
+// process instead (its waitpid status in *status), and then *taken says whether it had taken
+// the request (a worker killed between runs had not).
+bool await_done(const Worker& w, int* status, bool* taken) {
   const timespec tick{0, 20 * 1000 * 1000};  // how soon a worker's death is noticed
   for (;;) {
-    if (g_mailbox->state.load(std::memory_order_acquire) != from) return true;
-    futex_wait(g_mailbox->state, from, &tick);
-    if (g_mailbox->state.load(std::memory_order_acquire) != from) return true;
-    const pid_t r = waitpid(w.pid, status, WNOHANG);
-    if (r == w.pid) return false;
+    std::uint32_t s = g_mailbox->state.load(std::memory_order_acquire);
+    if (s == kDone) return true;
+    futex_wait(g_mailbox->state, s, &tick);
+    s = g_mailbox->state.load(std::memory_order_acquire);
+    if (s == kDone) return true;
+    if (waitpid(w.pid, status, WNOHANG) == w.pid) {
+      *taken = g_mailbox->state.load(std::memory_order_acquire) != kRequest;
+      return false;
+    }
   }
 }
 
@@ -257,17 +263,19 @@ void serve_forks_if_requested() {
     int status = 0;
     if (reuse) {
       post(*g_mailbox, kRequest);
-      if (!await_change(worker, kRequest, &status)) std::_Exit(2);  // it died between runs: killed
-      // A worker that could not save bsp_begin (too much memory, threads, a sanitizer's shadow)
-      // makes this one run and ends as a forked run does: fork per run from now on.
-      if (!g_mailbox->reusable) reuse = false;
-      answer(result_fd, fork_protocol::kPidReply, worker.pid);
-      // Running, or already done: a short run may end before the server looks.
-      if (g_mailbox->state.load(std::memory_order_acquire) == kDone || await_change(worker, kRunning, &status)) {
+      // The driver learns a worker's pid once, with its first run (fork_server_protocol.hpp).
+      if (worker.runs == 0) answer(result_fd, fork_protocol::kPidReply, worker.pid);
+      bool taken = true;
+      if (await_done(worker, &status, &taken)) {
         status = g_mailbox->status;
         g_mailbox->state.store(kIdle, std::memory_order_release);
+        // A worker that could not save bsp_begin (too much memory, threads, a sanitizer's
+        // shadow) made this one run and ended as a forked run does: fork per run from now on.
+        if (!g_mailbox->reusable) reuse = false;
         if (++worker.runs >= runs_per_worker || !reuse) retire(worker);
-      } else {  // it ended the run as a process: exited, crashed, was killed
+      } else {  // it ended as a process: in the run (exited, crashed, was killed), or before it
+        if (!taken) std::_Exit(2);  // killed between runs
+        if (!g_mailbox->reusable) reuse = false;
         worker = Worker{};
       }
       answer(result_fd, fork_protocol::kStatusReply, status);

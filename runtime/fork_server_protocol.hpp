@@ -11,8 +11,9 @@
 // (the child that runs it, to be killed past a time limit) and "status S" (a waitpid status)
 // when the run has ended, and exits when the request pipe closes. With RUNS_PER_WORKER > 1 the
 // child is a worker that runs up to that many requests in turn, brought back to bsp_begin after
-// each (runtime/process_snapshot.hpp); the driver sees no difference. Header-only: the driver
-// does not link the runtime library.
+// each (runtime/process_snapshot.hpp), and "pid N" comes only with a worker's first run: the
+// same process makes the next ones (one wake-up of the driver less per run). Header-only: the
+// driver does not link the runtime library.
 #pragma once
 
 #include <cstdio>

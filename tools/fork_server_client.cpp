@@ -141,17 +141,20 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   if (!request) return false;  // a field with a tab or newline cannot be sent: run it the usual way
   const auto start = std::chrono::steady_clock::now();
   if (!write_request(*request)) return false;
-  std::string line;
-  if (!read_line(line, -1)) return false;
-  const std::optional<long> child_pid = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kPidReply);
-  if (!child_pid || *child_pid <= 0) return false;
-  const pid_t child = static_cast<pid_t>(*child_pid);
+  // "pid N" when another child makes this run than the last (a worker makes many), then "status S".
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
-  if (!read_line(line, limit)) {
-    if (limit < 0) return false;
-    kill(child, SIGKILL);  // past its --timeout: the server reports the kill
-    r.timed_out = true;
-    if (!read_line(line, 10)) return false;
+  std::string line;
+  for (;;) {
+    if (!read_line(line, limit)) {
+      if (limit < 0 || run_child_ <= 0) return false;
+      kill(run_child_, SIGKILL);  // past its --timeout: the server reports the kill
+      r.timed_out = true;
+      if (!read_line(line, 10)) return false;
+    }
+    const std::optional<long> child_pid = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kPidReply);
+    if (!child_pid) break;
+    if (*child_pid <= 0) return false;
+    run_child_ = static_cast<pid_t>(*child_pid);
   }
   const std::optional<long> reply = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kStatusReply);
   if (!reply) return false;

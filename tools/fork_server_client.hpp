@@ -49,6 +49,7 @@ class ForkServer {
 
   static constexpr int kChannelFdFloor = rt::fork_protocol::kChannelFdFloor;
   pid_t pid_ = -1;
+  pid_t run_child_ = -1;  // the server's child that makes the runs now (a worker makes many)
   std::optional<WatchedChild> watched_;  // destroyed after the destructor has reaped pid_
   int req_ = -1, res_ = -1;
   // A run's report, stdout and stderr: memfds the server's children reopen through
