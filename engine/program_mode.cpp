@@ -453,9 +453,10 @@ void begin_program(int maxprocs, const Site& site) {
   // Every process needs at least the touched page at the top of its stack and its bookkeeping
   // (docs/performance.md, "Many processes": 2,000,000 processes of a ring measured about 4.8 KiB
   // each). Refuse only what cannot fit, saying what would.
+  // Below 64 MiB the question is not asked (a system call in every run of a small program).
+  const double per_process = static_cast<double>(StackPool::page_size()) + sizeof(Process) + 256;
   struct sysinfo si {};
-  if (sysinfo(&si) == 0) {
-    const double per_process = static_cast<double>(StackPool::page_size()) + sizeof(Process) + 256;
+  if (p * per_process > static_cast<double>(64u << 20) && sysinfo(&si) == 0) {
     const double avail = static_cast<double>(si.freeram + si.bufferram) * si.mem_unit;
     if (p * per_process > avail) {
       std::fprintf(stderr,

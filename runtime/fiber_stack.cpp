@@ -43,11 +43,16 @@ std::size_t StackPool::page_size() {
 }
 
 std::size_t StackPool::guarded_limit() {
-  std::size_t max_maps = 65530;
-  std::ifstream f("/proc/sys/vm/max_map_count");
-  if (f) f >> max_maps;
-  // Two mappings per guarded stack; keep a quarter of the budget for the program itself.
-  return max_maps * 3 / 4 / 2;
+  // Read once per process: a fork server reads it before it forks (runtime/fork_server.cpp), so
+  // that no run of its children or workers opens the file again.
+  static const std::size_t limit = [] {
+    std::size_t max_maps = 65530;
+    std::ifstream f("/proc/sys/vm/max_map_count");
+    if (f) f >> max_maps;
+    // Two mappings per guarded stack; keep a quarter of the budget for the program itself.
+    return max_maps * 3 / 4 / 2;
+  }();
+  return limit;
 }
 
 bool FiberStack::canary_intact() const {

@@ -19,6 +19,7 @@
 #include <iostream>
 #include <new>
 
+#include "runtime/fiber_stack.hpp"
 #include "runtime/fork_server_protocol.hpp"
 #include "runtime/process_snapshot.hpp"
 
@@ -227,6 +228,9 @@ void serve_forks_if_requested() {
                   &runs_per_worker) < 2)
     return;
   unsetenv(fork_protocol::kEnvironment);  // children are ordinary runs
+  // The limits a run reads, read here once: every child and every run of a worker starts with
+  // them in memory instead of opening /proc again.
+  StackPool::guarded_limit();
   if (std::getenv(fork_protocol::kBindNowEnvironment)) {
     unsetenv("LD_BIND_NOW");
     unsetenv(fork_protocol::kBindNowEnvironment);
