@@ -110,13 +110,19 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   // than writes: a process's writes usually go to ascending addresses, so the groups are a few
   // ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
   // over the records: one counts each writer's writes, one puts each in its place.
+  // The per-writer table never gets longer than 4 entries per record, which grouping would refuse
+  // anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
   std::vector<std::uint32_t> next;  // per writer: its count, then where its next write goes
   std::size_t count = 0;
+  const std::size_t table_limit = 4 * (writes.size() + hp.size());
+  bool sparse = false;  // a writer beyond table_limit: not grouped
   const auto tally = [&](int writer) {
     const auto k = static_cast<std::size_t>(writer);
+    ++count;
+    if (k >= table_limit) sparse = true;
+    if (sparse) return;
     if (k >= next.size()) next.resize(k + 1, 0);
     ++next[k];
-    ++count;
   };
   for (const auto group : {writes.gets, writes.puts})
     for (const BufferedWrite& w : group)
@@ -124,7 +130,8 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   for (const HpRecord& h : hp)
     if (h.nbytes) tally(h.caller);
   if (count < 2) return;
-  const bool by_writer = next.size() > 1 && next.size() <= 4 * count;
+  const bool by_writer = !sparse && next.size() > 1 && next.size() <= 4 * count;
+  if (!by_writer) next.clear();
   for (std::uint32_t w = 0, first = 0; w < next.size(); ++w) {
     const std::uint32_t n = next[w];
     next[w] = by_writer ? first : 0;

@@ -49,6 +49,20 @@ void many_writers(bool descending) {
   bsp_end();
 }
 
+// Of p processes only the last two put, different values into the same int of process 0: writers
+// too sparse to group by (the checker's table per writer would hold far more entries than writes).
+void last_two_of_many_collide(int p) {
+  bsp_begin(p);
+  int x = 0;
+  bsp_push_reg(&x, sizeof x);
+  bsp_sync();
+  const int me = bsp_pid();
+  if (me >= p - 2) bsp_put(0, &me, &x, 0, sizeof me);
+  bsp_sync();
+  bsp_pop_reg(&x);
+  bsp_end();
+}
+
 // Partly overlapping puts into process 0's 16 bytes, compared only where they overlap: process 1
 // puts 8 bytes at offset 0, process 2 puts 4 bytes at offset `at`, process 3 puts 12 bytes at
 // offset 4 (a write of more than 8 bytes: its payload is compared, where the small ones carry
@@ -99,6 +113,16 @@ TEST(Checker, OneCollisionAmongManyWritersIsFoundWhateverTheirOrder) {
       ASSERT_NE(f, nullptr);
       EXPECT_EQ(f->processes, (std::vector<int>{0, 1, 7})) << r.summary();
     }
+}
+
+TEST(Checker, ACollisionOfTwoWritersAmongManyProcessesIsFound) {
+  for (std::uint64_t seed : unit::seeds(3)) {
+    auto r = run(300, seed, [] { last_two_of_many_collide(300); });
+    EXPECT_EQ(r.count("put-collision"), 1u) << r.summary();
+    const bspcheck::Finding* f = find(r, "put-collision");
+    ASSERT_NE(f, nullptr) << r.summary();
+    EXPECT_EQ(f->processes, (std::vector<int>{0, 298, 299})) << r.summary();
+  }
 }
 
 TEST(Checker, PutCollisionWithDifferentDataIsAWarningNamingBothSites) {
