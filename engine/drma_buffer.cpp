@@ -31,18 +31,15 @@ void DrmaBuffer::land(Scheduler& sched) {
 }
 
 void DrmaBuffer::write_all(PodVector<Write>& writes, Scheduler& sched) {
-  if (sched.exploring() && !can_collide(writes)) {
-    for (const Write& w : writes) std::memmove(w.dst, data_.at(w.data), w.nbytes);
-    writes.clear();
-    return;
-  }
   // The seeded order is drawn over 4-byte indices, not over the 64-byte records themselves (the
   // same draws and the same permutation): a shuffle of a million records had moved 64 MB at
   // random. The records, their payloads and destinations are then read in that random order, so
   // they are prefetched ahead: a record 16 writes ahead, its bytes and destination 8 ahead.
   order_.resize(writes.size());
   std::iota(order_.begin(), order_.end(), 0u);
-  sched.shuffle(order_, ChoiceKind::write_order);
+  // An exploring strategy is offered the order as a choice only where the order can change
+  // memory (writes that overlap with different bytes); otherwise they land in call order.
+  if (!sched.exploring() || can_collide(writes)) sched.shuffle(order_, ChoiceKind::write_order);
   const std::size_t n = order_.size();
   for (std::size_t k = 0; k < n; ++k) {
     if (k + 16 < n) __builtin_prefetch(&writes[order_[k + 16]]);
