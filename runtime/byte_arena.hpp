@@ -3,53 +3,33 @@
 #pragma once
 
 #include <cstddef>
-#include <cstdlib>
 #include <cstring>
-#include <new>
+
+#include "runtime/pod_vector.hpp"
 
 namespace bspcheck::rt {
 
 class ByteArena {
  public:
-  ByteArena() = default;
-  ByteArena(const ByteArena&) = delete;
-  ByteArena& operator=(const ByteArena&) = delete;
-  ~ByteArena() { std::free(data_); }
-
   // Reserves n bytes at an offset aligned to `align` (a power of two) and returns the offset.
   std::size_t reserve(std::size_t n, std::size_t align = 1) {
-    std::size_t off = (size_ + align - 1) & ~(align - 1);
-    if (off + n > cap_) grow(off + n);
-    size_ = off + n;
+    const std::size_t off = (bytes_.size() + align - 1) & ~(align - 1);
+    bytes_.resize_uninitialized(off + n);
     return off;
   }
   std::size_t append(const void* src, std::size_t n) {
     std::size_t off = reserve(n);
-    if (n) std::memcpy(data_ + off, src, n);
+    if (n) std::memcpy(bytes_.data() + off, src, n);
     return off;
   }
-  std::byte* at(std::size_t off) { return data_ + off; }
-  const std::byte* at(std::size_t off) const { return data_ + off; }
-  std::size_t size() const { return size_; }
-  void clear() { size_ = 0; }
-  void swap(ByteArena& o) {
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-    std::swap(cap_, o.cap_);
-  }
+  std::byte* at(std::size_t off) { return bytes_.data() + off; }
+  const std::byte* at(std::size_t off) const { return bytes_.data() + off; }
+  std::size_t size() const { return bytes_.size(); }
+  void clear() { bytes_.clear(); }
+  void swap(ByteArena& o) { bytes_.swap(o.bytes_); }
 
  private:
-  void grow(std::size_t need) {
-    std::size_t cap = cap_ ? cap_ : 4096;
-    while (cap < need) cap *= 2;
-    auto* d = static_cast<std::byte*>(std::realloc(data_, cap));
-    if (!d) throw std::bad_alloc();
-    data_ = d;
-    cap_ = cap;
-  }
-  std::byte* data_ = nullptr;
-  std::size_t size_ = 0;
-  std::size_t cap_ = 0;
+  PodVector<std::byte> bytes_;
 };
 
 }  // namespace bspcheck::rt

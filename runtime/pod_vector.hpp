@@ -1,13 +1,16 @@
 // pod_vector.hpp: a growable array of trivially copyable records that grows with realloc. A
 // superstep's write list reaches a million 64-byte records; std::vector grows by allocating a new
 // block, copying every record into it and freeing the old one (a quarter of a put-heavy run),
-// where realloc of a large block remaps its pages without copying or touching them again.
+// where realloc of a large block remaps its pages without copying or touching them again. Records
+// added by resize_uninitialized are not cleared (std::vector would write every byte it adds):
+// ByteArena (runtime/byte_arena.hpp) is a PodVector of bytes.
 #pragma once
 
 #include <cstddef>
 #include <cstdlib>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 namespace bspcheck::rt {
 
@@ -23,10 +26,20 @@ class PodVector {
   ~PodVector() { std::free(data_); }
 
   void push_back(const T& x) {
-    if (size_ == cap_) grow();
+    if (size_ == cap_) grow(size_ + 1);
     data_[size_++] = x;
   }
+  // Makes the size n; records added are left as they are (the caller writes them).
+  void resize_uninitialized(std::size_t n) {
+    if (n > cap_) grow(n);
+    size_ = n;
+  }
   void clear() { size_ = 0; }  // keeps the memory for the next superstep
+  void swap(PodVector& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    std::swap(cap_, o.cap_);
+  }
   bool empty() const { return size_ == 0; }
   std::size_t size() const { return size_; }
   T* data() { return data_; }
@@ -39,8 +52,10 @@ class PodVector {
   const T* end() const { return data_ + size_; }
 
  private:
-  void grow() {
-    const std::size_t cap = cap_ ? 2 * cap_ : 64;
+  // Doubles the capacity (starting from 4 KiB) until it holds `need` records.
+  void grow(std::size_t need) {
+    std::size_t cap = cap_ ? cap_ : (4096 / sizeof(T) > 0 ? 4096 / sizeof(T) : 1);
+    while (cap < need) cap *= 2;
     auto* d = static_cast<T*>(std::realloc(static_cast<void*>(data_), cap * sizeof(T)));
     if (!d) throw std::bad_alloc();
     data_ = d;
