@@ -16,6 +16,9 @@ for form in "run" ""; do
   expect 2 "^bsp-check: error: --seeds: expected a whole number from 1 to [0-9]+, got '-1'" -- $b $form --seeds -1 "$prog"
 done
 expect 2 "^bsp-check: error: --seeds: expected a whole number from 1 to [0-9]+, got '0'" -- "$b" run --seeds 0 "$prog"
+expect 2 "^bsp-check: error: -p 1-0: 0 processes: p must be at least 1$"            -- "$b" run -p 1-0 "$prog"
+expect 2 "^bsp-check: error: -p 4-2: empty range 4-2 \(write the smaller count first\)$" -- "$b" run -p 4-2 "$prog"
+expect 2 "^bsp-check: error: -p 1-20000: range 1-20000 has 20000 process counts, more than 10000 " -- "$b" run -p 1-20000 "$prog"
 expect 2 "^bsp-check: error: --seeds: .*got '99999999999999999999'"  -- "$b" run --seeds 99999999999999999999 "$prog"
 expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to [0-9]+, got '-1'" -- "$b" run --seed -1 "$prog"
 expect 2 "^bsp-check: error: --seed: .*got '1x'"                        -- "$b" run --seed 1x "$prog"
