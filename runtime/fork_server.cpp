@@ -270,16 +270,18 @@ void serve_forks_if_requested() {
       // The driver learns a worker's pid once, with its first run (fork_server_protocol.hpp).
       if (worker.runs == 0) answer(result_fd, fork_protocol::kPidReply, worker.pid);
       bool taken = true;
-      if (await_done(worker, &status, &taken)) {
+      // came_back false: it ended as a process, in the run (exited, crashed, was killed) or
+      // before it (not taken: killed between runs, which ends the server).
+      const bool came_back = await_done(worker, &status, &taken);
+      if (!came_back && !taken) std::_Exit(2);
+      // A worker that could not save bsp_begin (too much memory, threads, a sanitizer's shadow)
+      // made this one run and ended as a forked run does: fork per run from now on.
+      if (!g_mailbox->reusable) reuse = false;
+      if (came_back) {
         status = g_mailbox->status;
         g_mailbox->state.store(kIdle, std::memory_order_release);
-        // A worker that could not save bsp_begin (too much memory, threads, a sanitizer's
-        // shadow) made this one run and ended as a forked run does: fork per run from now on.
-        if (!g_mailbox->reusable) reuse = false;
         if (++worker.runs >= runs_per_worker || !reuse) retire(worker);
-      } else {  // it ended as a process: in the run (exited, crashed, was killed), or before it
-        if (!taken) std::_Exit(2);  // killed between runs
-        if (!g_mailbox->reusable) reuse = false;
+      } else {
         worker = Worker{};
       }
       answer(result_fd, fork_protocol::kStatusReply, status);

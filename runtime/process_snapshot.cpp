@@ -108,7 +108,6 @@ struct Vault {
   bool untracked;           // a saved mapping was changed, or too many were made, since the moment
   int ncreated;
   Piece created[kMaxCreated];
-  Piece scratch[kMaxCreated + 1];
   int nshelved;
   Shelved shelf[kShelfSize];
   int nmappings, nregions, nfds, nunmap, nclose, nkeep;
@@ -271,24 +270,31 @@ bool touches_kept(const Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
   return a < v.nkeep && v.keep[a].lo < hi;
 }
 
-// Removes [lo, hi) from the ranges made since the moment.
+// Removes [lo, hi) from the n pieces of list, in place, and updates n; emptied pieces are dropped
+// and a piece split in two puts its upper part at the end. False when a split would pass cap:
+// that upper part is then lost.
+bool subtract_range(Piece* list, int& n, int cap, std::uintptr_t lo, std::uintptr_t hi) {
+  int end = n;
+  bool fits = true;
+  for (int i = 0; i < n; ++i) {
+    const Piece c = list[i];
+    if (!overlaps(c.lo, c.hi, lo, hi)) continue;
+    list[i] = c.lo < lo ? Piece{c.lo, lo} : Piece{c.hi, c.hi};  // the part below, perhaps empty
+    if (c.hi <= hi) continue;
+    if (c.lo >= lo) list[i] = Piece{hi, c.hi};  // only a part above
+    else if (end < cap) list[end++] = Piece{hi, c.hi};
+    else fits = false;
+  }
+  n = 0;
+  for (int i = 0; i < end; ++i)
+    if (list[i].lo < list[i].hi) list[n++] = list[i];
+  return fits;
+}
+
+// Removes [lo, hi) from the ranges made since the moment; a range that no longer fits the record
+// leaves the run untracked, so its end reads the maps.
 void forget_created(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
-  int n = 0;
-  for (int i = 0; i < v.ncreated; ++i) {
-    const Piece c = v.created[i];
-    if (!overlaps(c.lo, c.hi, lo, hi)) {
-      v.scratch[n++] = c;
-      continue;
-    }
-    if (c.lo < lo) v.scratch[n++] = Piece{c.lo, lo};
-    if (c.hi > hi) v.scratch[n++] = Piece{hi, c.hi};  // at most one range splits in two
-  }
-  if (n > kMaxCreated) {
-    v.untracked = true;
-    n = kMaxCreated;
-  }
-  std::memcpy(v.created, v.scratch, sizeof(Piece) * static_cast<std::size_t>(n));
-  v.ncreated = n;
+  if (!subtract_range(v.created, v.ncreated, kMaxCreated, lo, hi)) v.untracked = true;
 }
 
 // --- the helper context: runs on the vault's own stack while the main stack is saved or written --
@@ -452,19 +458,7 @@ bool spare_shelved(Vault& v) {
   for (int s = 0; s < v.nshelved; ++s) {
     const Shelved& e = v.shelf[s];
     if (e.taken) continue;
-    for (int i = 0, n = v.nunmap; i < n; ++i) {
-      const Piece u = v.unmap[i];
-      if (!overlaps(u.lo, u.hi, e.lo, e.hi)) continue;
-      if (u.lo < e.lo) {
-        v.unmap[i] = Piece{u.lo, e.lo};
-        if (u.hi > e.hi) {  // the one piece that splits in two
-          if (v.nunmap == kMaxMappings) return false;
-          v.unmap[v.nunmap++] = Piece{e.hi, u.hi};
-        }
-      } else {
-        v.unmap[i] = Piece{e.hi > u.hi ? u.hi : e.hi, u.hi};  // what is left above (perhaps nothing)
-      }
-    }
+    if (!subtract_range(v.unmap, v.nunmap, kMaxMappings, e.lo, e.hi)) return false;
   }
   return true;
 }

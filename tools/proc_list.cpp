@@ -7,15 +7,19 @@ namespace bspcheck::cli {
 
 namespace {
 
-constexpr long kMaxRange = 10000;  // process counts in one range of -p
+constexpr long kMaxRange = 10000;       // process counts in one range of -p
+constexpr long kMaxCount = 100000000;   // processes in one run: far above what memory holds
 
 long parse_count(const std::string& s, const std::string& whole) {
   if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     throw std::invalid_argument("-p " + whole + ": expected a number, a range like 1-4, or a list like 1-4,8");
-  if (s.size() > 9) throw std::invalid_argument("-p " + whole + ": " + s + " processes is too many (at most 100000000)");
+  const auto too_many = [&] {
+    return std::invalid_argument("-p " + whole + ": " + s + " processes is too many (at most " + std::to_string(kMaxCount) + ")");
+  };
+  if (s.size() > 9) throw too_many();  // more digits than kMaxCount has
   long v = std::stol(s);  // at most 9 digits: cannot overflow
   if (v < 1) throw std::invalid_argument("-p " + whole + ": " + s + " processes: p must be at least 1");
-  if (v > 100000000) throw std::invalid_argument("-p " + whole + ": " + s + " processes is too many (at most 100000000)");
+  if (v > kMaxCount) throw too_many();
   return v;
 }
 

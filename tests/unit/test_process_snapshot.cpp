@@ -86,7 +86,9 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
       for (int i = 0; i < 1000; ++i) heap_block = static_cast<char*>(std::malloc(1000));  // grows the break
       void* big = std::malloc(8 << 20);                  // a mapping of its own
       static_cast<char*>(big)[0] = 1;
-      mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      char* made = static_cast<char*>(mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+      munmap(made + (64 << 10), 4096);  // splits the new mapping in two: both parts must go
+      munmap(made, 4096);               // and one part loses its first page
       if (open("/dev/null", O_RDONLY) < 0) return 13;
       signal(SIGUSR1, on_usr1);
       if (!ProcessSnapshot::prepare_restore()) return 14;
