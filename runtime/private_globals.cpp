@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <system_error>
@@ -55,11 +56,17 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   }
   stride_ = (stride_ + 63) & ~std::size_t{63};
   slots_bytes_ = stride_ * static_cast<std::size_t>(nprocs);
-  if (slots_bytes_) {
+  if (slots_bytes_ > kSlotsFromHeap) {
     // Reserved, not committed: a slot's pages are touched only once its process has run.
     void* m = mmap(nullptr, slots_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
     slots_ = static_cast<std::byte*>(m);
+  } else if (slots_bytes_) {
+    // Few bytes: from the heap, where a mapping of their own cost each run of a small program two
+    // system calls and a page fault (a fork server's worker restores the heap with the break).
+    slots_ = static_cast<std::byte*>(std::aligned_alloc(64, slots_bytes_));  // a multiple of 64
+    if (!slots_) throw std::bad_alloc();
+    std::memset(slots_, 0, slots_bytes_);
   }
   active_ = this;
 }
@@ -107,7 +114,8 @@ PrivateGlobals::~PrivateGlobals() {
     munmap(remap_.view, total);
     close(remap_.fd);  // the segment's mapping keeps the file
   }
-  if (slots_) munmap(slots_, slots_bytes_);
+  if (slots_bytes_ > kSlotsFromHeap) munmap(slots_, slots_bytes_);
+  else std::free(slots_);
   if (active_ == this) active_ = nullptr;
 }
 

@@ -114,7 +114,8 @@ class PrivateGlobals {
   std::vector<PrivateRange> copied_;  // ranges switched by copying, in image order
   std::vector<std::size_t> copied_at_;  // where each copied range starts in the image's bytes
   std::size_t stride_ = 0;            // bytes of one slot (the copied ranges, rounded up)
-  std::byte* slots_ = nullptr;        // p slots (mmap'd; a slot's pages are touched when used)
+  static constexpr std::size_t kSlotsFromHeap = 64 << 10;  // larger slots are mapped
+  std::byte* slots_ = nullptr;        // p slots (mmap'd: a slot's pages are touched when used)
   std::size_t slots_bytes_ = 0;
   struct Remap {
     int fd = -1;

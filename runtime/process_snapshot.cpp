@@ -99,6 +99,8 @@ struct Vault {
   sigset_t mask;
   struct sigaction dispositions[65];
   std::uint64_t touched_signals;  // bit s: the run changed signal s's disposition
+  stack_t signal_stack;           // sigaltstack's at the moment
+  bool signal_stack_touched;      // the run called sigaltstack
   // The mappings a run made through the interposed mmap family (runtime/snapshot_interposers.cpp),
   // so that the end of a run need not read /proc/self/maps (a third of a small run's time): the
   // process's size then tells whether anything else mapped or unmapped.
@@ -123,6 +125,17 @@ struct Vault {
 };
 
 Vault* g_vault = nullptr;
+
+// ProcessSnapshot::leave_unsaved's mappings; fixed before take(), so the same in every run.
+constexpr int kMaxUnsaved = 4;
+Piece g_unsaved[kMaxUnsaved];
+int g_nunsaved = 0;
+
+bool left_unsaved(const Mapping& m) {
+  for (int i = 0; i < g_nunsaved; ++i)
+    if (g_unsaved[i].lo == m.lo && g_unsaved[i].hi == m.hi) return true;
+  return false;
+}
 int g_threads_started = 0;  // since the snapshot; part of the saved memory, so 0 after each restore
 
 // Where the helper context was asked to go.
@@ -330,6 +343,8 @@ void restore_memory(Vault& v) {
   for (int s = 1; s <= 64; ++s)
     if (v.touched_signals >> (s - 1) & 1) __sigaction(s, &v.dispositions[s], nullptr);
   v.touched_signals = 0;
+  if (v.signal_stack_touched) raw_syscall(SYS_sigaltstack, reinterpret_cast<long>(&v.signal_stack), 0);
+  v.signal_stack_touched = false;
   for (int i = 0; i < v.nregions; ++i) {
     const Region& r = v.regions[i];
     copy_bytes(reinterpret_cast<void*>(r.lo), reinterpret_cast<const void*>(v.store_lo + r.at), r.hi - r.lo);
@@ -513,6 +528,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     const Mapping& m = v->mappings[i];
     if (m.kind == Kind::special || (m.perms & (kWrite | kPrivate)) != (kWrite | kPrivate)) continue;
     if (overlaps(m.lo, m.hi, v->lo, v->hi)) continue;  // the vault itself (its guards keep it apart)
+    if (left_unsaved(m)) continue;
     Region& r = v->regions[v->nregions++];
     r = Region{m.lo, m.hi, total, m.perms, false};
     if (m.kind == Kind::stack) {
@@ -544,6 +560,8 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   // here instead of in the run as in a fresh child, and so move the run's heap.
   for (int s = 1; s <= 64; ++s) __sigaction(s, nullptr, &v->dispositions[s]);
   v->touched_signals = 0;
+  raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&v->signal_stack));
+  v->signal_stack_touched = false;
   v->nfds = 0;
   bool fds_ok = for_each_fd([&](int fd) {
     if (v->nfds == kMaxFds) return;
@@ -626,6 +644,13 @@ void ProcessSnapshot::restore() {
 
 std::size_t ProcessSnapshot::saved_bytes() { return g_vault ? g_vault->saved : 0; }
 
+bool ProcessSnapshot::leave_unsaved(void* addr, std::size_t bytes) {
+  if (g_vault || g_nunsaved == kMaxUnsaved) return false;
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr);
+  g_unsaved[g_nunsaved++] = Piece{lo, page_up(lo + bytes)};
+  return true;
+}
+
 bool ProcessSnapshot::shelve(void* addr, std::size_t bytes, std::uint64_t key) {
   Vault* vp = g_vault;
   if (!vp) return false;
@@ -674,6 +699,10 @@ void* ProcessSnapshot::unshelve(std::size_t bytes, std::uint64_t key) {
 
 void note_signal_disposition_changed(int sig) {
   if (g_vault && sig >= 1 && sig <= 64) g_vault->touched_signals |= std::uint64_t{1} << (sig - 1);
+}
+
+void note_signal_stack_changed() {
+  if (g_vault) g_vault->signal_stack_touched = true;
 }
 
 void note_thread_started() { ++g_threads_started; }

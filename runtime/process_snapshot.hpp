@@ -8,10 +8,11 @@
 // writable memory of every private mapping (the data of the executable and of every library, the
 // heap, the main thread's stack from its current frame up, its TLS block), the program break, the
 // set of mappings (those made since are removed), the open descriptors (those opened since are
-// closed, file offsets set back), the signal mask and the dispositions the run changed. Restoring
-// is a copy of a few hundred KiB for a small program, and the heap, the C library's state and
-// every address come back exactly as they were, so a run in a reused child is the run a fresh
-// child would have made (the determinism check compares such runs call for call).
+// closed, file offsets set back), the signal mask, and the dispositions and signal stack the run
+// changed. Restoring is a copy of a few hundred KiB for a small program, and the heap, the C
+// library's state and every address come back exactly as they were, so a run in a reused child
+// is the run a fresh child would have made (the determinism check compares such runs call for
+// call).
 //
 // What cannot be brought back makes the child unusable for more runs, never a wrong run: a
 // thread the run started, a saved mapping the run removed or changed that was not writable, a
@@ -46,6 +47,13 @@ class ProcessSnapshot {
   // Bytes saved by the snapshot of this process (0 before take).
   static std::size_t saved_bytes();
 
+  // A mapping of the moment whose bytes no run needs back (a signal stack): call before take().
+  // It stays mapped through every restore and is neither saved nor copied back, which a mapping
+  // the size of a signal stack would otherwise cost every run. It must be a mapping of its own
+  // (guard pages around it keep the kernel from merging it with a neighbour); false when the
+  // list of such mappings is full or take() has been called.
+  static bool leave_unsaved(void* addr, std::size_t bytes);
+
   // The shelf: mappings a run hands on to the next run of the same worker instead of unmapping
   // them, kept resident. Why: here a page fault costs about 12 µs and an unmap of touched pages
   // 15-25 µs (a TLB shootdown), so a small run that maps its coroutine stacks afresh spent a third
@@ -66,6 +74,10 @@ class ProcessSnapshot {
 // Called by the interposed signal functions (runtime/snapshot_interposers.cpp): the run changed the
 // disposition of `sig`, which restore() sets back.
 void note_signal_disposition_changed(int sig);
+
+// Called by the interposed sigaltstack: the run changed the thread's signal stack, which restore()
+// sets back.
+void note_signal_stack_changed();
 
 // Called by the interposed pthread_create: the process is no longer single-threaded, and a
 // snapshot can no longer be restored.

@@ -2,8 +2,9 @@
 // that is not memory, interposed (the executable binds to the runtime library before the C
 // library, and the runtime library binds to its own definitions) so that a process snapshot
 // (runtime/process_snapshot.hpp) knows what to set back: the disposition of a signal, the
-// mappings made and removed. Each does what the C library's own function does. (pthread_create,
-// after which a snapshot cannot be restored, is interposed in engine/foreign_contexts.cpp.)
+// signal stack, the mappings made and removed. Each does what the C library's own function does.
+// (pthread_create, after which a snapshot cannot be restored, is interposed in
+// engine/foreign_contexts.cpp.)
 #include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
@@ -57,6 +58,12 @@ sighandler_t sigset(int sig, sighandler_t handler) {
   bspcheck::rt::note_signal_disposition_changed(sig);
   static const auto real = next_fn<SignalFn>("sigset");
   return real(sig, handler);
+}
+
+int sigaltstack(const stack_t* ss, stack_t* old) {
+  if (ss) bspcheck::rt::note_signal_stack_changed();
+  static const auto real = next_fn<int (*)(const stack_t*, stack_t*)>("sigaltstack");
+  return real(ss, old);
 }
 
 // The mmap family, as the system calls they are. Not in sanitizer builds, whose runtime intercepts

@@ -71,7 +71,7 @@ with tempfile.TemporaryDirectory() as state_dir:
     check(status == 0, f"process_state: exit {status}\n{text[-2000:]}")
     lines = [l for l in text.splitlines() if "runs " in l and "greeting" in l]
     check(len(lines) == 80, f"process_state: {len(lines)} result lines for 80 runs")
-    expected = re.compile(r"runs 1 greeting unchanged handler default env unset rand -?\d+ heap [-+]\d+ fd \d+ stack clean$")
+    expected = re.compile(r"runs 1 greeting unchanged handler default env unset rand -?\d+ heap [-+]\d+ fd \d+ stack clean signal stack as at start$")
     bad = [l for l in lines if not expected.search(l)]
     check(not bad, "process_state: a run saw the state another run left:\n" + "\n".join(bad[:5]))
     check(len({l.split("rand ")[1].split()[0] for l in lines}) == 1, "process_state: rand() differs between runs")

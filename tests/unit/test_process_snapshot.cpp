@@ -154,3 +154,41 @@ TEST(ProcessSnapshot, RefusesWhatCannotBeBroughtBack) {
   // More memory than the limit: nothing saved.
   EXPECT_EQ(in_child([] { return ProcessSnapshot::take(4096) == ProcessSnapshot::Taken::unavailable ? 0 : 1; }), 0);
 }
+
+TEST(ProcessSnapshot, SetsTheSignalStackBackAndLeavesAnUnsavedMappingAsTheRunLeftIt) {
+  const int verdict = in_child([] {
+    if (kSanitized) return sanitized_verdict();
+    auto* visits = static_cast<int*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    // A scratch mapping of its own (guard pages around it), left unsaved.
+    const std::size_t page = 4096, bytes = 16 * page;
+    char* m = static_cast<char*>(mmap(nullptr, bytes + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    char* scratch = m + page;
+    if (mprotect(scratch, bytes, PROT_READ | PROT_WRITE) != 0) return 11;
+    std::memset(scratch, 'a', bytes);
+    if (!ProcessSnapshot::leave_unsaved(scratch, bytes)) return 12;
+    // The signal stack of the moment.
+    static char moment_stack[1 << 16];
+    stack_t ss{};
+    ss.ss_sp = moment_stack;
+    ss.ss_size = sizeof moment_stack;
+    if (sigaltstack(&ss, nullptr) != 0) return 13;
+    const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
+    if (taken == ProcessSnapshot::Taken::unavailable) return 14;
+    if (++*visits == 1) {
+      if (ProcessSnapshot::saved_bytes() == 0) return 15;
+      std::memset(scratch, 'b', bytes);  // the run's bytes: no restore brings 'a' back
+      static char run_stack[1 << 16];
+      ss.ss_sp = run_stack;
+      if (sigaltstack(&ss, nullptr) != 0) return 16;
+      if (!ProcessSnapshot::prepare_restore()) return 17;
+      ProcessSnapshot::restore();
+    }
+    if (ProcessSnapshot::leave_unsaved(scratch, bytes)) return 18;  // only before take()
+    stack_t now{};
+    sigaltstack(nullptr, &now);
+    if (now.ss_sp != moment_stack || now.ss_size != sizeof moment_stack) return 19;
+    if (scratch[0] != 'b' || scratch[bytes - 1] != 'b') return 20;
+    return 0;
+  });
+  EXPECT_EQ(verdict, 0) << "11-20: which check failed (see the test)";
+}

@@ -1,8 +1,9 @@
 /* process_state.c: after bsp_end, process 0 changes what a worker of the fork server must set back
  * before its next run (runtime/process_snapshot.hpp): a global, the heap (a small block and a
- * leaked mmap-sized one), a descriptor left open, a signal disposition, the environment, the C
- * library's rand state; and every process but 0 leaves a mark deep in its coroutine stack, which a
- * worker hands on to its next run (runtime/fiber_stack.hpp) and must clear first. Every run must find them as a freshly started process does: it prints
+ * leaked mmap-sized one), a descriptor left open, a signal disposition, the signal stack, the
+ * environment, the C library's rand state; and every process but 0 leaves a mark deep in its
+ * coroutine stack, which a worker hands on to its next run (runtime/fiber_stack.hpp) and must
+ * clear first. Every run must find them as a freshly started process does: it prints
  * them (the heap as an offset from a block allocated before bsp_begin: addresses differ between
  * executions of the program, and so do the places of mappings, which are not printed), and
  * tests/tools/run_worker_test.py compares each seed's line with the line of a fresh child. It also leaves a file STATE_DIR/<pid>-<start time> per OS process,
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 static int runs_in_this_image;   /* a global: 1 in every run */
+static char own_signal_stack[1 << 16];
 static char greeting[32] = "unchanged";
 
 static void on_usr1(int sig) { (void)sig; }
@@ -58,6 +60,9 @@ int main(int argc, char **argv) {
   sigaction(SIGUSR1, NULL, &old);
   const char *env = getenv("PROCESS_STATE_TEST");
   int r = rand();
+  stack_t ss;
+  sigaltstack(NULL, &ss);
+  const int own_stack = ss.ss_sp == own_signal_stack;
 
   char path[4096], stat[1024] = "";
   unsigned long long started = 0;
@@ -74,12 +79,16 @@ int main(int argc, char **argv) {
   snprintf(path, sizeof path, "%s/%d-%llu", argv[1], (int)getpid(), started);
   FILE *f = fopen(path, "a");
   if (f) fclose(f);
-  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d stack %s\n", runs_in_this_image, greeting,
-         old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd,
-         any_marked ? "MARKED" : "clean");
+  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d stack %s signal stack %s\n", runs_in_this_image,
+         greeting, old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd,
+         any_marked ? "MARKED" : "clean", own_stack ? "CHANGED" : "as at start");
 
   strcpy(greeting, "changed");
   signal(SIGUSR1, on_usr1);
+  ss.ss_sp = own_signal_stack;
+  ss.ss_size = sizeof own_signal_stack;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, NULL);
   setenv("PROCESS_STATE_TEST", "1", 1);
   srand(7);
   big[0] = 1;
