@@ -2,20 +2,34 @@
 // server (runtime/fork_server.cpp) say to each other; the one place of the protocol.
 //
 // The driver starts the program with
-// BSPCHECK_FORKSERVER="REQUEST_FD,RESULT_FD[,REPORT_FD,OUT_FD,ERR_FD[,RUNS_PER_WORKER]]"
-// (descriptors at or above kChannelFdFloor, out of the way of the program's own files). The
-// RUN_FDs are the memfds a run's report, stdout and stderr go to: a request names them as
-// /proc/SERVER_PID/fd/N, and each child closes its own copies, so that the program never sees
-// them among its descriptors; it reaches them through the server, which waits for it. At bsp_begin the
-// program becomes a server: per request line a child runs one seed; the server answers "pid N"
-// (the child that runs it, to be killed past a time limit) and "status S" (a waitpid status)
-// when the run has ended, and exits when the request pipe closes. With RUNS_PER_WORKER > 1 the
-// child is a worker that runs up to that many requests in turn, brought back to bsp_begin after
-// each (runtime/process_snapshot.hpp), and "pid N" comes only with a worker's first run: the
-// same process makes the next ones (one wake-up of the driver less per run). Header-only: the
-// driver does not link the runtime library.
+// BSPCHECK_FORKSERVER="SESSION_FD,CHANNEL_FD,REPORT_FD,OUT_FD,ERR_FD,RUNS_PER_WORKER"
+// (descriptors at or above kChannelFdFloor, out of the way of the program's own files):
+// - SESSION_FD: the read end of a pipe the driver holds open for the session and never writes;
+//   the server exits when it closes.
+// - CHANNEL_FD: a memfd holding one Channel, shared by the driver, the server and its worker.
+// - REPORT_FD, OUT_FD, ERR_FD: the memfds a run's report, stdout and stderr go to. A request
+//   names them as /proc/SERVER_PID/fd/N, and each worker closes its own copies, so that the
+//   program never sees them among its descriptors; it reaches them through the server.
+//
+// At bsp_begin the program becomes a server. It forks a worker, which waits on the channel; the
+// driver puts a request there and the worker runs it, says kDone with its status, is brought
+// back to bsp_begin (runtime/process_snapshot.hpp) and waits for the next. One wake-up each way
+// per run: the server is not woken by a run that ends normally. It waits for the worker's end
+// instead: a worker that ended during a run (crashed, exited, was killed past --timeout) has its
+// waitpid status posted by the server as the run's; one that retired (after RUNS_PER_WORKER
+// runs, or after a run it could not undo) or died between runs is replaced by a fresh one, which
+// takes any request waiting. RUNS_PER_WORKER = 1 gives every run a fresh child that saves
+// nothing, as before workers existed. Header-only: the driver does not link the runtime library.
 #pragma once
 
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,14 +51,14 @@ struct Request {
   std::string options, report, out, err, repro;
 };
 
-// The request as one line (with its '\n'); nothing when a field holds a tab or a newline.
+// The request as one line (without a '\n'); nothing when a field holds a tab or a newline.
 inline std::optional<std::string> encode(const Request& r) {
   std::string line;
   for (const std::string* f : {&r.options, &r.report, &r.out, &r.err, &r.repro}) {
     if (f->find_first_of("\t\n") != std::string::npos) return std::nullopt;
     line += (line.empty() ? "" : "\t") + *f;
   }
-  return line + "\n";
+  return line;
 }
 
 // The fields of a request line, split in place: each points into the line, its tab replaced by
@@ -71,18 +85,39 @@ inline bool decode_in_place(char* line, RequestFields& r) {
 // How many runs one forked worker makes before the server forks a fresh one (the driver's default).
 inline constexpr int kRunsPerWorker = 1000;
 
-// The two answers to a request.
-inline constexpr const char* kPidReply = "pid ";        // + the child's pid
-inline constexpr const char* kStatusReply = "status ";  // + its waitpid status
+// --- the channel ---------------------------------------------------------------------------------
+// A shared page, not a pipe or socket: a descriptor would be one more thing the program's runs
+// see in a worker and not in a fresh process (a program listing its descriptors, or the sockets
+// it has, would print something else). The sides wait on its state word with futexes; at any
+// moment at most one side waits on it.
 
-// The value after `prefix` in an answer line, or nothing.
-inline std::optional<long> reply_value(const char* line, const char* prefix) {
-  const std::size_t n = std::strlen(prefix);
-  if (std::strncmp(line, prefix, n) != 0) return std::nullopt;
-  char* end = nullptr;
-  const long v = std::strtol(line + n, &end, 10);
-  if (end == line + n) return std::nullopt;
-  return v;
+enum ChannelState : std::uint32_t {
+  kIdle,     // no request yet
+  kRequest,  // the driver put a request
+  kRunning,  // a worker took it and runs it
+  kDone,     // the run ended: status holds how
+  kQuit,     // the session ends: a waiting worker exits
+};
+
+struct Channel {
+  std::atomic<std::uint32_t> state;
+  std::int32_t status;      // kDone: the run's waitpid-style status
+  std::int32_t worker_pid;  // the server's worker of the moment (the driver kills it past --timeout)
+  std::int32_t reusable;    // 0 once a worker could not save bsp_begin: later ones do not try
+  std::int32_t worker_runs; // runs the current worker has made
+  char request[1 << 16];    // kRequest: the request line, '\0'-terminated
+  char decoded[1 << 16];    // the worker's copy, split in place (the program's data would be
+                            // saved and restored for every run)
+};
+
+inline long futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t seen, const timespec* timeout) {
+  return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&word), FUTEX_WAIT, seen, timeout, nullptr, 0);
+}
+
+// Sets the state and wakes whoever waits for it.
+inline void post(Channel& c, ChannelState s) {
+  c.state.store(s, std::memory_order_release);
+  syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(&c.state), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
 }
 
 }  // namespace bspcheck::rt::fork_protocol

@@ -1,7 +1,6 @@
 #include "tools/fork_server_client.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -9,6 +8,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,8 +37,7 @@ int runs_per_worker() {
 }  // namespace
 
 ForkServer::~ForkServer() {
-  if (req_ >= 0) close(req_);
-  if (res_ >= 0) close(res_);
+  if (session_ >= 0) close(session_);
   for (int fd : {report_fd_, out_fd_, err_fd_})
     if (fd >= 0) close(fd);
   if (pid_ > 0) {
@@ -53,6 +52,7 @@ ForkServer::~ForkServer() {
       }
     }
   }
+  if (channel_) munmap(channel_, sizeof *channel_);
   if (!dir_.empty()) std::filesystem::remove_all(dir_);
 }
 
@@ -62,18 +62,21 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   if (!mkdtemp(dir.data())) return false;
   dir_ = dir;
   // Close-on-exec everywhere: no other child (a plain run, another server) inherits the channel.
-  int req[2], res[2];
-  if (pipe2(req, O_CLOEXEC) != 0) return false;
-  if (pipe2(res, O_CLOEXEC) != 0) {
-    close(req[0]);
-    close(req[1]);
-    return false;
-  }
+  int session[2];
+  if (pipe2(session, O_CLOEXEC) != 0) return false;
   // The server's ends, moved out of the program's way (the lowest numbers are the ones a
   // program gets from open); made inheritable in the child only. Everything the child needs
   // is prepared here, before fork (see set_shared_run_environment).
-  const int request_fd = fcntl(req[0], F_DUPFD_CLOEXEC, kChannelFdFloor);
-  const int result_fd = fcntl(res[1], F_DUPFD_CLOEXEC, kChannelFdFloor);
+  const int session_fd = fcntl(session[0], F_DUPFD_CLOEXEC, kChannelFdFloor);
+  int channel_fd = -1;
+  if (const int made = memfd_create("bsp-check-channel", MFD_CLOEXEC); made >= 0) {
+    if (ftruncate(made, sizeof(rt::fork_protocol::Channel)) == 0) {
+      void* m = mmap(nullptr, sizeof(rt::fork_protocol::Channel), PROT_READ | PROT_WRITE, MAP_SHARED, made, 0);
+      if (m != MAP_FAILED) channel_ = static_cast<rt::fork_protocol::Channel*>(m);  // zeros: kIdle
+    }
+    channel_fd = fcntl(made, F_DUPFD_CLOEXEC, kChannelFdFloor);
+    close(made);
+  }
   for (int* fd : {&report_fd_, &out_fd_, &err_fd_}) {
     const int made = memfd_create("bsp-check-run", MFD_CLOEXEC);
     *fd = made >= 0 ? fcntl(made, F_DUPFD_CLOEXEC, kChannelFdFloor) : -1;
@@ -82,19 +85,18 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   const int out_fd = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const int err_fd = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   const auto close_prepared = [&] {
-    for (int fd : {req[0], res[1], request_fd, result_fd, out_fd, err_fd})
+    for (int fd : {session[0], session_fd, channel_fd, out_fd, err_fd})
       if (fd >= 0) close(fd);
   };
-  if (request_fd < 0 || result_fd < 0 || report_fd_ < 0 || out_fd_ < 0 || err_fd_ < 0) {
+  if (session_fd < 0 || !channel_ || channel_fd < 0 || report_fd_ < 0 || out_fd_ < 0 || err_fd_ < 0) {
     close_prepared();
-    close(req[1]);
-    close(res[0]);
+    close(session[1]);
     return false;
   }
   set_shared_run_environment(c);
   const std::vector<char*> argv = program_argv(c);
   setenv(rt::fork_protocol::kEnvironment,
-         (std::to_string(request_fd) + "," + std::to_string(result_fd) + "," + std::to_string(report_fd_) + "," +
+         (std::to_string(session_fd) + "," + std::to_string(channel_fd) + "," + std::to_string(report_fd_) + "," +
           std::to_string(out_fd_) + "," + std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()))
              .c_str(),
          1);
@@ -109,21 +111,19 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
   pid_ = fork();
   if (pid_ == 0) {
-    for (int fd : {request_fd, result_fd, report_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFD, 0);
+    for (int fd : {session_fd, channel_fd, report_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFD, 0);
     exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
   }
   unsetenv(rt::fork_protocol::kEnvironment);  // a plain run started later must not take itself for a server
   if (!bind_now_was_set) unsetenv("LD_BIND_NOW"), unsetenv(rt::fork_protocol::kBindNowEnvironment);
   close_prepared();
   if (pid_ < 0) {
-    close(req[1]);
-    close(res[0]);
+    close(session[1]);
     return false;
   }
   if (own_group) setpgid(pid_, pid_);
   watched_.emplace(pid_, own_group);
-  req_ = req[1];
-  res_ = res[0];
+  session_ = session[1];
   return true;
 }
 
@@ -138,27 +138,15 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   }
   const std::optional<std::string> request =
       rt::fork_protocol::encode({runtime_options(c, p, seed), report, out, err, repro_command(c, p, seed)});
-  if (!request) return false;  // a field with a tab or newline cannot be sent: run it the usual way
+  // A field with a tab or newline, or a request longer than the channel holds, cannot be sent:
+  // run it the usual way.
+  if (!request || request->size() >= sizeof channel_->request) return false;
   const auto start = std::chrono::steady_clock::now();
-  if (!write_request(*request)) return false;
-  // "pid N" when another child makes this run than the last (a worker makes many), then "status S".
+  std::memcpy(channel_->request, request->c_str(), request->size() + 1);
+  rt::fork_protocol::post(*channel_, rt::fork_protocol::kRequest);
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
-  std::string line;
-  for (;;) {
-    if (!read_line(line, limit)) {
-      if (limit < 0 || run_child_ <= 0) return false;
-      kill(run_child_, SIGKILL);  // past its --timeout: the server reports the kill
-      r.timed_out = true;
-      if (!read_line(line, 10)) return false;
-    }
-    const std::optional<long> child_pid = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kPidReply);
-    if (!child_pid) break;
-    if (*child_pid <= 0) return false;
-    run_child_ = static_cast<pid_t>(*child_pid);
-  }
-  const std::optional<long> reply = rt::fork_protocol::reply_value(line.c_str(), rt::fork_protocol::kStatusReply);
-  if (!reply) return false;
-  const int status = static_cast<int>(*reply);
+  if (!await_done(limit, &r.timed_out)) return false;
+  const int status = channel_->status;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
@@ -182,22 +170,37 @@ std::string ForkServer::read_all(int fd) {
     if (n <= 0) return text;
     text.append(buf, static_cast<std::size_t>(n));
     at += n;
+    if (static_cast<std::size_t>(n) < sizeof buf) return text;  // a short read: a memfd's end
   }
 }
 
-bool ForkServer::write_request(const std::string& request) {
-  sigset_t pipe_signal, previous;
-  sigemptyset(&pipe_signal);
-  sigaddset(&pipe_signal, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe_signal, &previous);
-  const bool written = write(req_, request.data(), request.size()) == static_cast<ssize_t>(request.size());
-  if (!written) {
-    const timespec no_wait{0, 0};
-    while (sigtimedwait(&pipe_signal, nullptr, &no_wait) == SIGPIPE) {
+bool ForkServer::server_alive() const {
+  siginfo_t info{};
+  // Not reaped here (WNOWAIT): the destructor does, and until then no other process can have
+  // the server's pid, which an interrupt kills.
+  return waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == 0;
+}
+
+bool ForkServer::await_done(double limit, bool* timed_out) {
+  // A server gone (a program that ended before bsp_begin, an interrupt) is noticed within a tick.
+  const timespec tick{0, 20 * 1000 * 1000};
+  const auto start = std::chrono::steady_clock::now();
+  double grace = -1;  // after a kill: how long the server may take to post the end
+  for (;;) {
+    const std::uint32_t s = channel_->state.load(std::memory_order_acquire);
+    if (s == rt::fork_protocol::kDone) return true;
+    rt::fork_protocol::futex_wait(channel_->state, s, &tick);
+    if (channel_->state.load(std::memory_order_acquire) == rt::fork_protocol::kDone) return true;
+    if (!server_alive()) return false;
+    const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (grace >= 0) {
+      if (waited > grace) return false;
+    } else if (limit >= 0 && waited > limit) {
+      if (const pid_t worker = channel_->worker_pid; worker > 0) kill(worker, SIGKILL);  // past its --timeout
+      *timed_out = true;
+      grace = waited + 10;
     }
   }
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
-  return written;
 }
 
 std::string ForkServer::slurp(const std::string& path) {
@@ -205,31 +208,6 @@ std::string ForkServer::slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-bool ForkServer::read_line(std::string& line, double timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout < 0 ? 0 : timeout);
-  for (;;) {
-    if (auto nl = buffer_.find('\n'); nl != std::string::npos) {
-      line = buffer_.substr(0, nl);
-      buffer_.erase(0, nl + 1);
-      return true;
-    }
-    int wait_ms = -1;
-    if (timeout >= 0) {
-      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) return false;
-      wait_ms = static_cast<int>(left.count());
-    }
-    pollfd pfd{res_, POLLIN, 0};
-    const int ready = poll(&pfd, 1, wait_ms);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready == 0) return false;
-    char buf[256];
-    const ssize_t n = read(res_, buf, sizeof buf);
-    if (n <= 0) return false;
-    buffer_.append(buf, static_cast<std::size_t>(n));
-  }
 }
 
 }  // namespace bspcheck::cli
