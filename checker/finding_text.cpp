@@ -16,11 +16,11 @@ std::string file_line(const Location& l) {
 }
 
 // What a location's stack is: a BSPlib call's is that of a call made through a wrapper; the
-// engine names other locations by what happened there ("allocation", "null pointer use").
+// engine names other locations by what happened there (location_event).
 std::string stack_heading(const Location& l) {
-  if (l.call == "allocation") return "where the allocation failed";
-  if (l.call == "null pointer use") return "where the null pointer was used";
-  if (l.call == "read" || l.call == "write") return "where the memory was accessed";
+  if (l.call == location_event::allocation) return "where the allocation failed";
+  if (l.call == location_event::null_pointer_use) return "where the null pointer was used";
+  if (l.call == location_event::read || l.call == location_event::write) return "where the memory was accessed";
   return "called through a wrapper";
 }
 
@@ -61,7 +61,7 @@ std::string render_finding(const Finding& f, const std::string& repro) {
     s << "  at " << location_text(l) << "\n";
     if (l.stack.empty()) continue;
     bool seen = false;
-    for (const auto* st : shown) seen = seen || stack_text(*st) == stack_text(l.stack);
+    for (const auto* st : shown) seen = seen || *st == l.stack;
     if (seen) continue;
     shown.push_back(&l.stack);
     s << "    " << stack_heading(l) << ":\n" << stack_text(l.stack);

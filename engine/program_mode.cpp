@@ -296,7 +296,7 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
                   ") while errno was ENOMEM, so an allocation had failed, most likely the one that gave this "
                   "pointer (malloc, calloc and realloc return NULL when memory runs out) and the program did not "
                   "check it",
-              {}, capture_interrupted_stack(), "null pointer use");
+              {}, capture_interrupted_stack(), location_event::null_pointer_use);
     print_backtrace(err, 2);
     stop_program(1);
   }

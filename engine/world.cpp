@@ -203,7 +203,7 @@ void World::process_entry(void* arg) {
     if (w.globals_ && !w.stopping_) w.globals_->finish_process(me.pid);
     unwound = end.unwound;
     if (!end.crash.empty()) {
-      w.report(end.rule, end.crash, {}, end.stack, "allocation");
+      w.report(end.rule, end.crash, {}, end.stack, location_event::allocation);
       w.stopping_ = true;
     }
   }
@@ -517,7 +517,7 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // so the program's line is in this stack (else the process's last call, with the stack).
   Site at = me.site;
   at.stack = capture_current_stack();
-  f.locations = {diag_.location(at, me.pid, at.stack ? (is_write ? "write" : "read") : me.call)};
+  f.locations = {diag_.location(at, me.pid, at.stack ? (is_write ? location_event::write : location_event::read) : me.call)};
   if (r) {
     if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
     f.locations.insert(f.locations.begin(), diag_.location(r->site, r->caller, r->call));

@@ -155,8 +155,8 @@ class World {
   bool tracing() const { return schedule_.tracing(); }
 
   // Reports a finding located at the running process's last call; with `stack`
-  // (runtime/call_stacks.hpp), at the program's line in that stack, named `what` there (e.g.
-  // "allocation") instead of the call.
+  // (runtime/call_stacks.hpp), at the program's line in that stack, named `what` there (a
+  // location_event, e.g. allocation) instead of the call.
   void report(Rule rule, std::string message, std::vector<int> processes = {}, std::uint32_t stack = 0,
               const char* what = nullptr);
   // Stops the run after an error that leaves no meaningful way to continue.

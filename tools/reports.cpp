@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -85,6 +86,13 @@ std::string call_and_process(const Location& l) {
   return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
 }
 
+// A SARIF physicalLocation: the file, and the line when known.
+nlohmann::json physical_location(const std::string& file, long long line) {
+  nlohmann::json phys = {{"artifactLocation", artifact_location(file)}};
+  if (line > 0) phys["region"] = {{"startLine", line}};
+  return phys;
+}
+
 // A SARIF location for one of a finding's locations. The runtime names a call site by file and
 // line, or, without them, as "symbol in object +0xoffset": that is a logical location.
 nlohmann::json sarif_location(const Location& l) {
@@ -94,9 +102,7 @@ nlohmann::json sarif_location(const Location& l) {
   if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
     loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
   } else if (!file.empty()) {
-    nlohmann::json phys = {{"artifactLocation", artifact_location(file)}};
-    if (line > 0) phys["region"] = {{"startLine", line}};
-    loc["physicalLocation"] = phys;
+    loc["physicalLocation"] = physical_location(file, line);
   }
   loc["message"] = {{"text", call_and_process(l)}};
   return loc;
@@ -253,17 +259,16 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     if (!related.empty()) result["relatedLocations"] = related;
     // Calls made through a wrapper, failed allocations: their stacks, one per distinct stack.
     nlohmann::json stacks = nlohmann::json::array();
-    std::set<std::string> stacks_seen;
+    std::vector<const std::vector<StackFrame>*> stacks_seen;
     for (const Location& l : f.locations) {
-      if (l.stack.empty() || !stacks_seen.insert(checker::stack_text(l.stack)).second) continue;
+      if (l.stack.empty() ||
+          std::any_of(stacks_seen.begin(), stacks_seen.end(), [&](const auto* seen) { return *seen == l.stack; }))
+        continue;
+      stacks_seen.push_back(&l.stack);
       nlohmann::json frames = nlohmann::json::array();
       for (const StackFrame& fr : l.stack) {
         nlohmann::json loc = nlohmann::json::object();
-        if (!fr.file.empty()) {
-          nlohmann::json phys = {{"artifactLocation", artifact_location(valid_utf8(fr.file))}};
-          if (fr.line > 0) phys["region"] = {{"startLine", fr.line}};
-          loc["physicalLocation"] = phys;
-        }
+        if (!fr.file.empty()) loc["physicalLocation"] = physical_location(valid_utf8(fr.file), fr.line);
         if (!fr.function.empty())
           loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
         frames.push_back({{"location", loc}});

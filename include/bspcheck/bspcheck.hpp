@@ -32,13 +32,23 @@ struct StackFrame {
   std::string function;  // empty when unknown
   std::string file;      // empty when unknown
   int line = 0;
+  bool operator==(const StackFrame&) const = default;
 };
+
+// What Location::call holds at a location that is no BSPlib call but an event the engine
+// locates: one name each, for the engine that sets them and the texts that read them.
+namespace location_event {
+inline constexpr const char* allocation = "allocation";              // where an allocation failed
+inline constexpr const char* null_pointer_use = "null pointer use";  // where a null pointer was used
+inline constexpr const char* read = "read";    // an access checked by the sanitizer build: a read
+inline constexpr const char* write = "write";  // ... or a write
+}  // namespace location_event
 
 struct Location {
   std::string file;  // empty when unknown
   int line = 0;
   int process = -1;
-  std::string call;  // the BSPlib primitive, e.g. "bsp_put"
+  std::string call;  // the BSPlib primitive, e.g. "bsp_put", or the event (location_event)
   // A call made through a wrapper (a header, a file matching the `wrappers` option): its stack,
   // innermost first, from the wrapper's call of the primitive to and past the user's line that
   // file and line name. Empty for a call made directly.
