@@ -40,7 +40,8 @@ measure() {  # label, then the command; prints a row
 echo "| configuration (run -p 4 --seeds $seeds hello) | wall s | schedules/s | CPU us per schedule |"
 echo "|---|---|---|---|"
 if [ -n "${BASELINE:-}" ]; then
-  measure "baseline ($BASELINE)" "$BASELINE" run -p 4 --seeds "$seeds" "${BASELINE_PROGRAM:-$hello}"
+  measure "baseline, -j 1" "$BASELINE" run -j 1 -p 4 --seeds "$seeds" "${BASELINE_PROGRAM:-$hello}"
+  measure "baseline, -j $(nproc) (the default)" "$BASELINE" run -p 4 --seeds "$seeds" "${BASELINE_PROGRAM:-$hello}"
 fi
 # A fresh forked child per run (BSPCHECK_RUNS_PER_WORKER=1, as before workers) and workers that
 # make run after run (the default), side by side.

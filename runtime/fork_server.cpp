@@ -82,7 +82,7 @@ void serve_as_worker(off_t input_at) {
     fork_protocol::futex_wait(c.state, s, nullptr);
   }
   // Taken: a store, no wake-up; the driver waits for the end of the run, not for this.
-  c.state.store(fork_protocol::kRunning, std::memory_order_release);
+  c.taken.store(1, std::memory_order_release);
   fork_protocol::RequestFields request{};
   std::memcpy(c.decoded, c.request, sizeof c.decoded);
   c.decoded[sizeof c.decoded - 1] = '\0';
@@ -178,7 +178,7 @@ void serve_forks_if_requested() {
     c.worker_pid = 0;  // reaped: its pid may be another process's now
     // Ended during a run (exited, crashed, was killed): that is the run's end. Otherwise it
     // retired or died between runs, and the next worker takes any request waiting.
-    if (c.state.load(std::memory_order_acquire) == fork_protocol::kRunning) {
+    if (c.state.load(std::memory_order_acquire) == fork_protocol::kRequest && c.taken.load(std::memory_order_acquire)) {
       c.status = status;
       post(c, fork_protocol::kDone);
     }

@@ -91,16 +91,17 @@ inline constexpr int kRunsPerWorker = 1000;
 // it has, would print something else). The sides wait on its state word with futexes; at any
 // moment at most one side waits on it.
 
+// The state word changes only from kRequest to kDone during a run, so the driver waits once.
 enum ChannelState : std::uint32_t {
   kIdle,     // no request yet
-  kRequest,  // the driver put a request
-  kRunning,  // a worker took it and runs it
+  kRequest,  // the driver put a request (a worker that takes it sets `taken`)
   kDone,     // the run ended: status holds how
   kQuit,     // the session ends: a waiting worker exits
 };
 
 struct Channel {
   std::atomic<std::uint32_t> state;
+  std::atomic<std::int32_t> taken;  // kRequest: 1 once a worker runs it (0 as the driver posts it)
   std::int32_t status;      // kDone: the run's waitpid-style status
   std::int32_t worker_pid;  // the server's worker of the moment (the driver kills it past --timeout)
   std::int32_t reusable;    // 0 once a worker could not save bsp_begin: later ones do not try

@@ -143,6 +143,7 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   if (!request || request->size() >= sizeof channel_->request) return false;
   const auto start = std::chrono::steady_clock::now();
   std::memcpy(channel_->request, request->c_str(), request->size() + 1);
+  channel_->taken.store(0, std::memory_order_relaxed);  // published by the post
   rt::fork_protocol::post(*channel_, rt::fork_protocol::kRequest);
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
   if (!await_done(limit, &r.timed_out)) return false;
@@ -189,13 +190,13 @@ bool ForkServer::await_done(double limit, bool* timed_out) {
   for (;;) {
     const std::uint32_t s = channel_->state.load(std::memory_order_acquire);
     if (s == rt::fork_protocol::kDone) return true;
-    rt::fork_protocol::futex_wait(channel_->state, s, &tick);
-    if (channel_->state.load(std::memory_order_acquire) == rt::fork_protocol::kDone) return true;
-    if (!server_alive()) return false;
+    if (rt::fork_protocol::futex_wait(channel_->state, s, &tick) != 0 && errno == ETIMEDOUT && !server_alive())
+      return false;
+    if (limit < 0) continue;
     const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (grace >= 0) {
       if (waited > grace) return false;
-    } else if (limit >= 0 && waited > limit) {
+    } else if (waited > limit) {
       if (const pid_t worker = channel_->worker_pid; worker > 0) kill(worker, SIGKILL);  // past its --timeout
       *timed_out = true;
       grace = waited + 10;
