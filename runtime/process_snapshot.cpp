@@ -125,6 +125,7 @@ struct Vault {
 };
 
 Vault* g_vault = nullptr;
+int g_threads_started = 0;  // since the snapshot; part of the saved memory, so 0 after each restore
 
 // ProcessSnapshot::leave_unsaved's mappings; fixed before take(), so the same in every run.
 constexpr int kMaxUnsaved = 4;
@@ -136,7 +137,6 @@ bool left_unsaved(const Mapping& m) {
     if (g_unsaved[i].lo == m.lo && g_unsaved[i].hi == m.hi) return true;
   return false;
 }
-int g_threads_started = 0;  // since the snapshot; part of the saved memory, so 0 after each restore
 
 // Where the helper context was asked to go.
 enum : std::uintptr_t { kDoSave = 1, kDoRestore = 2, kSaved = 3, kRestored = 4 };
