@@ -86,10 +86,10 @@ inline bool decode_in_place(char* line, RequestFields& r) {
 inline constexpr int kRunsPerWorker = 1000;
 
 // --- the channel ---------------------------------------------------------------------------------
-// A shared page, not a pipe or socket: a descriptor would be one more thing the program's runs
-// see in a worker and not in a fresh process (a program listing its descriptors, or the sockets
-// it has, would print something else). The sides wait on its state word with futexes; at any
-// moment at most one side waits on it.
+// A shared mapping, not a pipe or socket: a descriptor would be one more thing the program's
+// runs see in a worker and not in a fresh process (a program listing its descriptors, or the
+// sockets it has, would print something else). The driver and the worker wait on its state word
+// with futexes, never both at once; the server waits for the worker's end instead.
 
 // The state word changes only from kRequest to kDone during a run, so the driver waits once.
 enum ChannelState : std::uint32_t {
