@@ -23,6 +23,7 @@
 #include "tools/list_command.hpp"
 #include "tools/merge_command.hpp"
 #include "tools/stats_command.hpp"
+#include "tools/temp_files.hpp"
 #include "tools/shard.hpp"
 #include "tools/shrink_command.hpp"
 
@@ -101,9 +102,11 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
 }  // namespace
 
 int main(int argc, char** argv) {
-  // A program that ends before bsp_begin closes the fork server's pipe: a write to it must be an
-  // EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports unwritten.
+  // A run that does not read its input closes the pipe the driver feeds it through: a write to it
+  // must be an EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports
+  // unwritten.
   bspcheck::cli::ignore_broken_pipes();
+  bspcheck::cli::read_temp_dir();  // before any thread: the environment is read here, not later
   // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
