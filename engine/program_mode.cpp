@@ -96,9 +96,12 @@ std::string repro_command() {
 }
 
 void write_report_file() {
-  std::ofstream out(options().report_file);
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
-  out << checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  const std::string text =
+      checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (deliver_report(text)) return;  // a fork server's worker: through the page it shares with the driver
+  std::ofstream out(options().report_file);
+  out << text;
 }
 
 void write_report(bool completed) {

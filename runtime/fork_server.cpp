@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -45,10 +46,64 @@ void reap(pid_t pid, int* status) {
   }
 }
 
+// What a worker keeps across its runs, in a page of its own that the snapshot leaves unsaved (the
+// rest of its memory is set back after every run).
+struct WorkerKeeps {
+  // The run's output files on stdout and stderr, opened by the worker's first run and kept while
+  // every run leaves them as it found them: a later run only rewinds them (the driver empties
+  // them) instead of opening them through /proc again, 6 system calls.
+  bool streams_open;
+  char paths[2][128];  // as the request named them: a request naming others opens those
+  struct Identity {
+    dev_t dev;
+    ino_t ino;
+    int flags;  // the open file's status flags (O_APPEND, O_NONBLOCK): a run may change them
+  } streams[2];
+};
+WorkerKeeps* g_keeps = nullptr;  // null: every run opens its files (one run per worker, no memory)
+
+bool identify(int fd, WorkerKeeps::Identity& id) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return false;
+  id = {st.st_dev, st.st_ino, fcntl(fd, F_GETFL)};
+  return id.flags >= 0;
+}
+
+// After a run: are stdout and stderr still the files the worker opened, as it opened them?
+bool streams_as_opened() {
+  WorkerKeeps::Identity now{};
+  for (int i = 0; i < 2; ++i) {
+    const WorkerKeeps::Identity& was = g_keeps->streams[i];
+    if (!identify(STDOUT_FILENO + i, now) || now.dev != was.dev || now.ino != was.ino || now.flags != was.flags)
+      return false;
+  }
+  return true;
+}
+
+bool open_streams(const fork_protocol::RequestFields& request) {
+  const char* paths[2] = {request.out, request.err};
+  if (g_keeps && g_keeps->streams_open && std::strcmp(g_keeps->paths[0], paths[0]) == 0 &&
+      std::strcmp(g_keeps->paths[1], paths[1]) == 0) {
+    lseek(STDOUT_FILENO, 0, SEEK_SET);
+    lseek(STDERR_FILENO, 0, SEEK_SET);
+    return true;
+  }
+  if (!redirect(STDOUT_FILENO, paths[0]) || !redirect(STDERR_FILENO, paths[1])) return false;
+  if (!g_keeps) return true;
+  g_keeps->streams_open = true;
+  for (int i = 0; i < 2; ++i) {
+    const std::size_t n = std::strlen(paths[i]);
+    g_keeps->streams_open = g_keeps->streams_open && n < sizeof g_keeps->paths[i] &&
+                            identify(STDOUT_FILENO + i, g_keeps->streams[i]);
+    if (g_keeps->streams_open) std::memcpy(g_keeps->paths[i], paths[i], n + 1);
+  }
+  return true;
+}
+
 // The start of a run in the process that makes it: its output files, its standard input from
 // where the server's stood, its options.
 bool begin_run(const fork_protocol::RequestFields& request, off_t input_at) {
-  if (!redirect(STDOUT_FILENO, request.out) || !redirect(STDERR_FILENO, request.err)) return false;
+  if (!open_streams(request)) return false;
   if (input_at >= 0) lseek(STDIN_FILENO, input_at, SEEK_SET);
   setenv("BSPCHECK_OPTIONS", request.options, 1);
   setenv("BSPCHECK_REPORT", request.report, 1);
@@ -60,10 +115,13 @@ using fork_protocol::Channel;
 using fork_protocol::post;
 
 Channel* g_channel = nullptr;  // shared: not in the saved memory
+// BSPCHECK_FORKSERVER as the driver gave it, taken out of the environment when the library loads.
+char g_server_spec[128];
 // In the saved memory, so a worker keeps knowing it: this process is a worker that comes back to
 // bsp_begin after a run.
 bool g_reusable = false;
 int g_runs_per_worker = 1;
+bool g_in_worker_run = false;  // set as a worker takes a request (its restores set it back)
 
 // --- the worker: a child that runs one request after another, back at bsp_begin each time ------
 
@@ -83,6 +141,7 @@ void serve_as_worker(off_t input_at) {
   }
   // Taken: a store, no wake-up; the driver waits for the end of the run, not for this.
   c.taken.store(1, std::memory_order_release);
+  g_in_worker_run = true;
   fork_protocol::RequestFields request{};
   std::memcpy(c.decoded, c.request, sizeof c.decoded);
   c.decoded[sizeof c.decoded - 1] = '\0';
@@ -103,6 +162,11 @@ pid_t spawn(int session_fd, const int run_fds[3]) {
     close(session_fd);
     for (int i = 0; i < 3; ++i)
       if (run_fds[i] >= 0) close(run_fds[i]);
+    if (g_runs_per_worker > 1) {
+      void* page = mmap(nullptr, sizeof(WorkerKeeps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (page != MAP_FAILED && ProcessSnapshot::leave_unsaved(page, sizeof(WorkerKeeps)))
+        g_keeps = static_cast<WorkerKeeps*>(page);  // zeros: nothing open yet
+    }
   }
   return pid;
 }
@@ -131,21 +195,15 @@ bool await_worker(pid_t worker, int session_fd, int* status) {
 }  // namespace
 
 void serve_forks_if_requested() {
-  const char* spec = std::getenv(fork_protocol::kEnvironment);
-  if (!spec) return;
+  if (!g_server_spec[0]) return;
   int session_fd = -1, channel_fd = -1;
   int run_fds[3] = {-1, -1, -1};  // the driver's memfds for a run's report, stdout, stderr
-  if (std::sscanf(spec, "%d,%d,%d,%d,%d,%d", &session_fd, &channel_fd, &run_fds[0], &run_fds[1], &run_fds[2],
-                  &g_runs_per_worker) != 6)
+  if (std::sscanf(g_server_spec, "%d,%d,%d,%d,%d,%d", &session_fd, &channel_fd, &run_fds[0], &run_fds[1],
+                  &run_fds[2], &g_runs_per_worker) != 6)
     return;
-  unsetenv(fork_protocol::kEnvironment);  // children are ordinary runs
   // The limits a run reads, read here once: every child and every run of a worker starts with
   // them in memory instead of opening /proc again.
   StackPool::guarded_limit();
-  if (std::getenv(fork_protocol::kBindNowEnvironment)) {
-    unsetenv("LD_BIND_NOW");
-    unsetenv(fork_protocol::kBindNowEnvironment);
-  }
   // Where standard input stands now (main may have read some of it, through stdio's buffer too):
   // every run starts from here, exactly as the server's own state left it.
   const off_t input_at = lseek(STDIN_FILENO, 0, SEEK_CUR);
@@ -195,12 +253,26 @@ void finish_served_run(int exit_status) {
   // A worker that cannot come back ends as any process does (and the server posts how from
   // waitpid); exit goes on with whatever it has left, a sanitizer's leak check among it.
   if (!ProcessSnapshot::prepare_restore()) return;
+  if (g_keeps) g_keeps->streams_open = g_keeps->streams_open && streams_as_opened();
   Channel& c = *g_channel;
   c.status = (exit_status & 0xff) << 8;  // as waitpid reports an exit
   const bool retire = ++c.worker_runs >= g_runs_per_worker;
   post(c, fork_protocol::kDone);
   if (retire) std::_Exit(0);  // the server forks a fresh worker meanwhile
   ProcessSnapshot::restore();
+}
+
+bool deliver_report(const std::string& text) {
+  if (!g_in_worker_run) return false;
+  Channel& c = *g_channel;
+  // Written again (a finding after bsp_end) and now too large: the file has it, not the page.
+  if (text.size() > sizeof c.report) {
+    c.report_bytes.store(-1, std::memory_order_relaxed);
+    return false;
+  }
+  std::memcpy(c.report, text.data(), text.size());
+  c.report_bytes.store(static_cast<std::int32_t>(text.size()), std::memory_order_release);
+  return true;
 }
 
 namespace {
@@ -210,7 +282,24 @@ namespace {
 // finish_served_run does.
 void finish_at_exit(int status, void*) { finish_served_run(status); }
 
-__attribute__((constructor)) void register_finish_at_exit() { on_exit(&finish_at_exit, nullptr); }
+// Before main: the program never sees what the driver told its fork server through the
+// environment (the dynamic loader has read LD_BIND_NOW by now). A program's main runs in the
+// server, and its environment is the one it would have outside.
+void take_server_environment() {
+  const char* spec = std::getenv(fork_protocol::kEnvironment);
+  if (!spec) return;
+  if (std::strlen(spec) < sizeof g_server_spec) std::strcpy(g_server_spec, spec);
+  unsetenv(fork_protocol::kEnvironment);  // the runs are ordinary runs
+  if (std::getenv(fork_protocol::kBindNowEnvironment)) {
+    unsetenv("LD_BIND_NOW");
+    unsetenv(fork_protocol::kBindNowEnvironment);
+  }
+}
+
+__attribute__((constructor)) void when_loaded() {
+  take_server_environment();
+  on_exit(&finish_at_exit, nullptr);
+}
 
 }  // namespace
 

@@ -8,6 +8,8 @@
 // output goes to the server's own files).
 #pragma once
 
+#include <string>
+
 namespace bspcheck::rt {
 
 // Called at the start of the program's first bsp_begin. Returns at once when no fork server was
@@ -19,5 +21,10 @@ void serve_forks_if_requested();
 // tells the driver and brings the worker back to bsp_begin for the next run. Returns when the
 // process is no worker, or one that cannot come back (the caller then exits as usual).
 void finish_served_run(int exit_status);
+
+// In a worker's run: hands the run's report (BSPCHECK_REPORT's text) to the driver through the
+// page they share, instead of a file (3 system calls); false when this process is no worker or
+// the report does not fit: the caller then writes the report file.
+bool deliver_report(const std::string& text);
 
 }  // namespace bspcheck::rt

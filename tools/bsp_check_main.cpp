@@ -106,7 +106,6 @@ int main(int argc, char** argv) {
   // must be an EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports
   // unwritten.
   bspcheck::cli::ignore_broken_pipes();
-  bspcheck::cli::read_temp_dir();  // before any thread: the environment is read here, not later
   // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);

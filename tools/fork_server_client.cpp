@@ -66,7 +66,7 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   if (pipe2(session, O_CLOEXEC) != 0) return false;
   // The server's ends, moved out of the program's way (the lowest numbers are the ones a
   // program gets from open); made inheritable in the child only. Everything the child needs
-  // is prepared here, before fork (see set_shared_run_environment).
+  // is prepared here, before fork (see program_argv).
   const int session_fd = fcntl(session[0], F_DUPFD_CLOEXEC, kChannelFdFloor);
   int channel_fd = -1;
   if (const int made = memfd_create("bsp-check-channel", MFD_CLOEXEC); made >= 0) {
@@ -93,29 +93,28 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
     close(session[1]);
     return false;
   }
-  set_shared_run_environment(c);
-  const std::vector<char*> argv = program_argv(c);
-  setenv(rt::fork_protocol::kEnvironment,
-         (std::to_string(session_fd) + "," + std::to_string(channel_fd) + "," + std::to_string(report_fd_) + "," +
-          std::to_string(out_fd_) + "," + std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()))
-             .c_str(),
-         1);
-  setenv("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed).c_str(), 1);
-  setenv("BSPCHECK_REPORT", (dir_ + "/server.json").c_str(), 1);
+  ChildEnvironment env = run_environment(c);
+  env.set(rt::fork_protocol::kEnvironment, std::to_string(session_fd) + "," + std::to_string(channel_fd) + "," +
+                                                std::to_string(report_fd_) + "," + std::to_string(out_fd_) + "," +
+                                                std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()));
+  env.set("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed));
+  env.set("BSPCHECK_REPORT", dir_ + "/server.json");
   // Every symbol bound once, in the server, instead of lazily in every forked run (each run
   // repeated the binding of every function it called). The server takes it out of the
   // environment again before the program's code can see it (runtime/fork_server.cpp).
-  const bool bind_now_was_set = std::getenv("LD_BIND_NOW") != nullptr;
-  if (!bind_now_was_set) setenv("LD_BIND_NOW", "1", 1), setenv(rt::fork_protocol::kBindNowEnvironment, "1", 1);
+  if (!env.has("LD_BIND_NOW")) {
+    env.set("LD_BIND_NOW", "1");
+    env.set(rt::fork_protocol::kBindNowEnvironment, "1");
+  }
+  char* const* envp = env.envp();
+  const std::vector<char*> argv = program_argv(c);
   const bool own_group = own_group_for(in);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
   pid_ = fork();
   if (pid_ == 0) {
     for (int fd : {session_fd, channel_fd, report_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFD, 0);
-    exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
+    exec_program(path.c_str(), argv.data(), envp, input->fd(), out_fd, err_fd, own_group);
   }
-  unsetenv(rt::fork_protocol::kEnvironment);  // a plain run started later must not take itself for a server
-  if (!bind_now_was_set) unsetenv("LD_BIND_NOW"), unsetenv(rt::fork_protocol::kBindNowEnvironment);
   close_prepared();
   if (pid_ < 0) {
     close(session[1]);
@@ -133,8 +132,9 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   // Through the server's descriptors (the child closes its own copies; runtime/fork_server.cpp).
   const auto proc_path = [&](int fd) { return "/proc/" + std::to_string(pid_) + "/fd/" + std::to_string(fd); };
   const std::string report = proc_path(report_fd_), out = proc_path(out_fd_), err = proc_path(err_fd_);
-  for (int fd : {report_fd_, out_fd_, err_fd_}) {  // empty, for this run (the child reopens them)
-    if (ftruncate(fd, 0) != 0) return false;
+  // Empty, for this run (the worker rewinds them); the report file only when it was used.
+  for (int fd : {out_fd_, err_fd_, report_file_used_ ? report_fd_ : -1}) {
+    if (fd >= 0 && ftruncate(fd, 0) != 0) return false;
   }
   const std::optional<std::string> request =
       rt::fork_protocol::encode({runtime_options(c, p, seed), report, out, err, repro_command(c, p, seed)});
@@ -144,6 +144,7 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   const auto start = std::chrono::steady_clock::now();
   std::memcpy(channel_->request, request->c_str(), request->size() + 1);
   channel_->taken.store(0, std::memory_order_relaxed);  // published by the post
+  channel_->report_bytes.store(-1, std::memory_order_relaxed);
   rt::fork_protocol::post(*channel_, rt::fork_protocol::kRequest);
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
   if (!await_done(limit, &r.timed_out)) return false;
@@ -151,7 +152,10 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
-  finish_outcome_from_text(r, c, read_all(report_fd_));
+  const std::int32_t report_bytes = channel_->report_bytes.load(std::memory_order_acquire);
+  report_file_used_ = report_bytes < 0 || static_cast<std::size_t>(report_bytes) > sizeof channel_->report;
+  finish_outcome_from_text(r, c, report_file_used_ ? read_all(report_fd_)
+                                                   : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
   if (!prelude_read_) {  // what main printed before bsp_begin, once
     prelude_read_ = true;
     prelude_ = slurp(dir_ + "/server.out");

@@ -51,6 +51,7 @@ class ForkServer {
   // A run's report, stdout and stderr: memfds the server's children reopen through
   // /proc/self/fd/N and the driver empties before each run, so that a run creates no file.
   int report_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
+  bool report_file_used_ = true;  // the last run's report went to the file (emptied before the next)
   std::string dir_, prelude_, prelude_err_;
   bool prelude_read_ = false;
 };

@@ -18,6 +18,7 @@
 
 #include "checker/finding_text.hpp"
 #include "runtime/options.hpp"
+#include "runtime/fork_server_protocol.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/reproduce_command.hpp"
 #include "tools/temp_files.hpp"
@@ -76,18 +77,24 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed) {
 
 bool own_group_for(const StdinFeed& in) { return child_gets_own_group(in.terminal()); }
 
-// The environment every run of c shares, set in the driver before each fork. Nothing between
-// fork and exec may allocate: the stdin feed may have a thread, and a child forked while it
-// holds the allocator's lock would deadlock in malloc (setenv, std::string, std::vector).
-void set_shared_run_environment(const RunConfig& c) {
+// The environment every run of c shares: the driver's, with what the runtime is told through it.
+ChildEnvironment run_environment(const RunConfig& c) {
+  ChildEnvironment env;
   // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
   // error; aborting lets the runtime contain it as a `crash` finding naming the process.
-  if (!std::getenv("UBSAN_OPTIONS")) setenv("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1", 1);
-  if (!c.prefix.empty()) setenv("BSPCHECK_PREFIX", c.prefix.c_str(), 1);
-  else unsetenv("BSPCHECK_PREFIX");
+  env.set_default("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1");
+  if (!c.prefix.empty()) env.set("BSPCHECK_PREFIX", c.prefix);
+  else env.unset("BSPCHECK_PREFIX");
+  // Only a child the driver starts as a fork server is one (fork_server_client.cpp), whatever
+  // the driver itself was given.
+  env.unset(rt::fork_protocol::kEnvironment);
+  env.unset(rt::fork_protocol::kBindNowEnvironment);
+  return env;
 }
 
-// Built before fork (see set_shared_run_environment); it points into c, which outlives every child.
+// Built before fork (nothing between fork and exec may allocate: the stdin feed may have a
+// thread, and a child forked while it holds the allocator's lock would deadlock in malloc); it
+// points into c, which outlives every child.
 std::vector<char*> program_argv(const RunConfig& c) {
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(c.program.c_str()));  // execv does not write through them
@@ -96,14 +103,14 @@ std::vector<char*> program_argv(const RunConfig& c) {
   return argv;
 }
 
-[[noreturn]] void exec_program(const char* path, char* const* argv, int stdin_fd, int out_fd, int err_fd,
-                               bool own_group) {
+[[noreturn]] void exec_program(const char* path, char* const* argv, char* const* envp, int stdin_fd, int out_fd,
+                               int err_fd, bool own_group) {
   restore_default_signals();
   if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
-  execv(path, argv);
+  execve(path, argv, envp);
   std::fprintf(stderr, "bsp-check: error: cannot execute %s: %s\n", path, std::strerror(errno));
   _exit(127);
 }
@@ -158,16 +165,18 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   const std::string options = runtime_options(c, p, seed);
   const std::string repro = repro_command(c, p, seed);
 
+  // The run's environment and arguments, before fork (see program_argv). The shared part too: a
+  // divergence is run again with another --prefix.
+  ChildEnvironment env = run_environment(c);
+  env.set("BSPCHECK_OPTIONS", options);
+  env.set("BSPCHECK_REPORT", report_path);
+  env.set("BSPCHECK_REPRO", repro);
+  char* const* envp = env.envp();
+  const std::vector<char*> argv = program_argv(c);
+
   const auto start = std::chrono::steady_clock::now();
   std::unique_lock<std::mutex> launching(launch_mutex());
   const bool own_group = own_group_for(in);
-  // The run's environment and arguments, before fork (see set_shared_run_environment). The
-  // shared part too: a divergence is run again with another --prefix.
-  set_shared_run_environment(c);
-  const std::vector<char*> argv = program_argv(c);
-  setenv("BSPCHECK_OPTIONS", options.c_str(), 1);
-  setenv("BSPCHECK_REPORT", report_path, 1);
-  setenv("BSPCHECK_REPRO", repro.c_str(), 1);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // outlives the child: reaped first
   pid_t child = fork();
   if (child < 0) {
@@ -175,7 +184,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
     std::exit(2);
   }
   if (child == 0) {
-    exec_program(path.c_str(), argv.data(), input->fd(), out_fd, err_fd, own_group);
+    exec_program(path.c_str(), argv.data(), envp, input->fd(), out_fd, err_fd, own_group);
   }
   input->child_started();
   r.os_pid = static_cast<long>(child);

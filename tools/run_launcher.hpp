@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "checker/finding_codec.hpp"
+#include "tools/child_environment.hpp"
 #include "tools/run_config.hpp"
 #include "tools/stdin_feed.hpp"
 
@@ -29,8 +30,8 @@ struct RunOutcome {
   long os_pid = 0;          // the program's OS process id, when started anew (0: forked by a server)
 };
 
-// Held from setting a run's environment to its fork: with -j, worker threads start runs and
-// fork servers, and the environment is one for the whole driver.
+// Held from starting a run's standard input to its fork: with -j, worker threads start runs
+// and fork servers, and the driver's standard input (tools/stdin_feed.hpp) is one for them all.
 std::mutex& launch_mutex();
 
 // BSPCHECK_OPTIONS of one run (runtime/options.def prints it).
@@ -41,16 +42,17 @@ std::string runtime_options(const RunConfig& c, int p, std::uint64_t seed);
 std::string trace_path(const std::string& file, int p, std::uint64_t seed);
 bool is_trace_pattern(const std::string& file);
 
-// The environment every run of c shares, set in the driver before each fork.
-void set_shared_run_environment(const RunConfig& c);
-// The program's argument vector for execv, built before fork; it points into c.
+// The environment every run of c shares: the driver's own with the runtime's variables, built
+// before fork (tools/child_environment.hpp); a run adds its own.
+ChildEnvironment run_environment(const RunConfig& c);
+// The program's argument vector for execve, built before fork; it points into c.
 std::vector<char*> program_argv(const RunConfig& c);
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
 bool own_group_for(const StdinFeed& in);
 // In a forked child: standard input from its start, output to out_fd/err_fd (when >= 0), and
-// exec of the program. Allocates nothing. Does not return.
-[[noreturn]] void exec_program(const char* path, char* const* argv, int stdin_fd, int out_fd, int err_fd,
-                               bool own_group);
+// exec of the program with the environment envp. Allocates nothing. Does not return.
+[[noreturn]] void exec_program(const char* path, char* const* argv, char* const* envp, int stdin_fd, int out_fd,
+                               int err_fd, bool own_group);
 
 // Reads the runtime's report of a finished run (and removes the file) and decides whether the
 // run passed.

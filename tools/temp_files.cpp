@@ -7,9 +7,7 @@ namespace bspcheck::cli {
 
 namespace {
 
-// $TMPDIR, read once (main reads it before any thread starts): the driver's threads set other
-// variables for the children they start, and a getenv that ran while setenv grew the environment
-// read freed memory (a driver crash seen under AddressSanitizer).
+// $TMPDIR, read once: every temporary file of a session goes to the same folder.
 const std::string& temp_dir() {
   static const std::string dir = [] {
     std::string d = "/tmp";
@@ -22,8 +20,6 @@ const std::string& temp_dir() {
 }
 
 }  // namespace
-
-void read_temp_dir() { temp_dir(); }
 
 std::string temp_template(const std::string& what) { return temp_dir() + "/bsp-check-" + what + "-XXXXXX"; }
 

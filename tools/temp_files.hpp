@@ -9,7 +9,4 @@ namespace bspcheck::cli {
 // A mkstemp/mkdtemp template "<tmpdir>/bsp-check-<what>-XXXXXX".
 std::string temp_template(const std::string& what);
 
-// Reads $TMPDIR for every later temp_template; main calls it before any thread starts.
-void read_temp_dir();
-
 }  // namespace bspcheck::cli

@@ -9,6 +9,7 @@ source "$(dirname "$0")/lib.sh"
 compile first_line
 compile open_fds
 compile early_exit
+compile print_environment
 b="$BSPCHECK"
 
 # An endless pipe: the first run starts, every run sees the input from its start.
@@ -39,6 +40,39 @@ for server in "" --no-fork-server; do
   grep -q "runs clean" <<<"$out" || { echo "FAIL: open_fds did not run clean ($server)"; echo "$out" | tail -3; fail=1; }
 done
 no_leftovers "descriptors"
+
+# The environment a run gets is the driver's, with the runtime's own variables (BSPCHECK_*, a
+# default UBSAN_OPTIONS) and nothing else: not the fork server's channel, not the LD_BIND_NOW it
+# is started with, and a value with spaces, '=' and a newline passes unchanged. The driver never
+# changes its own environment (tools/child_environment.hpp): with -j its threads start runs at once.
+value=$'a b=c\nd'
+for server in "" --no-fork-server; do
+  for preset in "" LD_BIND_NOW=1; do
+    # shellcheck disable=SC2086
+    env $preset BSPCHECK_TEST_VALUE="$value" "$b" run -v -j 2 -p 1-2 --seeds 3 $server "$work/print_environment" \
+      >"$work/env.out" 2>&1 </dev/null
+    grep -q "runs clean" "$work/env.out" || { echo "FAIL: print_environment ($server $preset)"; tail -3 "$work/env.out"; fail=1; continue; }
+    env $preset BSPCHECK_TEST_VALUE="$value" env -0 >"$work/env.want"
+    python3 -c '
+import os, sys
+from collections import Counter
+runtime = ("BSPCHECK_OPTIONS=", "BSPCHECK_REPORT=", "BSPCHECK_REPRO=", "BSPCHECK_PREFIX=", "UBSAN_OPTIONS=")
+given = [e.replace("\n", "\\n") for e in open(sys.argv[3]).read().split("\0")[:-1] if not e.startswith(runtime)]
+lines = open(sys.argv[1]).read().splitlines()
+# p = 1, 2 with 3 seeds each: every process runs main (as under an MPI-based BSPlib), process 0
+# prints once per run after bsp_begin.
+for when, times in (("main", 3 * 1 + 3 * 2), ("env", 6)):
+    expected = Counter({e: times for e in given})
+    got = Counter(l[len(when) + 1:] for l in lines if l.startswith(when + " ") and not l[len(when) + 1:].startswith(runtime))
+    if got != expected:
+        print(f"FAIL: the environment at {when} ({sys.argv[2]}) is not the driver'"'"'s in every run:")
+        print("  missing:", sorted((expected - got).items())[:4])
+        print("  extra:", sorted((got - expected).items())[:4])
+        sys.exit(1)
+' "$work/env.out" "$server $preset" "$work/env.want" || fail=1
+  done
+done
+no_leftovers "environment"
 
 # A program that ends before bsp_begin, many times with the fork server: the driver reports the
 # runs and never dies of SIGPIPE (141) nor leaves empty reports. Such a program is one sequential

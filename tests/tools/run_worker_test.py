@@ -64,6 +64,18 @@ with tempfile.TemporaryDirectory() as state_dir:
         check(reused[1] == fresh[1], f"{name}: the output differs:\n{reused[1][-1500:]}\n--- fresh children:\n{fresh[1][-1500:]}")
         check(reused[2] == fresh[2], f"{name}: the JSON runs differ")
 
+    # A run's report reaches the driver through the page it shares with the worker, or through
+    # the report file when it is larger than the page's 1 MiB (bounds_put reports a finding per
+    # process but one, about 290 bytes each in the run's report): either way the findings are
+    # those of a run started anew, at p = 2000 (0.6 MB) and p = 4000 (1.2 MB).
+    for p in (2000, 4000):
+        served = run(["-j", "1", "--keep-going", "-p", str(p), "--seeds", "2", bounds_put])
+        started = run(["-j", "1", "--keep-going", "--no-fork-server", "-p", str(p), "--seeds", "2", bounds_put])
+        check(served[0] == started[0] == 1, f"bounds_put at p = {p}: exit {served[0]} served, {started[0]} started anew")
+        check(served[2] is not None and served[2] == started[2], f"bounds_put at p = {p}: the JSON runs differ from runs started anew")
+        check(served[2] is not None and all(len(r["findings"]) == p - 1 for r in served[2]),
+              f"bounds_put at p = {p}: a run lacks findings")
+
     # process_state's own verdict: every run saw the state of a fresh process.
     for f in os.listdir(state_dir):
         os.unlink(os.path.join(state_dir, f))
@@ -71,9 +83,10 @@ with tempfile.TemporaryDirectory() as state_dir:
     check(status == 0, f"process_state: exit {status}\n{text[-2000:]}")
     lines = [l for l in text.splitlines() if "runs " in l and "greeting" in l]
     check(len(lines) == 80, f"process_state: {len(lines)} result lines for 80 runs")
-    expected = re.compile(r"runs 1 greeting unchanged handler default env unset rand -?\d+ heap [-+]\d+ fd \d+ stack clean signal stack as at start$")
+    expected = re.compile(r"runs 1 greeting unchanged handler default env unset rand -?\d+ heap [-+]\d+ fd \d+ stack clean signal stack as at start stdout as opened stdin as given$")
     bad = [l for l in lines if not expected.search(l)]
     check(not bad, "process_state: a run saw the state another run left:\n" + "\n".join(bad[:5]))
+    check(text.count("stderr of run 1") == 80, f"process_state: {text.count('stderr of run 1')} runs of 80 had their stderr captured")
     check(len({l.split("rand ")[1].split()[0] for l in lines}) == 1, "process_state: rand() differs between runs")
     check(len({l.split("fd ")[1].split()[0] for l in lines}) == 1, "process_state: the descriptor number differs between runs")
     # The 80 runs were made by a few workers (one per process count while nothing fails).

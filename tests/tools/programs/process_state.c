@@ -1,7 +1,9 @@
 /* process_state.c: after bsp_end, process 0 changes what a worker of the fork server must set back
  * before its next run (runtime/process_snapshot.hpp): a global, the heap (a small block and a
  * leaked mmap-sized one), a descriptor left open, a signal disposition, the signal stack, the
- * environment, the C library's rand state; and every process but 0 leaves a mark deep in its
+ * environment, the C library's rand state, its standard output's flags (O_APPEND), at p > 1 its
+ * standard error (pointed at /dev/null: the next run's must still reach the driver) and at p = 3
+ * its standard input (replaced by /dev/zero); and every process but 0 leaves a mark deep in its
  * coroutine stack, which a worker hands on to its next run (runtime/fiber_stack.hpp) and must
  * clear first. Every run must find them as a freshly started process does: it prints
  * them (the heap as an offset from a block allocated before bsp_begin: addresses differ between
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static int runs_in_this_image;   /* a global: 1 in every run */
@@ -79,9 +83,15 @@ int main(int argc, char **argv) {
   snprintf(path, sizeof path, "%s/%d-%llu", argv[1], (int)getpid(), started);
   FILE *f = fopen(path, "a");
   if (f) fclose(f);
-  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d stack %s signal stack %s\n", runs_in_this_image,
-         greeting, old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r, small - small_anchor, fd,
-         any_marked ? "MARKED" : "clean", own_stack ? "CHANGED" : "as at start");
+  const int out_flags = fcntl(STDOUT_FILENO, F_GETFL);
+  struct stat in_st;
+  const int stdin_zero = fstat(STDIN_FILENO, &in_st) == 0 && S_ISCHR(in_st.st_mode) && in_st.st_rdev == makedev(1, 5);
+  fprintf(stderr, "stderr of run %d\n", runs_in_this_image);
+  printf("runs %d greeting %s handler %s env %s rand %d heap %+td fd %d stack %s signal stack %s stdout %s stdin %s\n",
+         runs_in_this_image, greeting, old.sa_handler == SIG_DFL ? "default" : "CHANGED", env ? "SET" : "unset", r,
+         small - small_anchor, fd, any_marked ? "MARKED" : "clean", own_stack ? "CHANGED" : "as at start",
+         out_flags >= 0 && !(out_flags & O_APPEND) ? "as opened" : "CHANGED", stdin_zero ? "CHANGED" : "as given");
+  fflush(NULL);
 
   strcpy(greeting, "changed");
   signal(SIGUSR1, on_usr1);
@@ -91,6 +101,16 @@ int main(int argc, char **argv) {
   sigaltstack(&ss, NULL);
   setenv("PROCESS_STATE_TEST", "1", 1);
   srand(7);
+  fcntl(STDOUT_FILENO, F_SETFL, out_flags | O_APPEND);
+  if (p == 3) { /* standard input replaced: the worker cannot set that back, and ends */
+    close(STDIN_FILENO);
+    open("/dev/zero", O_RDONLY);
+  }
+  if (p > 1) { /* at p = 1 the flags alone change (each process count has a worker of its own) */
+    const int null_fd = open("/dev/null", O_WRONLY);
+    dup2(null_fd, STDERR_FILENO);
+    close(null_fd);
+  }
   big[0] = 1;
   return 0;
 }
