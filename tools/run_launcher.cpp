@@ -17,8 +17,8 @@
 #include <thread>
 
 #include "checker/finding_text.hpp"
-#include "runtime/options.hpp"
 #include "runtime/fork_server_protocol.hpp"
+#include "runtime/options.hpp"
 #include "tools/interrupt.hpp"
 #include "tools/reproduce_command.hpp"
 #include "tools/temp_files.hpp"
@@ -97,7 +97,7 @@ ChildEnvironment run_environment(const RunConfig& c) {
 // points into c, which outlives every child.
 std::vector<char*> program_argv(const RunConfig& c) {
   std::vector<char*> argv;
-  argv.push_back(const_cast<char*>(c.program.c_str()));  // execv does not write through them
+  argv.push_back(const_cast<char*>(c.program.c_str()));  // execve does not write through them
   for (const std::string& a : c.args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   return argv;
