@@ -23,7 +23,6 @@
 #include "tools/list_command.hpp"
 #include "tools/merge_command.hpp"
 #include "tools/stats_command.hpp"
-#include "tools/temp_files.hpp"
 #include "tools/shard.hpp"
 #include "tools/shrink_command.hpp"
 

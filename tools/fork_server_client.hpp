@@ -48,8 +48,10 @@ class ForkServer {
   std::optional<WatchedChild> watched_;  // destroyed after the destructor has reaped pid_
   int session_ = -1;  // the write end of the session pipe: the server exits when it closes
   rt::fork_protocol::Channel* channel_ = nullptr;
-  // A run's report, stdout and stderr: memfds the server's children reopen through
-  // /proc/self/fd/N and the driver empties before each run, so that a run creates no file.
+  // A run's report, stdout and stderr: memfds a worker opens through /proc/SERVER/fd/N (its
+  // stdout and stderr once, kept while its runs leave them alone; the report file only when the
+  // report does not fit in the channel) and the driver empties before each run, so that a run
+  // creates no file.
   int report_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
   bool report_file_used_ = true;  // the last run's report went to the file (emptied before the next)
   std::string dir_, prelude_, prelude_err_;
