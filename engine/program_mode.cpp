@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "checker/binary_report.hpp"
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
 #include "runtime/backtrace.hpp"
@@ -96,10 +97,11 @@ std::string repro_command() {
 }
 
 void write_report_file() {
+  // A fork server's worker: through the page it shares with the driver, in the binary form.
+  if (delivers_reports() && deliver_report(checker::run_report_to_bytes(g_report))) return;
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
   const std::string text =
       checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (deliver_report(text)) return;  // a fork server's worker: through the page it shares with the driver
   std::ofstream out(options().report_file);
   out << text;
 }

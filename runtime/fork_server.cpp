@@ -262,16 +262,18 @@ void finish_served_run(int exit_status) {
   ProcessSnapshot::restore();
 }
 
-bool deliver_report(const std::string& text) {
+bool delivers_reports() { return g_in_worker_run; }
+
+bool deliver_report(const std::string& bytes) {
   if (!g_in_worker_run) return false;
   Channel& c = *g_channel;
   // Written again (a finding after bsp_end) and now too large: the file has it, not the page.
-  if (text.size() > sizeof c.report) {
+  if (bytes.size() > sizeof c.report) {
     c.report_bytes.store(-1, std::memory_order_relaxed);
     return false;
   }
-  std::memcpy(c.report, text.data(), text.size());
-  c.report_bytes.store(static_cast<std::int32_t>(text.size()), std::memory_order_release);
+  std::memcpy(c.report, bytes.data(), bytes.size());
+  c.report_bytes.store(static_cast<std::int32_t>(bytes.size()), std::memory_order_release);
   return true;
 }
 

@@ -22,9 +22,13 @@ void serve_forks_if_requested();
 // process is no worker, or one that cannot come back (the caller then exits as usual).
 void finish_served_run(int exit_status);
 
-// In a worker's run: hands the run's report (BSPCHECK_REPORT's text) to the driver through the
-// page they share, instead of a file (3 system calls); false when this process is no worker or
-// the report does not fit: the caller then writes the report file.
-bool deliver_report(const std::string& text);
+// Whether this process makes a worker's run, whose report goes to the driver through the page
+// they share (deliver_report) rather than to BSPCHECK_REPORT's file.
+bool delivers_reports();
+
+// In a worker's run: hands the run's report, in its binary form (checker/binary_report.hpp), to
+// the driver through the page they share, instead of a file (3 system calls); false when this
+// process is no worker or the report does not fit: the caller then writes the report file (JSON).
+bool deliver_report(const std::string& bytes);
 
 }  // namespace bspcheck::rt

@@ -11,8 +11,8 @@
 //   names them as /proc/SERVER_PID/fd/N, and each worker closes its own copies, so that the
 //   program never sees them among its descriptors; it reaches them through the server. A
 //   worker opens the output files once and keeps them on stdout and stderr while its runs leave
-//   them alone (the driver empties them for each run); a report goes into the channel when it
-//   fits, and into the report file otherwise.
+//   them alone (the driver empties them for each run); a report goes into the channel (binary)
+//   when it fits, and into the report file (JSON) otherwise.
 //
 // At bsp_begin the program becomes a server. It forks a worker, which waits on the channel; the
 // driver puts a request there and the worker runs it, says kDone with its status, is brought
@@ -109,9 +109,9 @@ struct Channel {
   std::int32_t worker_pid;  // the server's worker of the moment (the driver kills it past --timeout)
   std::int32_t reusable;    // 0 once a worker could not save bsp_begin: later ones do not try
   std::int32_t worker_runs; // runs the current worker has made
-  // kDone: the run's report (BSPCHECK_REPORT's JSON) is `report`'s first report_bytes bytes;
-  // -1 (as the driver posts a request): it is in the report file, or there is none. A report
-  // larger than `report` goes to the file.
+  // kDone: the run's report, in its binary form (checker/binary_report.hpp), is `report`'s first
+  // report_bytes bytes; -1 (as the driver posts a request): it is in the report file (JSON), or
+  // there is none. A report larger than `report` goes to the file.
   std::atomic<std::int32_t> report_bytes;
   char request[1 << 16];    // kRequest: the request line, '\0'-terminated
   char decoded[1 << 16];    // the worker's copy, split in place (the program's data would be

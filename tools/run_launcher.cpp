@@ -16,6 +16,7 @@
 #include <sstream>
 #include <thread>
 
+#include "checker/binary_report.hpp"
 #include "checker/finding_text.hpp"
 #include "runtime/fork_server_protocol.hpp"
 #include "runtime/options.hpp"
@@ -127,7 +128,9 @@ void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report
 }
 
 void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::string& report_text) {
-  if (!report_text.empty()) r.reported = checker::run_report_from_json(report_text, r.report);
+  // A worker's report came through the channel in the binary form; a report file is JSON.
+  if (checker::is_binary_report(report_text)) r.reported = checker::run_report_from_bytes(report_text, r.report);
+  else if (!report_text.empty()) r.reported = checker::run_report_from_json(report_text, r.report);
 
   bool errors = false;  // findings that fail the run: errors, and with --werror warnings
   for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.options.run.werror);

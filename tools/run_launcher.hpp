@@ -57,7 +57,8 @@ bool own_group_for(const StdinFeed& in);
 // Reads the runtime's report of a finished run (and removes the file) and decides whether the
 // run passed.
 void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path);
-// The same with the report's text already read ("" when the runtime wrote none).
+// The same with the report already read: JSON, or the binary form a worker hands over through
+// the channel (checker/binary_report.hpp); "" when the runtime wrote none.
 void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::string& report_text);
 
 // Runs the program once; its output is captured unless `stream` (then it goes to the terminal).

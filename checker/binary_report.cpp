@@ -1,0 +1,278 @@
+#include "checker/binary_report.hpp"
+
+#include <cstdint>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+namespace bspcheck::checker {
+
+namespace {
+
+constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
+constexpr std::uint8_t kVersion = 1;
+
+// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF),
+// as nlohmann::json's decoder judges it.
+bool valid_utf8(std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  while (p < end) {
+    const unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    int n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) n = 1;
+    else if (c >= 0xE0 && c <= 0xEF) {
+      n = 2;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      n = 3;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else return false;
+    if (end - p <= n || p[1] < lo || p[1] > hi) return false;
+    for (int i = 2; i <= n; ++i)
+      if (p[i] < 0x80 || p[i] > 0xBF) return false;
+    p += n + 1;
+  }
+  return true;
+}
+
+// The string as the JSON report carries it: the rare invalid one goes through nlohmann::json's
+// own replacement, so that the two forms cannot differ.
+std::string as_json_would(const std::string& s) {
+  if (valid_utf8(s)) return s;
+  return nlohmann::json::parse(nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
+class Writer {
+ public:
+  void raw(const void* p, std::size_t n) { out_.append(static_cast<const char*>(p), n); }
+  void u(std::uint64_t v) {
+    char buf[10];
+    int n = 0;
+    do {
+      buf[n++] = static_cast<char>((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
+      v >>= 7;
+    } while (v);
+    out_.append(buf, static_cast<std::size_t>(n));
+  }
+  void i(std::int64_t v) { u((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
+  void b(bool v) { out_.push_back(v ? 1 : 0); }
+  void s(const std::string& v) {
+    const std::string& text = valid_utf8(v) ? v : scratch_ = as_json_would(v);
+    u(text.size());
+    out_.append(text);
+  }
+  void digest(std::uint64_t v) {
+    unsigned char buf[8];
+    for (int k = 0; k < 8; ++k) buf[k] = static_cast<unsigned char>(v >> (8 * k));
+    raw(buf, 8);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_, scratch_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : p_(in.data()), end_(in.data() + in.size()) {}
+  bool ok() const { return ok_; }
+  bool at_end() const { return p_ == end_; }
+  std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
+
+  std::uint64_t u() {
+    std::uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (p_ == end_) return fail();
+      const auto c = static_cast<unsigned char>(*p_++);
+      v |= std::uint64_t{c & 0x7Fu} << shift;
+      if (!(c & 0x80)) return v;
+    }
+    return fail();  // longer than any 64-bit value
+  }
+  std::int64_t i() {
+    const std::uint64_t z = u();
+    return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
+  }
+  int i32() {
+    const std::int64_t v = i();
+    if (v < INT32_MIN || v > INT32_MAX) return static_cast<int>(fail());
+    return static_cast<int>(v);
+  }
+  bool b() {
+    if (p_ == end_ || static_cast<unsigned char>(*p_) > 1) return fail() != 0;
+    return *p_++ == 1;
+  }
+  std::string s() {
+    const std::uint64_t n = u();
+    if (!ok_ || n > left()) return fail(), std::string();
+    std::string v(p_, static_cast<std::size_t>(n));
+    p_ += n;
+    return v;
+  }
+  std::uint64_t digest() {
+    if (left() < 8) return fail();
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= std::uint64_t{static_cast<unsigned char>(p_[k])} << (8 * k);
+    p_ += 8;
+    return v;
+  }
+  // A list's length, which cannot be more than the bytes left (every entry takes at least one).
+  std::size_t count() {
+    const std::uint64_t n = u();
+    if (!ok_ || n > left()) return static_cast<std::size_t>(fail());
+    return static_cast<std::size_t>(n);
+  }
+  bool magic() {
+    if (left() < sizeof kMagic + 1 || std::memcmp(p_, kMagic, sizeof kMagic) != 0 ||
+        static_cast<std::uint8_t>(p_[sizeof kMagic]) != kVersion)
+      return fail() != 0;
+    p_ += sizeof kMagic + 1;
+    return true;
+  }
+
+ private:
+  std::uint64_t fail() {
+    ok_ = false;
+    p_ = end_;  // every later read fails at once
+    return 0;
+  }
+  const char* p_;
+  const char* end_;
+  bool ok_ = true;
+};
+
+void write_finding(Writer& w, const Finding& f) {
+  w.s(f.rule);
+  w.u(f.severity == Severity::error ? 1 : 0);
+  w.s(f.message);
+  w.u(f.processes.size());
+  for (int p : f.processes) w.i(p);
+  w.i(f.superstep);
+  w.u(f.locations.size());
+  for (const Location& l : f.locations) {
+    w.s(l.file);
+    w.i(l.line);
+    w.i(l.process);
+    w.s(l.call);
+    w.u(l.stack.size());
+    for (const StackFrame& fr : l.stack) {
+      w.s(fr.function);
+      w.s(fr.file);
+      w.i(fr.line);
+    }
+  }
+}
+
+Finding read_finding(Reader& r) {
+  Finding f;
+  f.rule = r.s();
+  const std::uint64_t severity = r.u();
+  f.severity = severity == 0 ? Severity::warning : Severity::error;
+  f.message = r.s();
+  for (std::size_t n = r.count(), k = 0; k < n && r.ok(); ++k) f.processes.push_back(r.i32());
+  f.superstep = r.i32();
+  for (std::size_t n = r.count(), k = 0; k < n && r.ok(); ++k) {
+    Location l;
+    l.file = r.s();
+    l.line = r.i32();
+    l.process = r.i32();
+    l.call = r.s();
+    for (std::size_t m = r.count(), j = 0; j < m && r.ok(); ++j) {
+      StackFrame fr;
+      fr.function = r.s();
+      fr.file = r.s();
+      fr.line = r.i32();
+      l.stack.push_back(std::move(fr));
+    }
+    f.locations.push_back(std::move(l));
+  }
+  return f;
+}
+
+}  // namespace
+
+std::string run_report_to_bytes(const RunReport& report) {
+  // What the JSON form leaves out reads back as the default there: it is not sent here either.
+  const RunReport* sent = &report;
+  RunReport trimmed;
+  if (report.nprocs <= 0 || (report.trace_calls == 0 && report.trace_bytes != 0)) {
+    trimmed.seed = report.seed;
+    trimmed.procs_available = report.procs_available;
+    trimmed.completed = report.completed;
+    if (report.nprocs > 0) {
+      trimmed = report;
+      trimmed.trace_bytes = 0;
+    }
+    trimmed.findings = report.findings;
+    sent = &trimmed;
+  }
+  const RunReport& r = *sent;
+  Writer w;
+  w.raw(kMagic, sizeof kMagic);
+  w.raw(&kVersion, 1);
+  w.u(r.seed);
+  w.i(r.procs_available);
+  w.b(r.completed);
+  w.i(r.nprocs);
+  w.i(r.supersteps);
+  w.b(r.aborted);
+  w.s(r.abort_message);
+  w.u(r.switches);
+  w.u(r.output_hash.size());
+  for (std::uint64_t h : r.output_hash) w.digest(h);
+  w.u(r.trace_bytes);
+  w.u(r.trace_calls);
+  w.u(r.coverage.size());
+  for (const CoverageTuple& t : r.coverage) {
+    w.i(t.superstep);
+    w.i(t.kind);
+    w.i(t.outcome);
+  }
+  w.u(r.findings.size());
+  for (const Finding& f : r.findings) write_finding(w, f);
+  return w.take();
+}
+
+bool run_report_from_bytes(std::string_view bytes, RunReport& out) {
+  Reader rd(bytes);
+  if (!rd.magic()) return false;
+  RunReport r;
+  r.seed = rd.u();
+  r.procs_available = rd.i32();
+  r.completed = rd.b();
+  r.nprocs = rd.i32();
+  r.supersteps = rd.i32();
+  r.aborted = rd.b();
+  r.abort_message = rd.s();
+  r.switches = rd.u();
+  // Each digest takes 8 bytes: a count past left()/8 is caught by the first short read.
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.output_hash.push_back(rd.digest());
+  r.trace_bytes = rd.u();
+  r.trace_calls = rd.u();
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) {
+    CoverageTuple t;
+    t.superstep = rd.i32();
+    t.kind = rd.i32();
+    t.outcome = rd.i32();
+    r.coverage.push_back(t);
+  }
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.findings.push_back(read_finding(rd));
+  if (!rd.ok() || !rd.at_end()) return false;
+  out = std::move(r);
+  return true;
+}
+
+bool is_binary_report(std::string_view bytes) {
+  return bytes.size() >= sizeof kMagic && std::memcmp(bytes.data(), kMagic, sizeof kMagic) == 0;
+}
+
+}  // namespace bspcheck::checker
