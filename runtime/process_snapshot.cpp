@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <boost/context/detail/fcontext.hpp>
@@ -45,6 +46,10 @@ void copy_bytes(void* to, const void* from, std::size_t n) {
   asm volatile("rep movsb" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
 }
 
+void zero_bytes(void* to, std::size_t n) {
+  asm volatile("rep stosb" : "+D"(to), "+c"(n) : "a"(0) : "memory");
+}
+
 // --- the vault: what the snapshot keeps, in a mapping of its own that no restore touches --------
 
 constexpr int kMaxMappings = 8192;
@@ -54,6 +59,8 @@ constexpr std::size_t kHelperStack = 128u << 10;
 constexpr std::uintptr_t kPage = 4096;
 constexpr int kMaxCreated = 1024;
 constexpr int kShelfSize = 16;
+constexpr int kMaxZeroSpans = 512;
+constexpr std::size_t kMincoreWindow = 4096;  // pages per mincore call
 
 enum Perm : std::uint8_t { kRead = 1, kWrite = 2, kExec = 4, kPrivate = 8 };
 enum class Kind : std::uint8_t { ordinary, stack, heap, special };
@@ -69,7 +76,9 @@ struct Region {  // saved bytes [lo, hi), kept at store + at
   std::uintptr_t lo, hi;
   std::size_t at;
   std::uint8_t perms;
-  bool recreate;  // the run removed or replaced its mapping: map it anew before the copy
+  bool recreate;   // the run removed or replaced its mapping: map it anew before the copy
+  bool anonymous;  // no file behind it: a page given back to the kernel reads as zeros
+  int zero_first, zero_end;  // its zero spans: Vault::zero[zero_first, zero_end)
 };
 
 struct Piece {
@@ -118,6 +127,14 @@ struct Vault {
   Piece keep[kMaxMappings + 2];  // sorted, disjoint: the saved mappings, the vault, the store
   Region regions[kMaxMappings];
   Piece unmap[kMaxMappings];
+  // Pages of anonymous saved mappings that held only zeros at the moment, in runs of two or more
+  // (about half of a small program's saved memory: the heap's free top, zeroed .bss). They are
+  // given back to the kernel when the moment is saved and not copied back at a restore: only the
+  // pages a run made resident (mincore) are cleared. A page that was swapped out is not resident
+  // either, though it may hold a run's writes: with swap configured every page is copied back.
+  int nzero;
+  Piece zero[kMaxZeroSpans];
+  unsigned char resident[kMincoreWindow];
   SavedFd fds[kMaxFds];      // ascending
   // Descriptors a run opened are closed by closing every gap between those of the moment
   // (close_range, Linux 5.9), which needs no listing of /proc/self/fd (20 us here); without
@@ -317,15 +334,81 @@ void forget_created(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
 
 // --- the helper context: runs on the vault's own stack while the main stack is saved or written --
 
+bool page_is_zero(std::uintptr_t page) {
+  const auto* w = reinterpret_cast<const std::uint64_t*>(page);
+  std::uint64_t any = 0;
+  for (std::size_t k = 0; k < kPage / 8; ++k) any |= w[k];
+  return any == 0;
+}
+
+// The zero spans of region r (whole pages of an anonymous mapping, two or more in a row), given
+// back to the kernel: they read as zeros still, and are no longer resident.
+void find_zero_spans(Vault& v, Region& r) {
+  r.zero_first = r.zero_end = v.nzero;
+  if (!r.anonymous || r.lo % kPage != 0 || r.hi % kPage != 0) return;
+  for (std::uintptr_t at = r.lo; at < r.hi;) {
+    if (!page_is_zero(at)) {
+      at += kPage;
+      continue;
+    }
+    std::uintptr_t end = at + kPage;
+    while (end < r.hi && page_is_zero(end)) end += kPage;
+    if (end - at >= 2 * kPage && v.nzero < kMaxZeroSpans) {
+      v.zero[v.nzero++] = Piece{at, end};
+      raw_syscall(SYS_madvise, static_cast<long>(at), static_cast<long>(end - at), MADV_DONTNEED);
+    }
+    at = end;
+  }
+  r.zero_end = v.nzero;
+}
+
 void save_memory(Vault& v) {
+  v.nzero = 0;
   for (int i = 0; i < v.nregions; ++i) {
     Region& r = v.regions[i];
     if (r.perms == 0xff) {  // the main stack: from the suspended frame of take() up
       r.lo = reinterpret_cast<std::uintptr_t>(v.main) & ~std::uintptr_t{63};
       r.perms = kRead | kWrite | kPrivate;
+      r.anonymous = false;  // in use right now, below and above the frame
     }
     copy_bytes(reinterpret_cast<void*>(v.store_lo + r.at), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+    find_zero_spans(v, r);
   }
+}
+
+// Clears the pages of [lo, hi) that are resident: the others read as zeros already.
+void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  for (std::uintptr_t at = lo; at < hi;) {
+    const std::uintptr_t len = hi - at < kMincoreWindow * kPage ? hi - at : kMincoreWindow * kPage;
+    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(v.resident)) != 0)
+      zero_bytes(reinterpret_cast<void*>(at), len);  // not expected; correct, only slower
+    else
+      for (std::uintptr_t k = 0; k < len / kPage; ++k)
+        if (v.resident[k] & 1) zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
+    at += len;
+  }
+}
+
+// Whether any swap is configured: a swapped-out page is not resident, whatever it holds.
+bool swap_configured() {
+  struct sysinfo info {};
+  return raw_syscall(SYS_sysinfo, reinterpret_cast<long>(&info)) != 0 || info.totalswap != 0;
+}
+
+// Region r back from the store: its zero spans cleared where a run made them resident (or, with
+// swap, copied like the rest), everything else copied.
+void restore_region(Vault& v, const Region& r, bool copy_zero_spans) {
+  const auto copy = [&](std::uintptr_t lo, std::uintptr_t hi) {
+    copy_bytes(reinterpret_cast<void*>(lo), reinterpret_cast<const void*>(v.store_lo + r.at + (lo - r.lo)), hi - lo);
+  };
+  if (copy_zero_spans) return copy(r.lo, r.hi);
+  std::uintptr_t at = r.lo;
+  for (int z = r.zero_first; z < r.zero_end; ++z) {
+    copy(at, v.zero[z].lo);
+    clear_resident(v, v.zero[z].lo, v.zero[z].hi);
+    at = v.zero[z].hi;
+  }
+  copy(at, r.hi);
 }
 
 void restore_memory(Vault& v) {
@@ -357,10 +440,8 @@ void restore_memory(Vault& v) {
   v.touched_signals = 0;
   if (v.signal_stack_touched) raw_syscall(SYS_sigaltstack, reinterpret_cast<long>(&v.signal_stack), 0);
   v.signal_stack_touched = false;
-  for (int i = 0; i < v.nregions; ++i) {
-    const Region& r = v.regions[i];
-    copy_bytes(reinterpret_cast<void*>(r.lo), reinterpret_cast<const void*>(v.store_lo + r.at), r.hi - r.lo);
-  }
+  const bool copy_zero_spans = v.nzero > 0 && swap_configured();
+  for (int i = 0; i < v.nregions; ++i) restore_region(v, v.regions[i], copy_zero_spans);
   for (int i = 0; i < v.nregions; ++i) {
     Region& r = v.regions[i];
     if (!r.recreate) continue;
@@ -542,7 +623,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     if (overlaps(m.lo, m.hi, v->lo, v->hi)) continue;  // the vault itself (its guards keep it apart)
     if (left_unsaved(m)) continue;
     Region& r = v->regions[v->nregions++];
-    r = Region{m.lo, m.hi, total, m.perms, false};
+    r = Region{m.lo, m.hi, total, m.perms, false, m.inode == 0 && m.kind != Kind::stack, 0, 0};
     if (m.kind == Kind::stack) {
       if (here < m.lo || here >= m.hi) {
         unmap_vault(v);

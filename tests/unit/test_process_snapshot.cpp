@@ -109,6 +109,38 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
   EXPECT_EQ(verdict, 0) << "10-20: which check failed (see the test)";
 }
 
+// Pages that hold only zeros at the moment are not copied back (process_snapshot.cpp, "zero
+// spans"): whatever a run writes there, or only reads, must read as zeros after each restore,
+// in the .bss and in the heap, run after run.
+char g_zeros[256 << 10];
+
+TEST(ProcessSnapshot, ClearsWhatARunWroteToPagesThatWereZero) {
+  const int verdict = in_child([] {
+    auto* visits = static_cast<int*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    *visits = 0;
+    constexpr std::size_t kHeapBytes = 512 << 10;
+    char* heap_zeros = static_cast<char*>(std::calloc(1, kHeapBytes));
+    g_zeros[0] = 1;  // one page that is not zero, before the zero spans
+    const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
+    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;
+    if (taken == ProcessSnapshot::Taken::unavailable) return 11;
+    const int run = ++*visits;
+    for (std::size_t i = 1; i < sizeof g_zeros; ++i)
+      if (g_zeros[i] != 0) return 12;
+    if (g_zeros[0] != 1) return 13;
+    for (std::size_t i = 0; i < kHeapBytes; ++i)
+      if (heap_zeros[i] != 0) return 14;
+    if (run == 4) return 0;
+    // Each run writes other pages (and the pages the last run wrote, which are resident now).
+    for (std::size_t at = 4096 * static_cast<std::size_t>(run); at < sizeof g_zeros; at += 4096 * 3) g_zeros[at + 17] = 'x';
+    for (std::size_t at = 4096 * static_cast<std::size_t>(run); at < kHeapBytes; at += 4096 * 5) heap_zeros[at] = 'y';
+    g_zeros[sizeof g_zeros - 1] = 'z';
+    if (!ProcessSnapshot::prepare_restore()) return 15;
+    ProcessSnapshot::restore();
+  });
+  EXPECT_EQ(verdict, 0) << "10-15: which check failed (see the test)";
+}
+
 TEST(ProcessSnapshot, ClosesDescriptorsOpenedSinceAndRewindsFiles) {
   const int verdict = in_child([] {
     if (kSanitized) return sanitized_verdict();
