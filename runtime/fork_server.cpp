@@ -143,8 +143,10 @@ void serve_as_worker(off_t input_at) {
   c.taken.store(1, std::memory_order_release);
   g_in_worker_run = true;
   fork_protocol::RequestFields request{};
-  std::memcpy(c.decoded, c.request, sizeof c.decoded);
-  c.decoded[sizeof c.decoded - 1] = '\0';
+  // The line only, not the whole 64 KiB field (which cost 4% of a small program's run).
+  const std::size_t n = strnlen(c.request, sizeof c.request - 1);
+  std::memcpy(c.decoded, c.request, n);
+  c.decoded[n] = '\0';
   if (!fork_protocol::decode_in_place(c.decoded, request) || !begin_run(request, input_at)) std::_Exit(127);
 }
 
