@@ -34,6 +34,7 @@
 #include "engine/foreign_contexts.hpp"
 #include "runtime/fork_server.hpp"
 #include "runtime/process_snapshot.hpp"
+#include "runtime/driver_environment.hpp"
 #include "runtime/options.hpp"
 #include "runtime/shell_word.hpp"
 #include "runtime/private_globals.hpp"

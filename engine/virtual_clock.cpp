@@ -33,6 +33,7 @@
 
 #include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
+#include "runtime/driver_environment.hpp"
 #include "runtime/option_values.hpp"
 
 namespace bspcheck::rt {
@@ -72,7 +73,7 @@ __attribute__((constructor)) void resolve_clocks() {
   // the one key is read, with the options table's own value parser: the whole table is a static
   // that this early call would construct, and so destroy before the at-exit report reads it. A
   // bad value is reported by bsp_begin, which reads the options again; here it means real time.
-  const char* env = std::getenv("BSPCHECK_OPTIONS");
+  const char* env = driver_variable(DriverVariable::options);
   if (!env) return;
   const std::string_view all(env), key = "virtual_time=";
   for (std::size_t at = 0; at <= all.size();) {

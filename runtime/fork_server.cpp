@@ -21,6 +21,7 @@
 #include <iostream>
 #include <new>
 
+#include "runtime/driver_environment.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/fork_server_protocol.hpp"
 #include "runtime/process_snapshot.hpp"
@@ -105,9 +106,10 @@ bool open_streams(const fork_protocol::RequestFields& request) {
 bool begin_run(const fork_protocol::RequestFields& request, off_t input_at) {
   if (!open_streams(request)) return false;
   if (input_at >= 0) lseek(STDIN_FILENO, input_at, SEEK_SET);
-  setenv("BSPCHECK_OPTIONS", request.options, 1);
-  setenv("BSPCHECK_REPORT", request.report, 1);
-  setenv("BSPCHECK_REPRO", request.repro, 1);
+  // Not in the environment (runtime/driver_environment.hpp); the request outlives the run.
+  set_driver_variable(DriverVariable::options, request.options);
+  set_driver_variable(DriverVariable::report, request.report);
+  set_driver_variable(DriverVariable::repro, request.repro);
   return true;
 }
 

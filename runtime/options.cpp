@@ -1,7 +1,5 @@
 #include "runtime/options.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <stdexcept>
 #include <type_traits>
 
@@ -136,22 +134,6 @@ std::vector<std::pair<std::string, std::string>> reproduce_flags(const ProgramOp
     flags.emplace_back(r.info.flag, r.info.boolean ? std::string() : r.get(o));
   }
   return flags;
-}
-
-ProgramOptions program_options_from_environment() {
-  ProgramOptions o;
-  try {
-    if (const char* s = std::getenv("BSPCHECK_OPTIONS")) parse_program_options(s, o);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
-    std::_Exit(2);
-  }
-  o.run.echo_output = true;
-  o.run.capture_output = false;
-  if (const char* s = std::getenv("BSPCHECK_PREFIX")) o.run.output_prefix = s;
-  if (const char* s = std::getenv("BSPCHECK_REPORT")) o.report_file = s;
-  if (const char* s = std::getenv("BSPCHECK_REPRO")) o.repro_command = s;
-  return o;
 }
 
 std::size_t parse_size(const std::string& text, const std::string& key) { return StackSizeValue::parse(key, text); }

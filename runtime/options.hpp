@@ -72,10 +72,6 @@ std::string option_value_error(const std::string& key, const std::string& text);
 // {flag, value}; a boolean row's flag has no value ("--werror", "--no-check").
 std::vector<std::pair<std::string, std::string>> reproduce_flags(const ProgramOptions& o);
 
-// Reads BSPCHECK_OPTIONS, BSPCHECK_PREFIX (a prefix may contain ':'), BSPCHECK_REPORT and
-// BSPCHECK_REPRO from the environment. On a bad value prints one line and exits with status 2.
-ProgramOptions program_options_from_environment();
-
 // "256k", "1m", "65536" -> bytes (the stack option's syntax and range).
 std::size_t parse_size(const std::string& text, const std::string& key = "stack");
 

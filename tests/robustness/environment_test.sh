@@ -41,10 +41,13 @@ for server in "" --no-fork-server; do
 done
 no_leftovers "descriptors"
 
-# The environment a run gets is the driver's, with the runtime's own variables (BSPCHECK_*, a
-# default UBSAN_OPTIONS) and nothing else: not the fork server's channel, not the LD_BIND_NOW it
-# is started with, and a value with spaces, '=' and a newline passes unchanged. The driver never
-# changes its own environment (tools/child_environment.hpp): with -j its threads start runs at once.
+# The environment a run gets is the driver's, with a default UBSAN_OPTIONS and nothing else: not
+# what the driver tells the runtime (BSPCHECK_OPTIONS and the others: taken out before main,
+# runtime/driver_environment.hpp, so a program printing its environment prints the same in every
+# run of a seed and the determinism check finds nothing), not the fork server's channel, not the
+# LD_BIND_NOW it is started with; a value with spaces, '=' and a newline passes unchanged. The
+# driver never changes its own environment (tools/child_environment.hpp): with -j its threads
+# start runs at once.
 value=$'a b=c\nd'
 for server in "" --no-fork-server; do
   for preset in "" LD_BIND_NOW=1; do
@@ -52,12 +55,14 @@ for server in "" --no-fork-server; do
     env $preset BSPCHECK_TEST_VALUE="$value" "$b" run -v -j 2 -p 1-2 --seeds 3 $server "$work/print_environment" \
       >"$work/env.out" 2>&1 </dev/null
     grep -q "runs clean" "$work/env.out" || { echo "FAIL: print_environment ($server $preset)"; tail -3 "$work/env.out"; fail=1; continue; }
+    ! grep -q "warning" "$work/env.out" || { echo "FAIL: print_environment warned ($server $preset)"; grep warning "$work/env.out" | head -3; fail=1; }
     env $preset BSPCHECK_TEST_VALUE="$value" env -0 >"$work/env.want"
     python3 -c '
 import os, sys
 from collections import Counter
-runtime = ("BSPCHECK_OPTIONS=", "BSPCHECK_REPORT=", "BSPCHECK_REPRO=", "BSPCHECK_PREFIX=", "UBSAN_OPTIONS=")
-given = [e.replace("\n", "\\n") for e in open(sys.argv[3]).read().split("\0")[:-1] if not e.startswith(runtime)]
+driver = ("BSPCHECK_OPTIONS=", "BSPCHECK_REPORT=", "BSPCHECK_REPRO=", "BSPCHECK_PREFIX=")  # set by the driver per run
+runtime = ("UBSAN_OPTIONS=",)  # a default the driver adds when it is not set
+given = [e.replace("\n", "\\n") for e in open(sys.argv[3]).read().split("\0")[:-1] if not e.startswith(driver + runtime)]
 lines = open(sys.argv[1]).read().splitlines()
 # p = 1, 2 with 3 seeds each: every process runs main (as under an MPI-based BSPlib), process 0
 # prints once per run after bsp_begin.

@@ -1,7 +1,8 @@
 /* Prints every variable of the environment as main got it ("main NAME=VALUE") and, from process
  * 0, as bsp_begin left it ("env NAME=VALUE"), a newline in a value written as "\n": the program
- * must see the environment it was started with, nothing of the driver's own (the fork server's
- * channel, the LD_BIND_NOW it is started with). */
+ * must see the environment it was started with, nothing of the driver's own (BSPCHECK_OPTIONS and
+ * the other variables the runtime reads, the fork server's channel, the LD_BIND_NOW it is started
+ * with). */
 #include <bsp.h>
 #include <stdio.h>
 
