@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysinfo.h>
@@ -135,6 +136,13 @@ struct Vault {
   int nzero;
   Piece zero[kMaxZeroSpans];
   unsigned char resident[kMincoreWindow];
+  // The main stack is saved whole, from its mapping's low end at the moment (stack_saved_lo) up:
+  // what a run leaves below the frame of the moment would otherwise be there in the next run's
+  // uninitialised locals of process 0. A run that goes deeper grows the mapping down to stack_lo,
+  // which no restore undoes: those pages are cleared (they were fresh zeros in the first run),
+  // and counted in the process's size from then on.
+  std::uintptr_t stack_saved_lo, stack_lo;
+  std::size_t stack_reach;  // how far below stack_saved_lo it may grow (RLIMIT_STACK)
   SavedFd fds[kMaxFds];      // ascending
   // Descriptors a run opened are closed by closing every gap between those of the moment
   // (close_range, Linux 5.9), which needs no listing of /proc/self/fd (20 us here); without
@@ -366,11 +374,6 @@ void save_memory(Vault& v) {
   v.nzero = 0;
   for (int i = 0; i < v.nregions; ++i) {
     Region& r = v.regions[i];
-    if (r.perms == 0xff) {  // the main stack: from the suspended frame of take() up
-      r.lo = reinterpret_cast<std::uintptr_t>(v.main) & ~std::uintptr_t{63};
-      r.perms = kRead | kWrite | kPrivate;
-      r.anonymous = false;  // in use right now, below and above the frame
-    }
     copy_bytes(reinterpret_cast<void*>(v.store_lo + r.at), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
     find_zero_spans(v, r);
   }
@@ -387,6 +390,25 @@ void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
         if (v.resident[k] & 1) zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
     at += len;
   }
+}
+
+// The low end of the main stack's mapping now: pages just below the known end are probed with
+// mincore, which fails for a page that is not mapped. The usual answer (no growth) takes one probe;
+// a grown stack is found by bisection (it is one mapping, with nothing else in its reach).
+std::uintptr_t stack_low_end(Vault& v) {
+  unsigned char vec = 0;
+  const auto mapped = [&](std::uintptr_t page) {
+    return raw_syscall(SYS_mincore, static_cast<long>(page), static_cast<long>(kPage), reinterpret_cast<long>(&vec)) == 0;
+  };
+  if (v.stack_lo == 0 || v.stack_saved_lo - v.stack_lo >= v.stack_reach || !mapped(v.stack_lo - kPage)) return v.stack_lo;
+  std::uintptr_t hi = v.stack_lo - kPage;                               // mapped
+  std::uintptr_t lo = v.stack_saved_lo - v.stack_reach;                 // the lowest it may reach
+  if (mapped(lo)) return lo;
+  while (hi - lo > kPage) {  // lo unmapped, hi mapped
+    const std::uintptr_t mid = lo + ((hi - lo) / 2 & ~(kPage - 1));
+    (mapped(mid) ? hi : lo) = mid;
+  }
+  return hi;
 }
 
 // Whether any swap is configured: a swapped-out page is not resident, whatever it holds.
@@ -442,6 +464,10 @@ void restore_memory(Vault& v) {
   v.signal_stack_touched = false;
   const bool copy_zero_spans = v.nzero > 0 && swap_configured();
   for (int i = 0; i < v.nregions; ++i) restore_region(v, v.regions[i], copy_zero_spans);
+  if (v.stack_lo < v.stack_saved_lo) {  // grown by some run: zeros, as in a fresh process
+    if (copy_zero_spans) zero_bytes(reinterpret_cast<void*>(v.stack_lo), v.stack_saved_lo - v.stack_lo);
+    else clear_resident(v, v.stack_lo, v.stack_saved_lo);
+  }
   for (int i = 0; i < v.nregions; ++i) {
     Region& r = v.regions[i];
     if (!r.recreate) continue;
@@ -576,6 +602,10 @@ bool spare_shelved(Vault& v) {
 // the process's size is the moment's plus those mappings and the heap's growth. Otherwise, and
 // for whatever the C library mapped itself (setlocale, dlopen), /proc/self/maps says.
 bool plan_unmapping(Vault& v) {
+  // The main stack's growth stays (the next restore clears it), and is part of the size from now on.
+  const std::uintptr_t stack_lo = stack_low_end(v);
+  v.vm_pages += (v.stack_lo - stack_lo) / kPage;
+  v.stack_lo = stack_lo;
   if (!v.untracked && loaded_objects() == v.loaded_objects && v.heap_lo != 0) {
     std::uint64_t expected = v.vm_pages;
     const auto brk_now = static_cast<std::uintptr_t>(raw_syscall(SYS_brk, 0));
@@ -613,8 +643,9 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     unmap_vault(v);
     return Taken::unavailable;
   }
-  // What to save: every private writable mapping but the vault, the main stack from here up.
+  // What to save: every private writable mapping but the vault, the main stack whole.
   std::uintptr_t here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  v->stack_saved_lo = v->stack_lo = 0;
   std::size_t total = 0;
   v->nregions = 0;
   for (int i = 0; i < v->nmappings; ++i) {
@@ -623,14 +654,18 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     if (overlaps(m.lo, m.hi, v->lo, v->hi)) continue;  // the vault itself (its guards keep it apart)
     if (left_unsaved(m)) continue;
     Region& r = v->regions[v->nregions++];
-    r = Region{m.lo, m.hi, total, m.perms, false, m.inode == 0 && m.kind != Kind::stack, 0, 0};
+    r = Region{m.lo, m.hi, total, m.perms, false, m.inode == 0, 0, 0};
     if (m.kind == Kind::stack) {
       if (here < m.lo || here >= m.hi) {
         unmap_vault(v);
         return Taken::unavailable;
       }
-      r.lo = (here - 64 * 1024 > m.lo ? here - 64 * 1024 : m.lo) & ~std::uintptr_t{63};  // room for take's own frames
-      r.perms = 0xff;  // the helper sets lo to the exact frame
+      v->stack_saved_lo = v->stack_lo = m.lo;
+      rlimit limit{};
+      const std::size_t most = std::size_t{1} << 30;
+      v->stack_reach = getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur < most ? limit.rlim_cur : most;
+      v->stack_reach = v->stack_reach > m.hi - m.lo ? (v->stack_reach - (m.hi - m.lo)) & ~(kPage - 1) : 0;
+      v->stack_reach = v->stack_reach < m.lo ? v->stack_reach : 0;
     }
     total += (r.hi - r.lo + 63) & ~std::size_t{63};
   }

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -139,6 +140,39 @@ TEST(ProcessSnapshot, ClearsWhatARunWroteToPagesThatWereZero) {
     ProcessSnapshot::restore();
   });
   EXPECT_EQ(verdict, 0) << "10-15: which check failed (see the test)";
+}
+
+// What a run leaves on the main stack below the frame of the moment, where process 0's next
+// calls put their locals, is gone in the next run: each run finds there what the first found,
+// down to where a deep run grew the stack past its mapping of the moment (fresh zeros then).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"  // reading what was left there is the point
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+__attribute__((noinline)) std::uint64_t sum_then_fill(int run) {
+  volatile unsigned char below[768 << 10];  // deeper than the stack's first mapping (132 KiB)
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < sizeof below; i += 61) sum = sum * 31 + below[i];  // as left before
+  for (std::size_t i = 0; i < sizeof below; i += 97) below[i] = static_cast<unsigned char>(run * 7 + 1);
+  return sum;
+}
+#pragma GCC diagnostic pop
+
+TEST(ProcessSnapshot, EveryRunFindsTheMainStackBelowTheMomentAsTheFirstDid) {
+  const int verdict = in_child([] {
+    auto* kept = static_cast<std::uint64_t*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    kept[0] = 0;  // runs so far
+    const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
+    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;
+    if (taken == ProcessSnapshot::Taken::unavailable) return 11;
+    const int run = static_cast<int>(++kept[0]);
+    const std::uint64_t sum = sum_then_fill(run);
+    if (run == 1) kept[1] = sum;
+    else if (sum != kept[1]) return 12;
+    if (run == 4) return 0;
+    if (!ProcessSnapshot::prepare_restore()) return 13;
+    ProcessSnapshot::restore();
+  });
+  EXPECT_EQ(verdict, 0) << "10-13: which check failed (see the test)";
 }
 
 TEST(ProcessSnapshot, ClosesDescriptorsOpenedSinceAndRewindsFiles) {
