@@ -8,7 +8,9 @@
 #   bench/bench_throughput.sh [BUILD_DIR] [SEEDS]      (defaults: <repo>/build, 2000)
 #
 # Prints one markdown row per configuration: wall seconds (median of BENCH_REPS, default 3),
-# schedules per second and the CPU time per schedule (driver, servers and runs together).
+# schedules per second and the CPU time per schedule (driver, servers and runs together). The last
+# rows are bench_deep_stack_program.c at -j 1, whose process 0 grows the main stack past its first
+# mapping in every run (built with the build's bspcc, and the baseline's when BASELINE has one).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$(dirname "$here")/build}
@@ -49,3 +51,13 @@ measure "-j 1, a forked child per run" env BSPCHECK_RUNS_PER_WORKER=1 "$bsp_chec
 measure "-j 1, workers" "$bsp_check" run -j 1 -p 4 --seeds "$seeds" "$hello"
 measure "-j $(nproc), a forked child per run" env BSPCHECK_RUNS_PER_WORKER=1 "$bsp_check" run -p 4 --seeds "$seeds" "$hello"
 measure "-j $(nproc) (one per core, the default), workers" "$bsp_check" run -p 4 --seeds "$seeds" "$hello"
+
+# A process 0 that goes deep on the main stack, at -j 1.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -n "${BASELINE:-}" ] && [ -x "$(dirname "$(dirname "$BASELINE")")/bspcc" ]; then
+  "$(dirname "$(dirname "$BASELINE")")/bspcc" -O1 -o "$work/deep_baseline" "$here/bench_deep_stack_program.c"
+  measure "baseline, -j 1, deep process 0" "$BASELINE" run -j 1 -p 4 --seeds "$seeds" "$work/deep_baseline"
+fi
+"$build/bspcc" -O1 -o "$work/deep" "$here/bench_deep_stack_program.c"
+measure "-j 1, workers, deep process 0" "$bsp_check" run -j 1 -p 4 --seeds "$seeds" "$work/deep"
