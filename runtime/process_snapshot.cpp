@@ -661,9 +661,9 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
         return Taken::unavailable;
       }
       v->stack_saved_lo = v->stack_lo = m.lo;
-      rlimit limit{};
+      rlimit stack_limit{};
       const std::size_t most = std::size_t{1} << 30;
-      v->stack_reach = getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur < most ? limit.rlim_cur : most;
+      v->stack_reach = getrlimit(RLIMIT_STACK, &stack_limit) == 0 && stack_limit.rlim_cur < most ? stack_limit.rlim_cur : most;
       v->stack_reach = v->stack_reach > m.hi - m.lo ? (v->stack_reach - (m.hi - m.lo)) & ~(kPage - 1) : 0;
       v->stack_reach = v->stack_reach < m.lo ? v->stack_reach : 0;
     }
