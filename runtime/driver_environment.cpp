@@ -13,7 +13,10 @@ constexpr const char* kNames[] = {"BSPCHECK_OPTIONS", "BSPCHECK_REPORT", "BSPCHE
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<int>(DriverVariable::count_));
 
 // Plain pointers, zero before any constructor runs: read by other constructors of the library
-// (engine/virtual_clock.cpp), which the priority below lets this one precede.
+// (engine/virtual_clock.cpp), which the priority below lets this one precede. g_values is what
+// is read: the process's own values, kept in g_taken (which a worker's run does not replace, so
+// they stay reachable for the leak checker), or a worker's run's.
+const char* g_taken[static_cast<int>(DriverVariable::count_)];
 const char* g_values[static_cast<int>(DriverVariable::count_)];
 
 // First among the library's constructors, and the library's run before the program's own.
@@ -21,7 +24,7 @@ __attribute__((constructor(101))) void take_driver_variables() {
   for (int i = 0; i < static_cast<int>(DriverVariable::count_); ++i) {
     const char* v = std::getenv(kNames[i]);
     if (!v) continue;
-    g_values[i] = strdup(v);  // unsetenv may drop the string setenv had made
+    g_values[i] = g_taken[i] = strdup(v);  // unsetenv may drop the string setenv had made
     unsetenv(kNames[i]);
   }
 }

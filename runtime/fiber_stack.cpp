@@ -3,6 +3,7 @@
 #include "runtime/process_snapshot.hpp"
 
 #include <sys/mman.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,9 +21,19 @@ constexpr std::size_t kStacksPerChunk = 256;
 // larger one's stacks would hold memory between runs for little gain, and fill the shelf).
 constexpr std::size_t kShelvedChunks = 4;
 
+// Whether any page of the machine is swapped out: a page of ours that is is not resident,
+// whatever a run wrote to it.
+bool swap_in_use() {
+  struct sysinfo info {};
+  return sysinfo(&info) != 0 || info.totalswap != info.freeswap;
+}
+
 // Zeroes the resident pages of [m, m + bytes) in place, which leaves them as a fresh mapping's
-// would read, but resident: mincore says which (the rest are still untouched zero pages).
+// would read, but resident: mincore says which (the rest are still untouched zero pages). While
+// pages are swapped out mincore cannot tell, and the pages are given back to the kernel instead
+// (zeros again, made anew as a run touches them).
 void zero_resident_pages(char* m, std::size_t bytes, std::size_t page) {
+  if (swap_in_use() && madvise(m, bytes, MADV_DONTNEED) == 0) return;
   unsigned char resident[4096];
   const std::size_t window = sizeof resident * page;
   for (std::size_t at = 0; at < bytes; at += window) {

@@ -132,7 +132,7 @@ struct Vault {
   // (about half of a small program's saved memory: the heap's free top, zeroed .bss). They are
   // given back to the kernel when the moment is saved and not copied back at a restore: only the
   // pages a run made resident (mincore) are cleared. A page that was swapped out is not resident
-  // either, though it may hold a run's writes: with swap configured every page is copied back.
+  // either, though it may hold a run's writes: while any swap is in use every page is copied back.
   int nzero;
   Piece zero[kMaxZeroSpans];
   unsigned char resident[kMincoreWindow];
@@ -411,10 +411,13 @@ std::uintptr_t stack_low_end(Vault& v) {
   return hi;
 }
 
-// Whether any swap is configured: a swapped-out page is not resident, whatever it holds.
-bool swap_configured() {
+// Whether any page of the machine is swapped out: a page of ours that is is not resident,
+// whatever it holds. (A page swapped out between this and the restore's mincore, microseconds
+// later with every signal blocked, would be missed: a run's pages are the last ones the kernel
+// takes.)
+bool swap_in_use() {
   struct sysinfo info {};
-  return raw_syscall(SYS_sysinfo, reinterpret_cast<long>(&info)) != 0 || info.totalswap != 0;
+  return raw_syscall(SYS_sysinfo, reinterpret_cast<long>(&info)) != 0 || info.totalswap != info.freeswap;
 }
 
 // Region r back from the store: its zero spans cleared where a run made them resident (or, with
@@ -462,7 +465,7 @@ void restore_memory(Vault& v) {
   v.touched_signals = 0;
   if (v.signal_stack_touched) raw_syscall(SYS_sigaltstack, reinterpret_cast<long>(&v.signal_stack), 0);
   v.signal_stack_touched = false;
-  const bool copy_zero_spans = v.nzero > 0 && swap_configured();
+  const bool copy_zero_spans = v.nzero > 0 && swap_in_use();
   for (int i = 0; i < v.nregions; ++i) restore_region(v, v.regions[i], copy_zero_spans);
   if (v.stack_lo < v.stack_saved_lo) {  // grown by some run: zeros, as in a fresh process
     if (copy_zero_spans) zero_bytes(reinterpret_cast<void*>(v.stack_lo), v.stack_saved_lo - v.stack_lo);
