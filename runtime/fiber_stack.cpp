@@ -21,7 +21,7 @@ constexpr std::size_t kStacksPerChunk = 256;
 // larger one's stacks would hold memory between runs for little gain, and fill the shelf).
 constexpr std::size_t kShelvedChunks = 4;
 
-// Whether any page of the machine is swapped out: a page of ours that is is not resident,
+// Whether any page of the machine is swapped out: a swapped-out page of ours is not resident,
 // whatever a run wrote to it.
 bool swap_in_use() {
   struct sysinfo info {};

@@ -411,7 +411,7 @@ std::uintptr_t stack_low_end(Vault& v) {
   return hi;
 }
 
-// Whether any page of the machine is swapped out: a page of ours that is is not resident,
+// Whether any page of the machine is swapped out: a swapped-out page of ours is not resident,
 // whatever it holds. (A page swapped out between this and the restore's mincore, microseconds
 // later with every signal blocked, would be missed: a run's pages are the last ones the kernel
 // takes.)
@@ -465,9 +465,10 @@ void restore_memory(Vault& v) {
   v.touched_signals = 0;
   if (v.signal_stack_touched) raw_syscall(SYS_sigaltstack, reinterpret_cast<long>(&v.signal_stack), 0);
   v.signal_stack_touched = false;
-  const bool copy_zero_spans = v.nzero > 0 && swap_in_use();
+  const bool grown = v.stack_lo < v.stack_saved_lo;  // by some run: zeros, as in a fresh process
+  const bool copy_zero_spans = (v.nzero > 0 || grown) && swap_in_use();
   for (int i = 0; i < v.nregions; ++i) restore_region(v, v.regions[i], copy_zero_spans);
-  if (v.stack_lo < v.stack_saved_lo) {  // grown by some run: zeros, as in a fresh process
+  if (grown) {
     if (copy_zero_spans) zero_bytes(reinterpret_cast<void*>(v.stack_lo), v.stack_saved_lo - v.stack_lo);
     else clear_resident(v, v.stack_lo, v.stack_saved_lo);
   }
