@@ -43,10 +43,9 @@ bool valid_utf8(std::string_view s) {
   return true;
 }
 
-// The string as the JSON report carries it: the rare invalid one goes through nlohmann::json's
-// own replacement, so that the two forms cannot differ.
-std::string as_json_would(const std::string& s) {
-  if (valid_utf8(s)) return s;
+// An invalid string as the JSON report carries it: through nlohmann::json's own replacement, so
+// that the two forms cannot differ.
+std::string replaced_as_json_would(const std::string& s) {
   return nlohmann::json::parse(nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
       .get<std::string>();
 }
@@ -66,7 +65,7 @@ class Writer {
   void i(std::int64_t v) { u((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
   void b(bool v) { out_.push_back(v ? 1 : 0); }
   void s(const std::string& v) {
-    const std::string& text = valid_utf8(v) ? v : scratch_ = as_json_would(v);
+    const std::string& text = valid_utf8(v) ? v : scratch_ = replaced_as_json_would(v);
     u(text.size());
     out_.append(text);
   }
@@ -204,15 +203,15 @@ std::string run_report_to_bytes(const RunReport& report) {
   // What the JSON form leaves out reads back as the default there: it is not sent here either.
   const RunReport* sent = &report;
   RunReport trimmed;
-  if (report.nprocs <= 0 || (report.trace_calls == 0 && report.trace_bytes != 0)) {
+  if (report.nprocs <= 0) {  // no bsp_begin: the fields of the run are not sent
     trimmed.seed = report.seed;
     trimmed.procs_available = report.procs_available;
     trimmed.completed = report.completed;
-    if (report.nprocs > 0) {
-      trimmed = report;
-      trimmed.trace_bytes = 0;
-    }
     trimmed.findings = report.findings;
+    sent = &trimmed;
+  } else if (report.trace_calls == 0 && report.trace_bytes != 0) {  // no trace: nor its size
+    trimmed = report;
+    trimmed.trace_bytes = 0;
     sent = &trimmed;
   }
   const RunReport& r = *sent;
