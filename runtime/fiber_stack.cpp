@@ -3,7 +3,6 @@
 #include "runtime/process_snapshot.hpp"
 
 #include <sys/mman.h>
-#include <sys/sysinfo.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,31 +20,6 @@ constexpr std::size_t kStacksPerChunk = 256;
 // larger one's stacks would hold memory between runs for little gain, and fill the shelf).
 constexpr std::size_t kShelvedChunks = 4;
 
-// Whether any page of the machine is swapped out: a swapped-out page of ours is not resident,
-// whatever a run wrote to it.
-bool swap_in_use() {
-  struct sysinfo info {};
-  return sysinfo(&info) != 0 || info.totalswap != info.freeswap;
-}
-
-// Zeroes the resident pages of [m, m + bytes) in place, which leaves them as a fresh mapping's
-// would read, but resident: mincore says which (the rest are still untouched zero pages). While
-// pages are swapped out mincore cannot tell, and the pages are given back to the kernel instead
-// (zeros again, made anew as a run touches them).
-void zero_resident_pages(char* m, std::size_t bytes, std::size_t page) {
-  if (swap_in_use() && madvise(m, bytes, MADV_DONTNEED) == 0) return;
-  unsigned char resident[4096];
-  const std::size_t window = sizeof resident * page;
-  for (std::size_t at = 0; at < bytes; at += window) {
-    const std::size_t len = std::min(window, bytes - at);
-    if (mincore(m + at, len, resident) != 0) {
-      std::memset(m + at, 0, len);  // not expected; correct, only slower
-      continue;
-    }
-    for (std::size_t i = 0; i < (len + page - 1) / page; ++i)
-      if (resident[i] & 1) std::memset(m + at + i * page, 0, page);
-  }
-}
 }  // namespace
 
 std::size_t StackPool::page_size() {
@@ -142,7 +116,7 @@ void* StackPool::map_chunk(std::size_t n) {
 void StackPool::give_back(void* chunk, std::size_t n) {
   const std::size_t bytes = chunk_bytes(n);
   if (chunks_.size() <= kShelvedChunks && ProcessSnapshot::shelving()) {
-    zero_resident_pages(static_cast<char*>(chunk), bytes, page_size());
+    ProcessSnapshot::clear_as_fresh(chunk, bytes);
     if (ProcessSnapshot::shelve(chunk, bytes, shelf_key(n))) return;
   }
   munmap(chunk, bytes);

@@ -814,6 +814,14 @@ bool ProcessSnapshot::shelve(void* addr, std::size_t bytes, std::uint64_t key) {
 
 bool ProcessSnapshot::shelving() { return g_vault != nullptr; }
 
+void ProcessSnapshot::clear_as_fresh(void* addr, std::size_t bytes) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(addr);
+  if (swap_in_use() && raw_syscall(SYS_madvise, static_cast<long>(lo), static_cast<long>(bytes), MADV_DONTNEED) == 0)
+    return;
+  if (g_vault) clear_resident(*g_vault, lo, lo + bytes);  // the vault holds mincore's answer
+  else zero_bytes(addr, bytes);
+}
+
 void* ProcessSnapshot::unshelve(std::size_t bytes, std::uint64_t key) {
   Vault* vp = g_vault;
   if (!vp) return nullptr;

@@ -67,6 +67,11 @@ class ProcessSnapshot {
   //   every other shelved mapping is unmapped, so that the caller's own mmap lands where it lands
   //   in a fresh child. A mapping taken and not shelved again is unmapped at the run's end.
   static bool shelve(void* addr, std::size_t bytes, std::uint64_t key);
+  // Makes whole pages [addr, addr + bytes) of an anonymous mapping read as a fresh mapping's would:
+  // zeros, clearing only the pages that are resident (mincore; while pages of the machine are
+  // swapped out mincore cannot tell, and the pages are given back to the kernel instead). How an
+  // owner gives a mapping back before shelve(); the restore clears its zero pages the same way.
+  static void clear_as_fresh(void* addr, std::size_t bytes);
   static bool shelving();  // whether shelve() may keep anything here (a snapshot was taken)
   static void* unshelve(std::size_t bytes, std::uint64_t key);
 };
