@@ -51,11 +51,6 @@ TracedSchedule::~TracedSchedule() {
   if (writer_) writer_->end();
 }
 
-void TracedSchedule::call(const trace::CallRecord& rec) {
-  if (writer_) writer_->call(rec);
-  if (replayer_) replayer_->call(rec);
-}
-
 void TracedSchedule::superstep(std::uint64_t n) {
   coverage_->superstep(n);
   if (guide_) guide_->superstep(n);

@@ -38,7 +38,10 @@ class TracedSchedule {
   Scheduler& scheduler() { return *sched_; }
   // Is any call recorded or checked? (World skips building the record when not.)
   bool tracing() const { return writer_ || replayer_; }
-  void call(const trace::CallRecord& rec);
+  void call(const trace::CallRecord& rec) {  // inline: every call of a recorded or replayed run
+    if (writer_) writer_->call(rec);
+    if (replayer_) replayer_->call(rec);
+  }
   // A measurement (Options::measure_work): recorded, never replayed or compared.
   void work(std::uint32_t pid, std::uint64_t ns) {
     if (writer_) writer_->work(pid, ns);

@@ -46,10 +46,8 @@ int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) 
   return checked_pid(e->value, runnable);
 }
 
-int ReplayScheduler::checked_pid(std::uint64_t pid, const rt::RunnableSet& runnable) {
-  if (pid >= static_cast<std::uint64_t>(runnable.nprocs()) || !runnable.contains(static_cast<int>(pid)))
-    diverged_("the trace chooses process " + std::to_string(pid) + " to run next, which is not runnable now");
-  return static_cast<int>(pid);
+void ReplayScheduler::not_runnable(std::uint64_t pid) {
+  diverged_("the trace chooses process " + std::to_string(pid) + " to run next, which is not runnable now");
 }
 
 std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
@@ -63,15 +61,12 @@ std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
   return checked_choice(k, e->value, n);
 }
 
-std::uint32_t ReplayScheduler::checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
-  if (value >= n)
-    diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) + " is out of range 0.." +
-              std::to_string(n - 1));
-  return static_cast<std::uint32_t>(value);
+void ReplayScheduler::out_of_range(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
+  diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) + " is out of range 0.." +
+            std::to_string(n - 1));
 }
 
-void ReplayScheduler::call(const CallRecord& actual) {
-  if (!at_end_ && trace_.next_call_if(actual)) return;  // the usual: the trace has these bytes next
+void ReplayScheduler::call_not_next(const CallRecord& actual) {
   const Event* e = next("a BSPlib call");
   if (!e) return;
   if (e->type != Event::call || !(e->rec == actual))

@@ -23,8 +23,12 @@ class ReplayScheduler final : public rt::Scheduler {
 
   int next_process(const rt::RunnableSet& runnable, int current) override;
   std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
-  // The program made this call: it must be the trace's next record.
-  void call(const CallRecord& actual);
+  // The program made this call: it must be the trace's next record. Inline: every BSPlib call of
+  // a replay passes here, and the trace nearly always has the same bytes next.
+  void call(const CallRecord& actual) {
+    if (!at_end_ && trace_.next_call_if(actual)) [[likely]] return;
+    call_not_next(actual);
+  }
   void superstep(std::uint64_t n);
   // A trace recorded by an exploring run is replayed exploring: offered the same choices.
   bool exploring() const override { return trace_.header().strategy == kExploringStrategy; }
@@ -34,9 +38,22 @@ class ReplayScheduler final : public rt::Scheduler {
 
  private:
   const Event* next(const char* expecting);
-  // A recorded choice, checked against what the run can take; diverged_ when it cannot.
-  int checked_pid(std::uint64_t pid, const rt::RunnableSet& runnable);
-  std::uint32_t checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n);
+  // call() when the trace's next record is not that call as encoded: another record, a record
+  // across two blocks, the end of a cut-off trace, or a divergence.
+  void call_not_next(const CallRecord& actual);
+  // A recorded choice, checked against what the run can take; diverged_ when it cannot. The
+  // check is inline (every choice passes here), the report not.
+  int checked_pid(std::uint64_t pid, const rt::RunnableSet& runnable) {
+    if (pid >= static_cast<std::uint64_t>(runnable.nprocs()) || !runnable.contains(static_cast<int>(pid))) [[unlikely]]
+      not_runnable(pid);
+    return static_cast<int>(pid);
+  }
+  std::uint32_t checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
+    if (value >= n) [[unlikely]] out_of_range(kind, value, n);
+    return static_cast<std::uint32_t>(value);
+  }
+  __attribute__((noinline, cold)) void not_runnable(std::uint64_t pid);
+  __attribute__((noinline, cold)) void out_of_range(std::uint8_t kind, std::uint64_t value, std::uint32_t n);
   std::string describe(const Event& e) const;
   EventStream trace_;  // read as the run goes: bounded memory whatever the trace's length
   Event current_;

@@ -24,10 +24,6 @@ const char* call_name(Call c) {
   return i < std::size(names) ? names[i] : "?";
 }
 
-std::uint32_t checksum(const void* p, std::size_t n) {
-  return rt::fnv1a32(p, n);  // 32 bits: enough to notice a different payload
-}
-
 // --- writing ------------------------------------------------------------------------------------
 
 Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
@@ -118,46 +114,27 @@ namespace {
 // bounded memory), with the running checksum of every byte read.
 class Cursor {
  public:
-  Cursor(const std::uint8_t* d, std::size_t n, const std::string& origin) : d_(d), n_(n), origin_(origin) {}
+  Cursor(const std::uint8_t* d, std::size_t n, const std::string& origin) : origin_(origin) {
+    b_.d = d;
+    b_.n = n;
+  }
   // From a file; `limit`: more bytes than this are refused (a pipe or a device is not a trace).
   Cursor(std::FILE* f, const std::string& origin, std::size_t limit) : f_(f), block_(1 << 16), limit_(limit), origin_(origin) {}
   bool at_end() {
-    if (pos_ < n_) return false;
+    if (b_.pos < b_.n) return false;
     refill();
-    return pos_ >= n_;
+    return b_.pos >= b_.n;
   }
-  std::size_t pos() const { return consumed_ + pos_; }
+  TraceBlock& block() { return b_; }
+  std::size_t pos() const { return consumed_ + b_.pos; }
   [[noreturn]] __attribute__((noinline, cold)) void fail(const std::string& what) const {
     throw TraceError(origin_ + ": " + what + " at byte " + std::to_string(pos()));
   }
   // The hot path of a replay (every record of the trace): a bounds check and a load, inline. The
   // checksum is taken later over whole runs of bytes (sum_up_to_pos).
   std::uint8_t byte(const char* what) {
-    if (pos_ >= n_) [[unlikely]] return byte_from_next_block(what);
-    return d_[pos_++];
-  }
-  // Two bytes, `first` and one below 128, when both are next in the block: taken, the second
-  // returned; else -1 and nothing taken.
-  int take_pair_starting(std::uint8_t first) {
-    if (n_ - pos_ < 2 || d_[pos_] != first || (d_[pos_ + 1] & 0x80)) return -1;
-    pos_ += 2;
-    return d_[pos_ - 1];
-  }
-  // These n bytes, when they are next in the block: taken (true); else nothing taken.
-  bool take_if_next(const std::uint8_t* b, std::size_t n) {
-    if (n_ - pos_ < n) return false;
-    const std::uint8_t* d = d_ + pos_;
-    std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) {  // a word at a time, inline (a call of memcmp cost more than the compare)
-      std::uint64_t x, y;
-      std::memcpy(&x, d + i, 8);
-      std::memcpy(&y, b + i, 8);
-      if (x != y) return false;
-    }
-    for (; i < n; ++i)
-      if (d[i] != b[i]) return false;
-    pos_ += n;
-    return true;
+    if (b_.pos >= b_.n) [[unlikely]] return byte_from_next_block(what);
+    return b_.d[b_.pos++];
   }
   // The checksum of the trace's format version, chosen before any byte is summed (the version is
   // in the first block, and bytes are summed only when a block is left or a checksum verified).
@@ -201,35 +178,33 @@ class Cursor {
   }
   __attribute__((noinline)) std::uint8_t byte_from_next_block(const char* what) {
     refill();
-    if (pos_ >= n_) fail(std::string("truncated (") + what + ")");
-    return d_[pos_++];
+    if (b_.pos >= b_.n) fail(std::string("truncated (") + what + ")");
+    return b_.d[b_.pos++];
   }
   void sum_up_to_pos() {
-    sum_.add(d_ + summed_, pos_ - summed_);
-    summed_ = pos_;
+    sum_.add(b_.d + summed_, b_.pos - summed_);
+    summed_ = b_.pos;
   }
   void refill() {
     if (!f_) return;
-    sum_up_to_pos();  // the block was read whole (pos_ == n_)
+    sum_up_to_pos();  // the block was read whole (b_.pos == b_.n)
     summed_ = 0;
-    consumed_ += n_;
+    consumed_ += b_.n;
     if (limit_ && consumed_ > limit_)
       throw TraceError(origin_ + ": more than " + std::to_string(limit_ >> 20) +
                        " MiB from a file that is not a regular file: not a trace");
-    n_ = std::fread(block_.data(), 1, block_.size(), f_);
-    d_ = block_.data();
-    pos_ = 0;
+    b_.n = std::fread(block_.data(), 1, block_.size(), f_);
+    b_.d = block_.data();
+    b_.pos = 0;
   }
-  const std::uint8_t* d_ = nullptr;
-  std::size_t n_ = 0;
-  std::size_t pos_ = 0;
+  TraceBlock b_;  // the block, how far it is read (the replay's inline paths read it too)
   std::size_t summed_ = 0;    // bytes of the block already in sum_
   std::size_t consumed_ = 0;  // bytes of earlier blocks
   std::FILE* f_ = nullptr;
   std::vector<std::uint8_t> block_;
   std::size_t limit_ = 0;  // 0: none
   std::string origin_;
-  StreamChecksum sum_{kOldestFormatVersion};  // of every byte before d_ + summed_
+  StreamChecksum sum_{kOldestFormatVersion};  // of every byte before b_.d + summed_
 };
 
 }  // namespace
@@ -239,8 +214,7 @@ struct EventStream::State {
   Cursor cursor;
   Header header;
   std::uint32_t procs = 0;
-  bool complete = false, ended = false;
-  std::size_t events = 0;
+  bool complete = false;
   State(const std::uint8_t* d, std::size_t n, const std::string& origin) : cursor(d, n, origin) {}
   State(std::FILE* f, const std::string& origin, std::size_t limit) : file(f), cursor(f, origin, limit) {}
   ~State() {
@@ -283,7 +257,7 @@ void EventStream::State::read_header(const std::string& origin) {
   c.verify("header checksum");
 }
 
-EventStream::EventStream(std::unique_ptr<State> s) : s_(std::move(s)) {}
+EventStream::EventStream(std::unique_ptr<State> s) : s_(std::move(s)), block_(&s_->cursor.block()), procs_(s_->procs) {}
 EventStream::EventStream(EventStream&&) noexcept = default;
 EventStream& EventStream::operator=(EventStream&&) noexcept = default;
 EventStream::~EventStream() = default;
@@ -314,7 +288,7 @@ bool EventStream::complete() const { return s_->complete; }
 bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
   Cursor& c = s_->cursor;
   for (;;) {
-    if (s_->ended) {
+    if (c.block().ended) {
       if (!c.at_end()) c.fail("corrupted: data after the end record");
       return false;
     }
@@ -344,40 +318,22 @@ bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
       if (pid >= s_->procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(s_->procs));
       w.pid = static_cast<std::uint32_t>(pid);
       w.ns = c.varint("work");
-      w.before = s_->events;
+      w.before = c.block().events;
       if (work) work->push_back(w);
       continue;  // not an event: replays and comparisons never see it
     } else if (tag == kTagEnd) {
       e.type = Event::end;
       c.verify("trace checksum");
-      s_->ended = true;
+      c.block().ended = true;
       s_->complete = true;
     } else {
       char buf[8];
       std::snprintf(buf, sizeof buf, "0x%02x", tag);
       c.fail(std::string("corrupted: unknown record type ") + buf);
     }
-    ++s_->events;
+    ++c.block().events;
     return true;
   }
-}
-
-bool EventStream::next_small_choice(std::uint8_t kind, std::uint64_t& value) {
-  if (s_->ended) return false;
-  const int v = s_->cursor.take_pair_starting(kind);  // a choice's record: its kind, its value
-  if (v < 0) return false;
-  value = static_cast<std::uint64_t>(v);
-  ++s_->events;
-  return true;
-}
-
-bool EventStream::next_call_if(const CallRecord& r) {
-  if (s_->ended) return false;
-  std::uint8_t bytes[kMaxRecord];
-  const std::size_t n = static_cast<std::size_t>(encode_call(bytes, r) - bytes);
-  if (r.pid >= s_->procs || !s_->cursor.take_if_next(bytes, n)) return false;  // (next() names a bad pid)
-  ++s_->events;
-  return true;
 }
 
 Reader Reader::read_all(EventStream s) {

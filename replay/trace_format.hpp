@@ -7,7 +7,9 @@
 // typical call costs about ten bytes.
 #pragma once
 
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -96,7 +98,9 @@ struct TraceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::uint32_t checksum(const void* p, std::size_t n);
+// The checksum of a call's data (the bytes a put or send carries), in every format version:
+// 32 bits are enough to notice a different payload. Inline: it is taken at every such call.
+inline std::uint32_t checksum(const void* p, std::size_t n) { return rt::fnv1a32(p, n); }
 
 // The checksum over a trace's own bytes (the header's, the end record's): FNV-1a (32 bits) in
 // format version 1, CRC-32C from version 2, where the byte-serial FNV had been a tenth of the
@@ -185,6 +189,16 @@ class Writer {
   StreamChecksum sum_;  // of every byte before buf_ + summed_
 };
 
+// The block of a trace being read, and how far: what the inline fast paths of a replay read
+// (EventStream::next_small_choice, next_call_if), without a call into the reader per record.
+struct TraceBlock {
+  const std::uint8_t* d = nullptr;
+  std::size_t n = 0;    // bytes in the block
+  std::size_t pos = 0;  // the next unread byte
+  std::size_t events = 0;  // events read so far, by any path (a work record's `before`)
+  bool ended = false;      // the end record was read: nothing more is an event
+};
+
 // Reads a trace one event at a time, with bounded memory whatever its length: the header when
 // opened, then each record as it is asked for (a replay: replay_scheduler.hpp). Corruption found
 // on the way is a TraceError then.
@@ -200,19 +214,61 @@ class EventStream {
   // The next event; false past the last one. Work records are not events: they go to `work`
   // when given, else they are skipped.
   bool next(Event& e, std::vector<WorkRecord>* work = nullptr);
-  // The next event when it is a choice of this kind with a value below 128 (two bytes: most of
-  // a replay's records), read without building an Event; false, with nothing read, otherwise
-  // (then next() reads whatever it is).
-  bool next_small_choice(std::uint8_t kind, std::uint64_t& value);
+  // The next event when it is a choice of this kind with a value below 2^14 (a varint of one or
+  // two bytes: nearly all of a replay's choices), read inline without building an Event; false,
+  // with nothing read, otherwise (then next() reads whatever it is, and names what is wrong).
+  bool next_small_choice(std::uint8_t kind, std::uint64_t& value) {
+    TraceBlock& b = *block_;
+    const std::size_t left = b.n - b.pos;
+    if (b.ended || left < 2 || b.d[b.pos] != kind) return false;
+    const std::uint8_t low = b.d[b.pos + 1];
+    if (!(low & 0x80)) {
+      value = low;
+      b.pos += 2;
+    } else {
+      if (left < 3 || (b.d[b.pos + 2] & 0x80)) return false;
+      value = (low & 0x7fu) | (static_cast<std::uint64_t>(b.d[b.pos + 2]) << 7);
+      b.pos += 3;
+    }
+    ++b.events;
+    return true;
+  }
   // The next event when it is this call (its bytes are encode_call's of it), read by comparing
-  // bytes; false, with nothing read, otherwise.
-  bool next_call_if(const CallRecord& r);
+  // bytes inline; false, with nothing read, otherwise.
+  bool next_call_if(const CallRecord& r) {
+    TraceBlock& b = *block_;
+    if (b.ended || r.pid >= procs_) return false;  // (next() names a bad pid)
+    const std::uint64_t target = zigzag(r.target), size = zigzag(r.size);
+    if ((r.pid | target | size) < 0x80 && b.n - b.pos >= 8) {
+      // The usual record: three one-byte numbers, 8 bytes in all, compared with one load. The
+      // expected word is built in a register: built in memory byte by byte and loaded whole, it
+      // stalled on store forwarding (half of this function's time).
+      static_assert(std::endian::native == std::endian::little);
+      const std::uint64_t want = (kTagCall + static_cast<std::uint64_t>(r.call)) | std::uint64_t{r.pid} << 8 |
+                                 target << 16 | size << 24 | std::uint64_t{r.checksum} << 32;
+      std::uint64_t have;
+      std::memcpy(&have, b.d + b.pos, 8);
+      if (have != want) return false;
+      b.pos += 8;
+    } else {
+      std::uint8_t bytes[kMaxRecord];
+      const std::size_t n = static_cast<std::size_t>(encode_call(bytes, r) - bytes);
+      if (b.n - b.pos < n) return false;
+      for (std::size_t i = 0; i < n; ++i)  // bytes as stored (see above)
+        if (b.d[b.pos + i] != bytes[i]) return false;
+      b.pos += n;
+    }
+    ++b.events;
+    return true;
+  }
   bool complete() const;  // the end record was read (its checksum verified)
 
  private:
   struct State;
   explicit EventStream(std::unique_ptr<State> s);
   std::unique_ptr<State> s_;
+  TraceBlock* block_;        // inside *s_ (which does not move when the stream does)
+  std::uint32_t procs_ = 0;  // the header's
 };
 
 // Reads a whole trace into memory (show, shrink, comparisons).

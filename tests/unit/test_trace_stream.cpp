@@ -188,3 +188,99 @@ TEST(EventStream, VersionsItCannotReadAreNamed) {
       << read_through(path);
   std::remove(path.c_str());
 }
+
+// The replay's inline paths (next_small_choice, next_call_if) read exactly what next() reads, in
+// every block and at every block boundary, and nothing when the next record is another: choices
+// of one, two and three varint bytes, calls with small and large numbers, negatives included.
+TEST(EventStream, TheInlinePathsReadWhatNextReads) {
+  const std::string path = (std::filesystem::temp_directory_path() / "bspcheck-unit-inline.trace").string();
+  struct Expected {
+    bool is_choice;
+    std::uint8_t kind;
+    std::uint64_t value;
+    trace::CallRecord rec;
+  };
+  std::vector<Expected> expected;
+  {
+    trace::Header h;
+    h.procs = 300;
+    h.strategy = "random";
+    trace::Writer w(path, h);
+    std::uint64_t x = 88172645463325252u;
+    auto rnd = [&x] {  // xorshift64: a fixed, varied sequence
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      return x;
+    };
+    const std::uint64_t bounds[] = {2, 128, 129, 16384, 16385, 1u << 30};
+    for (int i = 0; i < 60000; ++i) {
+      if (rnd() % 2) {
+        const std::uint8_t kind = static_cast<std::uint8_t>(1 + rnd() % 3);
+        const std::uint64_t value = rnd() % bounds[rnd() % std::size(bounds)];
+        w.choice(kind, value);
+        expected.push_back({true, kind, value, {}});
+      } else {
+        trace::CallRecord r;
+        r.call = static_cast<trace::Call>(rnd() % static_cast<unsigned>(trace::Call::count_));
+        r.pid = static_cast<std::uint32_t>(rnd() % (rnd() % 2 ? 64 : 300));
+        r.target = static_cast<long>(rnd() % bounds[rnd() % std::size(bounds)]) - (rnd() % 2 ? 1 : 70);
+        r.size = static_cast<long>(rnd() % bounds[rnd() % std::size(bounds)]) - 1;
+        r.checksum = static_cast<std::uint32_t>(rnd());
+        w.call(r);
+        expected.push_back({false, 0, 0, r});
+      }
+      if (i % 5000 == 4999) w.work(1, 7);  // not an event: skipped by both paths
+    }
+    w.end();
+  }
+  {  // bytes after the end record, as a damaged file may have: neither path may take them
+    std::ofstream out(path, std::ios::binary | std::ios::app);
+    out.write("\x01\x05", 2);
+  }
+  trace::EventStream s = trace::EventStream::open(path);
+  std::size_t inline_reads = 0;
+  for (const Expected& want : expected) {
+    if (want.is_choice) {
+      std::uint64_t v = 0;
+      const auto other = static_cast<std::uint8_t>(want.kind % 3 + 1);
+      ASSERT_FALSE(s.next_small_choice(other, v)) << "a choice of another kind";
+      if (s.next_small_choice(want.kind, v)) {
+        ASSERT_LT(want.value, 16384u);
+        ASSERT_EQ(v, want.value);
+        ++inline_reads;
+        continue;
+      }
+    } else {
+      trace::CallRecord wrong = want.rec;
+      wrong.checksum ^= 1u << (want.rec.size & 31);
+      ASSERT_FALSE(s.next_call_if(wrong)) << "a call with another checksum";
+      wrong = want.rec;
+      wrong.target += 1;
+      ASSERT_FALSE(s.next_call_if(wrong)) << "a call to another process";
+      if (s.next_call_if(want.rec)) {
+        ++inline_reads;
+        continue;
+      }
+    }
+    trace::Event e;  // a record the inline paths leave (large, or across two blocks): next() reads it
+    ASSERT_TRUE(s.next(e));
+    if (want.is_choice) {
+      ASSERT_EQ(e.type, trace::Event::choice);
+      ASSERT_EQ(e.kind, want.kind);
+      ASSERT_EQ(e.value, want.value);
+    } else {
+      ASSERT_EQ(e.type, trace::Event::call);
+      ASSERT_EQ(e.rec, want.rec);
+    }
+  }
+  trace::Event e;
+  ASSERT_TRUE(s.next(e));
+  EXPECT_EQ(e.type, trace::Event::end);
+  EXPECT_TRUE(s.complete());  // the checksum over every byte, whichever path read it
+  EXPECT_GT(inline_reads, expected.size() / 2);
+  std::uint64_t v = 0;
+  EXPECT_FALSE(s.next_small_choice(1, v));  // nothing after the end record is a choice
+  EXPECT_THROW(s.next(e), trace::TraceError);  // it is damage
+  std::remove(path.c_str());
+}
