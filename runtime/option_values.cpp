@@ -134,7 +134,9 @@ double SecondsValue::parse(const std::string& key, const std::string& text) {
 }
 std::string SecondsValue::format(const double& v) {
   // The shortest decimal the parser reads back as the same double ("0.1", not 0.1000000000000000055).
-  char buf[64];
+  // Room for the longest: the least normal double is "0." and 324 more digits. (A 64-byte buffer
+  // printed a timeout of 4e-105 s as std::to_string's "0.000000", which reads back as none.)
+  char buf[400];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
   return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
 }

@@ -83,6 +83,19 @@ RC_GTEST_PROP(OptionsTable, PrintedOptionsReadBackTheSame, ()) {
   RC_ASSERT(checks.run.suppressions_file == o.run.suppressions_file);
 }
 
+// Seconds far below a microsecond print in full and read back as the same double (the options
+// fuzzer found 4e-105 printed as "0.000000", which reads back as no time limit at all).
+TEST(OptionsTable, TinySecondsReadBackTheSame) {
+  for (const char* text : {"0.0000000000000000000000000000000000000000000000000000000004099278089723952984",
+                           "2.2250738585072014e-308", "0.1", "9999999.999999998"}) {
+    rt::ProgramOptions o;
+    rt::set_program_option(o, "timeout", text);
+    ASSERT_GT(o.timeout_seconds, 0.0) << text;
+    const rt::ProgramOptions back = rt::parse_program_options(rt::format_program_options(o, rt::OptionScope::all));
+    EXPECT_EQ(back.timeout_seconds, o.timeout_seconds) << text;
+  }
+}
+
 TEST(OptionsTable, DefaultsPrintOnlySeedAndProcs) {
   EXPECT_EQ(rt::format_program_options(rt::ProgramOptions{}, rt::OptionScope::reproduce), "seed=1:procs=4");
   EXPECT_EQ(rt::format_program_options(rt::ProgramOptions{}, rt::OptionScope::checker), "");
