@@ -10,6 +10,7 @@
 #include "bspcheck/hygiene.h"
 
 #include <cstdarg>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -18,6 +19,7 @@
 #include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
 #include "runtime/call_stacks.hpp"
+#include "runtime/main_stack.hpp"
 
 using bspcheck::Rule;
 using bspcheck::rt::Site;
@@ -102,25 +104,39 @@ void bspcheck_set_site(const char* file, int line) {
   g_site_line = line;
 }
 
-void bsp_begin(int maxprocs) {
-  const Site site = SITE;
+// bsp_begin's body (engine/begin_entry.cpp is its entry point). return_slot: where bsp_begin's
+// return address lies (everything below is dead once it returns), or 0. Returns how many bytes
+// just below return_slot the entry point clears after this returns: nonzero only for process 0 of
+// a program, on the main thread's stack, whose pages below those are cleared here.
+__attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxprocs, const void* return_address,
+                                                                     std::uintptr_t return_slot) {
+  const Site site = take_site(return_address);
   if (World* w = World::current()) {
     if (!bspcheck::rt::on_world_thread()) {
       bspcheck::rt::call_outside_world_thread("bsp_begin", site);
-      return;
+      return 0;
     }
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
       w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
                                   " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
-      return;
+      return 0;
     }
     me.begun = true;  // processes 1..p-1 arriving at the start of main or the SPMD function
     w->switch_point();
-    return;
+    return 0;
   }
-  if (bspcheck::rt::Launch* l = bspcheck::rt::active_launch()) bspcheck::rt::begin_in_process(*l, maxprocs, site);
-  else bspcheck::rt::begin_program(maxprocs, site);
+  if (bspcheck::rt::Launch* l = bspcheck::rt::active_launch()) {
+    bspcheck::rt::begin_in_process(*l, maxprocs, site);
+    return 0;
+  }
+  bspcheck::rt::begin_program(maxprocs, site);
+  if (!return_slot) return 0;
+  // The pages below are cleared here; the rest, where this function's frames and those it calls
+  // lie (a few hundred bytes), by the entry point once this has returned.
+  constexpr std::uintptr_t kRoomForTheseFrames = 4096;
+  const std::uintptr_t cleared_to = bspcheck::rt::clear_main_stack_pages_below(return_slot - kRoomForTheseFrames);
+  return cleared_to ? return_slot - cleared_to : 0;
 }
 
 void bsp_end(void) {

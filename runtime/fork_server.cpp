@@ -24,6 +24,7 @@
 #include "runtime/driver_environment.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/fork_server_protocol.hpp"
+#include "runtime/main_stack.hpp"
 #include "runtime/process_snapshot.hpp"
 
 namespace bspcheck::rt {
@@ -131,6 +132,10 @@ bool g_in_worker_run = false;  // set as a worker takes a request (its restores 
 // session ends.
 void serve_as_worker(off_t input_at) {
   Channel& c = *g_channel;
+  // The stack below is dead: cleared, the moment saves zeros there instead of the server's frames
+  // for every run to restore, and bsp_begin clears less (runtime/main_stack.hpp).
+  if (g_runs_per_worker > 1 && c.reusable)
+    clear_main_stack_pages_below(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) - 4096);
   // Every run after the first comes back here. One run per worker saves nothing.
   g_reusable = g_runs_per_worker > 1 && c.reusable &&
                ProcessSnapshot::take(kSnapshotLimit) != ProcessSnapshot::Taken::unavailable;

@@ -380,17 +380,20 @@ void save_memory(Vault& v) {
 }
 
 // Clears the pages of [lo, hi) that are resident: the others read as zeros already.
-void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+// Zeros the resident pages of [lo, hi); the others read as zeros already. `resident` holds
+// mincore's answer for `window` pages at a time.
+void clear_resident(unsigned char* resident, std::size_t window, std::uintptr_t lo, std::uintptr_t hi) {
   for (std::uintptr_t at = lo; at < hi;) {
-    const std::uintptr_t len = hi - at < kMincoreWindow * kPage ? hi - at : kMincoreWindow * kPage;
-    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(v.resident)) != 0)
+    const std::uintptr_t len = hi - at < window * kPage ? hi - at : window * kPage;
+    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(resident)) != 0)
       zero_bytes(reinterpret_cast<void*>(at), len);  // not expected; correct, only slower
     else
       for (std::uintptr_t k = 0; k < len / kPage; ++k)
-        if (v.resident[k] & 1) zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
+        if (resident[k] & 1) zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
     at += len;
   }
 }
+void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) { clear_resident(v.resident, kMincoreWindow, lo, hi); }
 
 // The low end of the main stack's mapping now: pages just below the known end are probed with
 // mincore, which fails for a page that is not mapped. The usual answer (no growth) takes one probe;
@@ -818,8 +821,12 @@ void ProcessSnapshot::clear_as_fresh(void* addr, std::size_t bytes) {
   const auto lo = reinterpret_cast<std::uintptr_t>(addr);
   if (swap_in_use() && raw_syscall(SYS_madvise, static_cast<long>(lo), static_cast<long>(bytes), MADV_DONTNEED) == 0)
     return;
-  if (g_vault) clear_resident(*g_vault, lo, lo + bytes);  // the vault holds mincore's answer
-  else zero_bytes(addr, bytes);
+  if (g_vault) {
+    clear_resident(*g_vault, lo, lo + bytes);  // the vault has room for mincore's answer
+  } else {
+    unsigned char resident[256];
+    clear_resident(resident, sizeof resident, lo, lo + bytes);
+  }
 }
 
 void* ProcessSnapshot::unshelve(std::size_t bytes, std::uint64_t key) {

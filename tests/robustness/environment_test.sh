@@ -10,6 +10,7 @@ compile first_line
 compile open_fds
 compile early_exit
 compile print_environment
+compile uninitialised_stack
 b="$BSPCHECK"
 
 # An endless pipe: the first run starts, every run sees the input from its start.
@@ -97,4 +98,18 @@ assert all('exited with status 3' in r['reason'] for r in j['runs'])
     || { echo "FAIL: early exit 0, try $i: not clean"; tail -3 "$work/out"; fail=1; break; }
 done
 no_leftovers "early exit"
+
+# Process 0 reads zeros below main's frame after bsp_begin, in a plain run and in the runs of a
+# worker alike (not the dynamic loader's frames in one and the fork server's in the other), so
+# that an uninitialised read fails or passes the same under a seed and under its reproduce command.
+for server in "" --no-fork-server; do
+  # shellcheck disable=SC2086
+  "$b" run -v -p 1-3 --seeds 4 $server "$work/uninitialised_stack" >"$work/stack.out" 2>&1 </dev/null
+  zeros="$(grep -c '^process 0: 0 nonzero bytes below$' "$work/stack.out")"
+  [ "$zeros" = 12 ] || { echo "FAIL: process 0 read garbage below main's frame ($server): $zeros runs of 12 read zeros"; grep '^process 0' "$work/stack.out" | sort | uniq -c | head -5; fail=1; }
+done
+BSPCHECK_OPTIONS=procs=1 "$work/uninitialised_stack" >"$work/stack.out" 2>&1 </dev/null
+grep -q '^process 0: 0 nonzero bytes below$' "$work/stack.out" \
+  || { echo "FAIL: process 0 read garbage below main's frame (run directly)"; cat "$work/stack.out"; fail=1; }
+no_leftovers "uninitialised stack"
 finish "robustness environment"

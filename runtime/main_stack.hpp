@@ -1,0 +1,20 @@
+// main_stack.hpp: the main thread's stack below a frame, cleared as a fresh stack would read.
+//
+// Why: process 0 runs on the main thread's stack, and what lies below its frame is what ran there
+// before it, which differs between a plain run and a worker of the fork server (the dynamic
+// loader's frames, the server's). bsp_begin clears it (engine/begin_entry.cpp), and a worker
+// clears it once before saving its moment, so that the moment saves zeros instead of a copy of
+// that garbage for every run to restore.
+#pragma once
+
+#include <cstdint>
+
+namespace bspcheck::rt {
+
+// Zeros the main thread's stack from the low end of its mapping up to `below` rounded down to a
+// page, writing only the pages that are resident (the others read as zeros already). Returns the
+// page boundary it cleared up to, or 0 when `below` is not on the main thread's stack. The
+// caller's frames and those of what it calls must lie above `below`.
+std::uintptr_t clear_main_stack_pages_below(std::uintptr_t below);
+
+}  // namespace bspcheck::rt
