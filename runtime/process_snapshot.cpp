@@ -379,7 +379,6 @@ void save_memory(Vault& v) {
   }
 }
 
-// Clears the pages of [lo, hi) that are resident: the others read as zeros already.
 // Zeros the resident pages of [lo, hi); the others read as zeros already. `resident` holds
 // mincore's answer for `window` pages at a time.
 void clear_resident(unsigned char* resident, std::size_t window, std::uintptr_t lo, std::uintptr_t hi) {
