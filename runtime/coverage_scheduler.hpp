@@ -21,6 +21,10 @@ class CoverageScheduler final : public Scheduler {
     coverage_.add(superstep_, static_cast<unsigned>(kind), n, v);
     return v;
   }
+  void choose_shuffle(ChoiceKind kind, std::uint32_t n, std::uint32_t* out) override {
+    inner_->choose_shuffle(kind, n, out);
+    for (std::uint32_t i = n; i > 1; --i) coverage_.add(superstep_, static_cast<unsigned>(kind), i, *out++);
+  }
   bool exploring() const override { return inner_->exploring(); }
 
   void superstep(std::uint64_t n) { superstep_ = n; }

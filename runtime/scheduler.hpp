@@ -48,11 +48,23 @@ class Scheduler {
   // no time jitter.
   virtual bool exploring() const { return false; }
 
-  // Fisher-Yates shuffle drawing from choose(kind, ...).
+  // The draws of a Fisher-Yates shuffle of n elements, in order: out[k] = choose(kind, n - k) for
+  // k = 0 .. n-2. One virtual call per shuffle through each wrapper (coverage, recorder), not one
+  // per element: a barrier shuffles the writes of every put. A scheduler that overrides it draws
+  // exactly what those choose calls would, in the same order, so seeds and traces are unchanged.
+  virtual void choose_shuffle(ChoiceKind kind, std::uint32_t n, std::uint32_t* out) {
+    for (std::uint32_t i = n; i > 1; --i) *out++ = choose(kind, i);
+  }
+
+  // Fisher-Yates shuffle drawing from choose(kind, ...) (through choose_shuffle).
   template <typename T>
   void shuffle(std::vector<T>& v, ChoiceKind kind) {
-    for (std::size_t i = v.size(); i > 1; --i) {
-      std::size_t j = choose(kind, static_cast<std::uint32_t>(i));
+    if (v.size() < 2) return;
+    const auto n = static_cast<std::uint32_t>(v.size());
+    if (shuffle_draws_.size() < n) shuffle_draws_.resize(n);
+    choose_shuffle(kind, n, shuffle_draws_.data());
+    for (std::uint32_t i = n, k = 0; i > 1; --i, ++k) {
+      const std::uint32_t j = shuffle_draws_[k];
       if (j != i - 1) std::swap(v[i - 1], v[j]);
     }
   }
@@ -69,6 +81,7 @@ class Scheduler {
 
  private:
   Scheduler* process_delegate_ = nullptr;
+  std::vector<std::uint32_t> shuffle_draws_;  // shuffle()'s, kept between barriers
 };
 
 // The strategy options.strategy names, seeded with options.seed (runtime/schedulers/).

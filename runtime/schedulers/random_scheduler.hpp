@@ -12,6 +12,9 @@ class RandomScheduler final : public Scheduler {
   explicit RandomScheduler(std::uint64_t seed);
   int next_process(const RunnableSet& runnable, int current) override;
   std::uint32_t choose(ChoiceKind kind, std::uint32_t n) override { return choices_.choose(kind, n); }
+  void choose_shuffle(ChoiceKind kind, std::uint32_t n, std::uint32_t* out) override {
+    choices_.choose_shuffle(kind, n, out);
+  }
 
  private:
   Rng procs_;

@@ -17,17 +17,23 @@ class SeededChoices {
         hp_(stream_for(seed, ChoiceKind::hp_timing)),
         time_(stream_for(seed, ChoiceKind::time)),
         grant_(stream_for(seed, ChoiceKind::grant)) {}
-  std::uint32_t choose(ChoiceKind kind, std::uint32_t n) {
-    switch (kind) {
-      case ChoiceKind::queue_order: return queue_.below(n);
-      case ChoiceKind::write_order: return writes_.below(n);
-      case ChoiceKind::hp_timing: return hp_.below(n);
-      case ChoiceKind::grant: return grant_.below(n);
-      default: return time_.below(n);
-    }
+  std::uint32_t choose(ChoiceKind kind, std::uint32_t n) { return stream(kind).below(n); }
+  // Scheduler::choose_shuffle's draws, from the one stream, inline.
+  void choose_shuffle(ChoiceKind kind, std::uint32_t n, std::uint32_t* out) {
+    Rng& r = stream(kind);
+    for (std::uint32_t i = n; i > 1; --i) *out++ = r.below(i);
   }
 
  private:
+  Rng& stream(ChoiceKind kind) {
+    switch (kind) {
+      case ChoiceKind::queue_order: return queue_;
+      case ChoiceKind::write_order: return writes_;
+      case ChoiceKind::hp_timing: return hp_;
+      case ChoiceKind::grant: return grant_;
+      default: return time_;
+    }
+  }
   Rng queue_, writes_, hp_, time_, grant_;
 };
 

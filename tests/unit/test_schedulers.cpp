@@ -3,6 +3,7 @@
 // bound promises, and the trace wrappers compose (replay + guide) without dangling pointers.
 #include "unit_helpers.hpp"
 
+#include "runtime/coverage_scheduler.hpp"
 #include "runtime/schedulers/pct_scheduler.hpp"
 
 #include <cmath>
@@ -323,3 +324,35 @@ TEST(Schedulers, ReplayAndGuideComposeWithoutDanglingPointers) {
 }
 
 }  // namespace
+
+// A shuffle's draws in one call (Scheduler::choose_shuffle, overridden by the seeded strategies
+// and the coverage wrapper) are exactly the choose(kind, n), choose(kind, n - 1), ... of a
+// per-element shuffle: the same values from the same streams, the same coverage tuples, and the
+// draws that follow unchanged. Otherwise a seed would shuffle messages and writes otherwise than
+// before, and old traces would not replay.
+TEST(Schedulers, AShufflesDrawsAreTheChoicesOneAtATime) {
+  using bspcheck::rt::ChoiceKind;
+  for (auto strategy : {bspcheck::Strategy::random, bspcheck::Strategy::round_robin, bspcheck::Strategy::pct}) {
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+      const bspcheck::Options o = options(strategy, seed);
+      bspcheck::rt::CoverageScheduler batched(bspcheck::rt::make_scheduler(o));
+      bspcheck::rt::CoverageScheduler single(bspcheck::rt::make_scheduler(o));
+      for (std::uint32_t n : {1u, 2u, 7u, 300u, 5000u}) {
+        for (ChoiceKind kind : {ChoiceKind::write_order, ChoiceKind::queue_order}) {
+          std::vector<std::uint32_t> v(n), expected(n);
+          for (std::uint32_t i = 0; i < n; ++i) v[i] = expected[i] = i;
+          batched.shuffle(v, kind);
+          for (std::uint32_t i = n; i > 1; --i) {  // Fisher-Yates, one choice at a time
+            const std::uint32_t j = single.choose(kind, i);
+            ASSERT_LT(j, i);
+            std::swap(expected[i - 1], expected[j]);
+          }
+          ASSERT_EQ(v, expected) << "strategy " << static_cast<int>(strategy) << " seed " << seed << " n " << n;
+        }
+      }
+      EXPECT_EQ(batched.choose(ChoiceKind::hp_timing, 1000), single.choose(ChoiceKind::hp_timing, 1000));
+      EXPECT_EQ(batched.coverage().tuples(), single.coverage().tuples());
+      EXPECT_GT(batched.coverage().size(), 0u);
+    }
+  }
+}
