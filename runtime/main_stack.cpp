@@ -31,22 +31,14 @@ std::uintptr_t stack_floor(std::uintptr_t top) {
   return g_floor = top > reach + kPage ? (top - reach) & ~(kPage - 1) : kPage;
 }
 
-// The low end of the main stack's mapping, below the mapped page `hi`: the stack is one mapping
-// with nothing else within its reach, so mincore's "not mapped" answer divides the range in two
-// and a bisection finds the end. The last answer is kept: a worker's runs, which come back to the
-// moment it was found in, confirm it with two probes.
+// The low end of the main stack's mapping, below its page `hi`. The last answer is kept: a
+// worker's runs, which come back to the moment it was found in, confirm it with two probes.
 std::uintptr_t g_known_low = 0;
 std::uintptr_t low_end(std::uintptr_t hi, std::uintptr_t floor) {
   if (g_known_low && g_known_low <= hi && g_known_low >= floor && mapped(g_known_low) &&
       (g_known_low == floor || !mapped(g_known_low - kPage)))
     return g_known_low;
-  std::uintptr_t lo = floor;  // unmapped unless the stack reaches its floor
-  if (mapped(lo)) return g_known_low = lo;
-  while (hi - lo > kPage) {  // lo unmapped, hi mapped
-    const std::uintptr_t mid = lo + ((hi - lo) / 2 & ~(kPage - 1));
-    (mapped(mid) ? hi : lo) = mid;
-  }
-  return g_known_low = hi;
+  return g_known_low = main_stack_lowest_page(hi, floor);
 }
 
 // clear_main_stack_pages_below, errno aside.
@@ -63,6 +55,16 @@ std::uintptr_t clear_pages_below(std::uintptr_t below) {
 }
 
 }  // namespace
+
+std::uintptr_t main_stack_lowest_page(std::uintptr_t hi, std::uintptr_t floor) {
+  std::uintptr_t lo = floor;  // unmapped unless the stack reaches its floor
+  if (mapped(lo)) return lo;
+  while (hi - lo > kPage) {  // lo unmapped, hi mapped
+    const std::uintptr_t mid = lo + ((hi - lo) / 2 & ~(kPage - 1));
+    (mapped(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
 
 std::uintptr_t clear_main_stack_pages_below(std::uintptr_t below) {
   // mincore's "not mapped" sets errno to ENOMEM: the program's errno stays as it was (a crash

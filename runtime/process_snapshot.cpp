@@ -17,6 +17,8 @@
 #include <cstring>
 #include <utility>
 
+#include "runtime/main_stack.hpp"
+
 // The C library's sigaction under its internal name: restore() sets dispositions back without
 // passing through the interposed sigaction (runtime/snapshot_interposers.cpp), which would note them again.
 extern "C" int __sigaction(int, const struct sigaction*, struct sigaction*);
@@ -399,18 +401,11 @@ void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) { clear_resi
 // a grown stack is found by bisection (it is one mapping, with nothing else in its reach).
 std::uintptr_t stack_low_end(Vault& v) {
   unsigned char vec = 0;
-  const auto mapped = [&](std::uintptr_t page) {
-    return raw_syscall(SYS_mincore, static_cast<long>(page), static_cast<long>(kPage), reinterpret_cast<long>(&vec)) == 0;
-  };
-  if (v.stack_lo == 0 || v.stack_saved_lo - v.stack_lo >= v.stack_reach || !mapped(v.stack_lo - kPage)) return v.stack_lo;
-  std::uintptr_t hi = v.stack_lo - kPage;                               // mapped
-  std::uintptr_t lo = v.stack_saved_lo - v.stack_reach;                 // the lowest it may reach
-  if (mapped(lo)) return lo;
-  while (hi - lo > kPage) {  // lo unmapped, hi mapped
-    const std::uintptr_t mid = lo + ((hi - lo) / 2 & ~(kPage - 1));
-    (mapped(mid) ? hi : lo) = mid;
-  }
-  return hi;
+  const std::uintptr_t below = v.stack_lo - kPage;
+  if (v.stack_lo == 0 || v.stack_saved_lo - v.stack_lo >= v.stack_reach ||
+      raw_syscall(SYS_mincore, static_cast<long>(below), static_cast<long>(kPage), reinterpret_cast<long>(&vec)) != 0)
+    return v.stack_lo;
+  return main_stack_lowest_page(below, v.stack_saved_lo - v.stack_reach);
 }
 
 // Whether any page of the machine is swapped out: a swapped-out page of ours is not resident,
