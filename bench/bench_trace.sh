@@ -16,11 +16,20 @@ trap 'rm -rf "$work"' EXIT
 "$build/bspcc" -O2 -o "$work/prog" "$here/bench_trace_program.c"
 
 # The three runs interleaved, BENCH_REPS rounds; CPU time (user + system) from wait4, which
-# counts microseconds (/usr/bin/time's 10 ms steps were a tenth of the gap to measure).
-python3 - "$work/prog" "$reps" "procs=8:seed=1" "procs=8:seed=1:trace=$work/t.trace" \
+# counts microseconds (/usr/bin/time's 10 ms steps were a tenth of the gap to measure). Every
+# run is pinned to one CPU (taskset, where there is one; BENCH_CPU, default the last allowed):
+# unpinned, a run on this 2-core VM took 105 ms or 150 ms by phases, whole phases at a time,
+# noise twice the size of the gaps measured.
+pin=()
+if command -v taskset > /dev/null; then
+  pin=(taskset -c "${BENCH_CPU:-$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')}")
+fi
+python3 - "$work/prog" "$reps" "${#pin[@]}" "${pin[@]}" "procs=8:seed=1" "procs=8:seed=1:trace=$work/t.trace" \
   "procs=8:seed=1:replay=$work/t.trace" <<'PY'
 import os, statistics, subprocess, sys
-prog, reps, runs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+prog, reps = sys.argv[1], int(sys.argv[2])
+npin = int(sys.argv[3])
+pin, runs = sys.argv[4:4 + npin], sys.argv[4 + npin:]
 rss_file = os.path.join(os.path.dirname(prog), "rss")
 names = ["plain", "record", "replay"]
 cpu = {n: [] for n in names}
@@ -28,7 +37,7 @@ rss = {n: 0 for n in names}
 for _ in range(reps):
     for name, options in zip(names, runs):
         # /usr/bin/time for the peak memory of the program alone (a forked Python's counts too).
-        child = subprocess.Popen(["/usr/bin/time", "-o", rss_file, "-f", "%M", prog],
+        child = subprocess.Popen(pin + ["/usr/bin/time", "-o", rss_file, "-f", "%M", prog],
                                  env=dict(os.environ, BSPCHECK_OPTIONS=options),
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, use = os.wait4(child.pid, 0)

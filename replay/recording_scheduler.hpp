@@ -25,7 +25,7 @@ class RecordingScheduler final : public rt::Scheduler {
   }
   void choose_shuffle(rt::ChoiceKind kind, std::uint32_t n, std::uint32_t* out) override {
     inner_->choose_shuffle(kind, n, out);
-    for (std::uint32_t k = 0; k + 1 < n; ++k) out_.choice(static_cast<std::uint8_t>(kind), out[k]);
+    if (n > 1) out_.choices(static_cast<std::uint8_t>(kind), out, n - 1);
   }
   // The run offers what the wrapped scheduler explores, recorded or not: otherwise the recorded
   // run of a failing explored schedule would make other choices than the schedule it records.

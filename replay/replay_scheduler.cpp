@@ -61,6 +61,15 @@ std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
   return checked_choice(k, e->value, n);
 }
 
+void ReplayScheduler::choose_shuffle(rt::ChoiceKind kind, std::uint32_t n, std::uint32_t* out) {
+  const auto k = static_cast<std::uint8_t>(kind);
+  for (std::uint32_t i = n; i > 1; --i) {
+    std::uint64_t small = 0;
+    if (!at_end_ && trace_.next_small_choice(k, small)) *out++ = checked_choice(k, small, i);
+    else *out++ = ReplayScheduler::choose(kind, i);  // any other record, the trace's end: as choose
+  }
+}
+
 void ReplayScheduler::out_of_range(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
   diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) + " is out of range 0.." +
             std::to_string(n - 1));

@@ -23,6 +23,9 @@ class ReplayScheduler final : public rt::Scheduler {
 
   int next_process(const rt::RunnableSet& runnable, int current) override;
   std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
+  // A shuffle's draws read in one loop over the trace's records (choose, one at a time, would be
+  // a virtual call per put of the superstep); the same answers, in the same order.
+  void choose_shuffle(rt::ChoiceKind kind, std::uint32_t n, std::uint32_t* out) override;
   // The program made this call: it must be the trace's next record. Inline: every BSPlib call of
   // a replay passes here, and the trace nearly always has the same bytes next.
   void call(const CallRecord& actual) {

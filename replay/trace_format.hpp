@@ -134,7 +134,24 @@ inline std::uint8_t* varint(std::uint8_t* p, std::uint64_t v) {  // LEB128
 inline std::uint64_t zigzag(std::int64_t v) {  // small negatives stay small
   return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
 }
+// The usual call record (a put, a get: pid, target and size of one byte each, then the data
+// checksum) as one little-endian 64-bit word, built in a register: the writer stores it and the
+// replay compares it with one access each (built in memory byte by byte and loaded whole, it
+// stalled on store forwarding). False when a number needs more than one byte.
+inline bool usual_call_word(const CallRecord& r, std::uint64_t& word) {
+  static_assert(std::endian::native == std::endian::little);
+  const std::uint64_t target = zigzag(r.target), size = zigzag(r.size);
+  if ((r.pid | target | size) >= 0x80) return false;
+  word = (kTagCall + static_cast<std::uint64_t>(r.call)) | std::uint64_t{r.pid} << 8 | target << 16 | size << 24 |
+         std::uint64_t{r.checksum} << 32;
+  return true;
+}
 inline std::uint8_t* encode_call(std::uint8_t* p, const CallRecord& r) {  // kMaxRecord bytes at most
+  std::uint64_t word;
+  if (usual_call_word(r, word)) {
+    std::memcpy(p, &word, 8);
+    return p + 8;
+  }
   *p++ = static_cast<std::uint8_t>(kTagCall + static_cast<std::uint8_t>(r.call));
   p = varint(p, r.pid);
   p = varint(p, zigzag(r.target));
@@ -158,6 +175,22 @@ class Writer {
     p = varint(p, value);
     used_ = static_cast<std::size_t>(p - buf_);
   }
+  // The draws of a shuffle (rt::Scheduler::choose_shuffle): n choices of one kind, each below
+  // 2^32, with one check for room per block of them rather than one per choice.
+  void choices(std::uint8_t kind, const std::uint32_t* values, std::size_t n) {
+    constexpr std::size_t kPerRoom = 256, kMaxChoice = 6;  // a choice: its kind, a varint of <= 5 bytes
+    while (n) {
+      std::uint8_t* p = room(kPerRoom * kMaxChoice);
+      const std::size_t k = n < kPerRoom ? n : kPerRoom;
+      for (std::size_t i = 0; i < k; ++i) {
+        *p++ = kind;
+        p = varint(p, values[i]);
+      }
+      used_ = static_cast<std::size_t>(p - buf_);
+      values += k;
+      n -= k;
+    }
+  }
   void call(const CallRecord& r) {
     ++calls_;
     used_ = static_cast<std::size_t>(encode_call(room(), r) - buf_);
@@ -170,8 +203,8 @@ class Writer {
   std::uint64_t calls() const { return calls_; }
 
  private:
-  std::uint8_t* room() {  // space for one record at the end of the buffer
-    if (used_ + kMaxRecord > sizeof buf_) write_buffer();
+  std::uint8_t* room(std::size_t bytes = kMaxRecord) {  // space at the end of the buffer (one record's)
+    if (used_ + bytes > sizeof buf_) write_buffer();
     return buf_ + used_;
   }
   void put_byte(std::uint8_t b);
@@ -238,14 +271,8 @@ class EventStream {
   bool next_call_if(const CallRecord& r) {
     TraceBlock& b = *block_;
     if (b.ended || r.pid >= procs_) return false;  // (next() names a bad pid)
-    const std::uint64_t target = zigzag(r.target), size = zigzag(r.size);
-    if ((r.pid | target | size) < 0x80 && b.n - b.pos >= 8) {
-      // The usual record: three one-byte numbers, 8 bytes in all, compared with one load. The
-      // expected word is built in a register: built in memory byte by byte and loaded whole, it
-      // stalled on store forwarding (half of this function's time).
-      static_assert(std::endian::native == std::endian::little);
-      const std::uint64_t want = (kTagCall + static_cast<std::uint64_t>(r.call)) | std::uint64_t{r.pid} << 8 |
-                                 target << 16 | size << 24 | std::uint64_t{r.checksum} << 32;
+    std::uint64_t want;
+    if (b.n - b.pos >= 8 && usual_call_word(r, want)) {  // the usual record: one load
       std::uint64_t have;
       std::memcpy(&have, b.d + b.pos, 8);
       if (have != want) return false;
@@ -254,7 +281,7 @@ class EventStream {
       std::uint8_t bytes[kMaxRecord];
       const std::size_t n = static_cast<std::size_t>(encode_call(bytes, r) - bytes);
       if (b.n - b.pos < n) return false;
-      for (std::size_t i = 0; i < n; ++i)  // bytes as stored (see above)
+      for (std::size_t i = 0; i < n; ++i)  // byte by byte: the record may end a short block
         if (b.d[b.pos + i] != bytes[i]) return false;
       b.pos += n;
     }
