@@ -108,10 +108,10 @@ class Crc32c {
     return c;
   }
   // Long runs (a trace's blocks) in three interleaved lanes: the crc32 instruction takes three
-  // cycles but starts one per cycle, so one chain of them runs at a third of its speed. Lanes b
-  // and c start from 0; the CRC is linear, so a lane's value moved past the kLane zero bytes that
-  // follow it (Shift, a 32x32 bit matrix as four byte tables) and xored into the next gives the
-  // value of one chain over all three.
+  // cycles but starts one per cycle, so one chain of them runs at a third of its speed. The
+  // second and third lanes start from 0; the CRC is linear, so a lane's value moved past the kLane
+  // zero bytes that follow it (Shift, a 32x32 bit matrix as four byte tables) and xored into the
+  // next lane's gives the value of one chain over all three.
   static constexpr std::size_t kLane = 4096;
   struct Shift {
     std::uint32_t byte[4][256];
