@@ -7,10 +7,9 @@
 // an uninitialised local of a function it calls after bsp_begin (a bug bsp-check should make
 // reproducible, not hide) then read different bytes in the two modes, and a failure found by
 // `run --seeds` did not always fail again under its reproduce command. Cleared, both read zeros.
-// (Processes 1..p-1 start on fresh fiber stacks: below main's frame they find only what their
-// own bsp_begin left, a few hundred bytes of return addresses and saved registers. Those hold
-// addresses that may differ between runs, and the determinism check reports a program whose
-// output depends on them as uncontrolled-nondeterminism, naming uninitialised memory.)
+// Processes 1..p-1 start on fresh fiber stacks, zeros below main's frame but for what their own
+// bsp_begin left there: a few hundred bytes of return addresses and saved registers, addresses
+// that differ between runs. Those bytes are cleared the same way.
 //
 // bsp_begin's own frame is among those bytes (the registers of main it saves, its return address),
 // so the last part is cleared here, after the body (bspcheck_begin_from, c_api.cpp) has returned:
@@ -23,8 +22,8 @@ extern "C" std::size_t bspcheck_begin_from(int maxprocs, const void* return_addr
 
 #if defined(__x86_64__) && defined(__ELF__)
 // bspcheck_begin_from gets the call site (the return address) and where it lies, and returns how
-// many bytes just below that to clear (0 but for process 0 of a program; it has cleared the pages
-// below those itself). Its own frames lie within those bytes, so they are cleared after it
+// many bytes just below that to clear (for process 0 of a program it has cleared the pages below
+// those itself; for a fiber, those bytes are all it wrote). Its own frames lie within those bytes, so they are cleared after it
 // returns, with `rep stosb`, which uses no stack.
 asm(R"(
   .text

@@ -106,8 +106,9 @@ void bspcheck_set_site(const char* file, int line) {
 
 // bsp_begin's body (engine/begin_entry.cpp is its entry point). return_slot: where bsp_begin's
 // return address lies (everything below is dead once it returns), or 0. Returns how many bytes
-// just below return_slot the entry point clears after this returns: nonzero only for process 0 of
-// a program, on the main thread's stack, whose pages below those are cleared here.
+// just below return_slot the entry point clears after this returns: for process 0 of a program,
+// on the main thread's stack, whose pages below those are cleared here; for processes 1..p-1, on
+// fiber stacks, what this call wrote below.
 __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxprocs, const void* return_address,
                                                                      std::uintptr_t return_slot) {
   const Site site = take_site(return_address);
@@ -124,7 +125,10 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
     }
     me.begun = true;  // processes 1..p-1 arriving at the start of main or the SPMD function
     w->switch_point();
-    return 0;
+    // A fiber's stack was zeros below its caller's frame; what this call left there (its frames,
+    // the switch's saved registers: addresses, which differ from run to run) is cleared by the
+    // entry point once this has returned, so that the program finds zeros as process 0 does.
+    return return_slot && me.stack.base ? me.stack.written_below(return_slot) : 0;
   }
   if (bspcheck::rt::Launch* l = bspcheck::rt::active_launch()) {
     bspcheck::rt::begin_in_process(*l, maxprocs, site);

@@ -49,6 +49,21 @@ bool FiberStack::canary_intact() const {
   return differ == 0;
 }
 
+// Reads below the stack pointer, raw: ASan's shadow of the frames that were there says nothing
+// about these bytes now.
+__attribute__((no_sanitize("address", "thread", "undefined"))) std::size_t FiberStack::written_below(
+    std::uintptr_t from) const {
+  const auto lo = reinterpret_cast<std::uintptr_t>(base);
+  if (from <= lo || from > lo + size) return 0;
+  std::uintptr_t at = from & ~std::uintptr_t{7}, lowest = from, quiet = 0;
+  while (at - lo >= 8 && quiet < kQuietBytes) {
+    at -= 8;
+    if (*reinterpret_cast<const volatile std::uint64_t*>(at) != 0) lowest = at, quiet = 0;
+    else quiet += 8;
+  }
+  return from - lowest;
+}
+
 bool FiberStack::in_guard(const void* p) const {
   if (!guard) return false;
   auto a = reinterpret_cast<std::uintptr_t>(p), g = reinterpret_cast<std::uintptr_t>(guard);

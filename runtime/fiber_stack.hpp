@@ -35,6 +35,12 @@ struct FiberStack {
     return a >= b && a < b + size;
   }
   bool in_guard(const void* p) const;
+  // How many bytes just below `from` (an address in the stack) hold anything: the distance down
+  // to the lowest nonzero word, found by reading down until kQuietBytes of zeros in a row or the
+  // stack's base. For bsp_begin on a fresh stack (zeros below the program's frames, the pool
+  // zeroes what a run touched): what it left below its caller is exactly that.
+  static constexpr std::size_t kQuietBytes = 2048;
+  std::size_t written_below(std::uintptr_t from) const;
 };
 
 class StackPool {
