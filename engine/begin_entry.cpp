@@ -23,8 +23,8 @@ extern "C" std::size_t bspcheck_begin_from(int maxprocs, const void* return_addr
 #if defined(__x86_64__) && defined(__ELF__)
 // bspcheck_begin_from gets the call site (the return address) and where it lies, and returns how
 // many bytes just below that to clear (for process 0 of a program it has cleared the pages below
-// those itself; for a fiber, those bytes are all it wrote). Its own frames lie within those bytes, so they are cleared after it
-// returns, with `rep stosb`, which uses no stack.
+// those itself; for a fiber, those bytes are all it wrote). Its own frames lie within those
+// bytes, so they are cleared after it returns, with `rep stosb`, which uses no stack.
 asm(R"(
   .text
   .globl bsp_begin
