@@ -109,6 +109,17 @@ class World {
     clock_.call(running_);
     return me;
   }
+  // The same for a site without a calling stack, its fields stored one by one (c_api.cpp says why).
+  Process& enter(const char* call, const char* file, int line, const void* pc) {
+    Process& me = self();
+    me.call = call;
+    me.site.file = file;
+    me.site.line = line;
+    me.site.stack = 0;
+    me.site.pc = pc;
+    clock_.call(running_);
+    return me;
+  }
 
   // A switch point: fires due hp operations, then lets the scheduler pick who runs next. Every
   // BSPlib call ends in one, so the common case (no hp operation pending, the default strategy)

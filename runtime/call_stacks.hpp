@@ -33,13 +33,15 @@ extern const char* g_last_direct_file;
 Site with_wrapper_stack_slow(Site site);
 }  // namespace detail
 
+// Whether a call from `file` needs no calling stack. A direct call pays one comparison: __FILE__ is
+// one literal per translation unit, so the last site file found not to be a wrapper's is compared
+// by address. Calls without a site file are not judged (see above).
+inline bool is_direct_site_file(const char* file) { return file == nullptr || file == detail::g_last_direct_file; }
+
 // The site, with the calling stack captured when it is in a wrapper file (else unchanged). Called
-// where a primitive takes its site: every frame of this call above site.pc is the program's. A
-// direct call pays one comparison: __FILE__ is one literal per translation unit, so the last
-// site file found not to be a wrapper's is compared by address. Calls without a site file are
-// not judged (see above).
+// where a primitive takes its site: every frame of this call above site.pc is the program's.
 inline Site with_wrapper_stack(Site site) {
-  if (__builtin_expect(site.file == nullptr || site.file == detail::g_last_direct_file, 1)) return site;
+  if (__builtin_expect(is_direct_site_file(site.file), 1)) return site;
   return detail::with_wrapper_stack_slow(site);
 }
 
