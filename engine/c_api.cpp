@@ -74,32 +74,33 @@ inline Site take_site(const void* pc) {
   return s;
 }
 
-int nprocs_query(const Site& site) {
+// The queries take their site's fields one by one too (see enter_at).
+int nprocs_query(const char* file, int line, const void* pc) {
   // Before its own bsp_begin (processes 1..p-1 restart the SPMD function from its start), a
   // process asks for the processors available, like process 0 did. Legal outside the SPMD part.
   World* w = World::current();
   if (!w) return bspcheck::rt::available_processors();
   if (!bspcheck::rt::on_world_thread()) {
-    bspcheck::rt::call_outside_world_thread("bsp_nprocs", site);
+    bspcheck::rt::call_outside_world_thread("bsp_nprocs", Site{file, line, 0, pc});
     return w->nprocs();
   }
   const bool begun = w->self().begun;
-  w->enter("bsp_nprocs", site);
+  w->enter("bsp_nprocs", file, line, pc);
   return begun ? w->nprocs() : bspcheck::rt::available_processors();
 }
 
-int pid_query(Site site) {
+int pid_query(const char* file, int line, const void* pc) {
   if (World::current() && !bspcheck::rt::on_world_thread()) {  // the answer: the thread's creator
-    bspcheck::rt::call_outside_world_thread("bsp_pid", site);
+    bspcheck::rt::call_outside_world_thread("bsp_pid", Site{file, line, 0, pc});
     const int creator = bspcheck::rt::creator_process();
     return creator < 0 ? 0 : creator;
   }
-  World* w = enter("bsp_pid", site);
+  World* w = enter_at("bsp_pid", file, line, pc);
   return w ? w->pid() : 0;
 }
 
-double time_query(Site site) {
-  World* w = enter("bsp_time", site);
+double time_query(const char* file, int line, const void* pc) {
+  World* w = enter_at("bsp_time", file, line, pc);
   return w ? w->time() : 0.0;
 }
 
@@ -164,12 +165,12 @@ void bsp_end(void) {
 // The queries, with their site (bsp.h's macros call the _at forms). They record the call like
 // every other primitive, so that a crash or a finding right after one names its line, but they
 // are not switch points: the paper gives them no effect another process could observe.
-int bsp_nprocs(void) { return nprocs_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
-int bsp_pid(void) { return pid_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
-double bsp_time(void) { return time_query(Site{nullptr, 0, 0, __builtin_return_address(0)}); }
-int bspcheck_nprocs_at(const char* file, int line) { return nprocs_query(Site{file, line, 0, __builtin_return_address(0)}); }
-int bspcheck_pid_at(const char* file, int line) { return pid_query(Site{file, line, 0, __builtin_return_address(0)}); }
-double bspcheck_time_at(const char* file, int line) { return time_query(Site{file, line, 0, __builtin_return_address(0)}); }
+int bsp_nprocs(void) { return nprocs_query(nullptr, 0, SITE); }
+int bsp_pid(void) { return pid_query(nullptr, 0, SITE); }
+double bsp_time(void) { return time_query(nullptr, 0, SITE); }
+int bspcheck_nprocs_at(const char* file, int line) { return nprocs_query(file, line, SITE); }
+int bspcheck_pid_at(const char* file, int line) { return pid_query(file, line, SITE); }
+double bspcheck_time_at(const char* file, int line) { return time_query(file, line, SITE); }
 
 void bsp_sync(void) {
   if (World* w = enter("bsp_sync", SITE)) w->sync();
