@@ -3,8 +3,12 @@
 #include <elf.h>
 #include <link.h>
 #include <unistd.h>
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
+#include <cstdint>
 #include <iostream>
 
 namespace bspcheck::rt {
@@ -122,8 +126,39 @@ std::vector<std::byte> snapshot_ranges(const ProgramImage& image) {
   return bytes;
 }
 
-void copy_raw(void* dst, const void* src, std::size_t n) {
+// A switch copies a small program's globals out and in (a few hundred bytes each way), where
+// `rep movsb` spends more on starting than on copying: about 30 cycles for 312 bytes, against 20
+// 16-byte moves. So up to kShortCopy bytes move through SSE registers, the last 16 (or 8, 4, 1)
+// bytes overlapping the previous move instead of a loop for the tail. Not instrumented: the
+// ranges hold sanitizer redzones, and the function must not become a call of memcpy (whose
+// interceptor would check them), hence intrinsics rather than a loop the compiler could
+// recognise as one.
+__attribute__((no_sanitize("address", "thread", "undefined"))) void copy_raw(void* dst, const void* src, std::size_t n) {
 #if defined(__x86_64__)
+  constexpr std::size_t kShortCopy = 1024;
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+  if (n >= 16 && n <= kShortCopy) {
+    const __m128i last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + n - 16));
+    for (std::size_t i = 0; i + 16 <= n; i += 16)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + n - 16), last);
+    return;
+  }
+  if (n < 16) {
+    if (n >= 8) {
+      const std::uint64_t a = *reinterpret_cast<const volatile std::uint64_t*>(s), b = *reinterpret_cast<const volatile std::uint64_t*>(s + n - 8);
+      *reinterpret_cast<volatile std::uint64_t*>(d) = a;
+      *reinterpret_cast<volatile std::uint64_t*>(d + n - 8) = b;
+    } else if (n >= 4) {
+      const std::uint32_t a = *reinterpret_cast<const volatile std::uint32_t*>(s), b = *reinterpret_cast<const volatile std::uint32_t*>(s + n - 4);
+      *reinterpret_cast<volatile std::uint32_t*>(d) = a;
+      *reinterpret_cast<volatile std::uint32_t*>(d + n - 4) = b;
+    } else {
+      for (std::size_t i = 0; i < n; ++i) static_cast<volatile char*>(dst)[i] = s[i];
+    }
+    return;
+  }
   asm volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 #else
   auto* d = static_cast<volatile unsigned char*>(dst);
