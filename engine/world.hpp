@@ -101,25 +101,20 @@ class World {
   bool in_process() const { return mode_ == Mode::in_process; }
 
   // Called at the start of every primitive: records the call, charges it to the process's
-  // virtual clock (engine/virtual_clock.hpp) and returns the process.
-  Process& enter(const char* call, const Site& site) {
-    Process& me = self();
-    me.call = call;
-    me.site = site;
-    clock_.call(running_);
-    return me;
-  }
-  // The same for a site without a calling stack, its fields stored one by one (c_api.cpp says why).
-  Process& enter(const char* call, const char* file, int line, const void* pc) {
+  // virtual clock (engine/virtual_clock.hpp) and returns the process. The site comes as its
+  // fields, stored one by one: a Site copied whole is read 16 bytes at a time, which stalls when
+  // its fields were just stored separately (c_api.cpp, enter_at).
+  Process& enter(const char* call, const char* file, int line, const void* pc, std::uint32_t stack = 0) {
     Process& me = self();
     me.call = call;
     me.site.file = file;
     me.site.line = line;
-    me.site.stack = 0;
+    me.site.stack = stack;
     me.site.pc = pc;
     clock_.call(running_);
     return me;
   }
+  Process& enter(const char* call, const Site& site) { return enter(call, site.file, site.line, site.pc, site.stack); }
 
   // A switch point: fires due hp operations, then lets the scheduler pick who runs next. Every
   // BSPlib call ends in one, so the common case (no hp operation pending, the default strategy)

@@ -151,16 +151,20 @@ TEST(PrivateGlobals, ConstructorsAndExitHandlersPerProcess) {
 
 }  // namespace
 
-// copy_raw, which switches the copied ranges: every length from 0 to past the short-copy limit
-// and the `rep movsb` one, at every alignment of source and destination within 16 bytes, moves
-// exactly the n bytes asked for (short copies overlap their last move with the previous one, so
-// an off-by-one there writes a byte before or after the range).
+// copy_raw, which switches the copied ranges: every length up to 48 (each tail case, and the
+// short copy's first loops) and lengths around the short-copy limit and into `rep movsb`, at
+// every pair of source and destination alignments within 16 bytes, moves exactly the n bytes
+// asked for (short copies overlap their last move with the previous one, so an off-by-one there
+// writes a byte before or after the range, or leaves one out).
 TEST(CopyRaw, CopiesExactlyTheBytesAskedForAtAnyLengthAndAlignment) {
   std::vector<unsigned char> src(2200), dst(2200), want(2200);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 3);
-  for (std::size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 312, 1023, 1024, 1025, 2000}) {
-    for (std::size_t s_off = 0; s_off < 16; s_off += 5) {
-      for (std::size_t d_off = 0; d_off < 16; d_off += 3) {
+  std::vector<std::size_t> lengths;
+  for (std::size_t n = 0; n <= 48; ++n) lengths.push_back(n);
+  for (std::size_t n : {63, 64, 65, 100, 312, 1007, 1008, 1009, 1023, 1024, 1025, 2000}) lengths.push_back(n);
+  for (std::size_t n : lengths) {
+    for (std::size_t s_off = 0; s_off < 16; ++s_off) {
+      for (std::size_t d_off = 0; d_off < 16; ++d_off) {
         std::memset(dst.data(), 0xEE, dst.size());
         want = dst;
         std::memcpy(want.data() + 64 + d_off, src.data() + s_off, n);
