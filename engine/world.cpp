@@ -253,7 +253,7 @@ void World::leave(Process& me, bool unwound) {
   procs_[next].started = true;
   ++switches_;
   if (watch_) watch_->collect(me.pid, me.site, me.call);
-  if (globals_) globals_->switch_to(me.pid, next);
+  if (globals_) switch_globals(me.pid, next);
   if (work_.on()) work_.switched(-1, next);
   exit_context(me.slot, procs_[next].slot);
 }

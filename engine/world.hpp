@@ -227,11 +227,16 @@ class World {
     running_ = next;
     ++switches_;
     if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
-    if (globals_) globals_->switch_to(me.pid, next);
+    if (globals_) switch_globals(me.pid, next);
     if (__builtin_expect(work_.on(), false)) work_.switched(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
     if (__builtin_expect(stopping_ || break_pending_, false)) on_resume_slow();
+  }
+  // Private globals: the live values, and the poisoning of private regions, become `to`'s.
+  void switch_globals(int from, int to) {
+    globals_->switch_to(from, to);
+    if (poisoning_) poison_.switch_process(to);
   }
   void traced_call_slow(trace::Call call, long target, long size, const void* data, std::size_t n);
   void on_resume_slow();  // unwinds a stopped run; the debugger hook

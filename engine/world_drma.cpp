@@ -98,9 +98,10 @@ void World::get(int pid, const void* src, int offset, void* dst, int nbytes, boo
       else {
         drma_.get(canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes), running_, pid,
                   self().site);
-        if (poisoning_ && !(globals_ && globals_->is_private(dst)))
+        if (poisoning_)
           poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + nbytes,
-                          Rule::get_dst_early_read, running_, running_, superstep_, self().site, "bsp_get"});
+                          Rule::get_dst_early_read, running_, running_, superstep_, self().site, "bsp_get",
+                          globals_ && globals_->is_private(dst) ? running_ : -1});
       }
     }
   }
@@ -133,11 +134,12 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
     r.dst_hash_at_call = r.dst == r.src ? r.src_hash_at_call : content_hash(r.dst, r.nbytes);  // the same bytes
   }
   hp_.add(r);
-  // A private global's live address belongs to whichever process runs: it cannot be poisoned
-  // for one process alone.
-  if (poisoning_ && r.dst == dst)
+  // A private global's live address belongs to whichever process runs: its region is poisoned
+  // only while its owner runs (a canonical address different from dst says it is private).
+  if (poisoning_)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
-                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call});
+                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call,
+                    r.dst != dst ? dst_owner : -1});
 }
 
 }  // namespace bspcheck::rt

@@ -31,7 +31,8 @@ void on_asan_death() {
 }  // namespace
 
 Poisoning::~Poisoning() {
-  for (const PoisonedRegion& r : regions_) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+  for (const PoisonedRegion& r : regions_)
+    if (live(r)) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
   if (g_active == this) g_active = nullptr;
 }
 
@@ -39,10 +40,25 @@ void Poisoning::release_within(std::uintptr_t lo, std::uintptr_t hi) {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < regions_.size(); ++i) {
     const PoisonedRegion& r = regions_[i];
-    if (r.lo >= lo && r.lo < hi) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
-    else regions_[keep++] = r;
+    if (!(r.lo >= lo && r.lo < hi)) regions_[keep++] = r;
+    else if (live(r)) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
   }
+  forget(keep);
+}
+
+void Poisoning::forget(std::size_t keep) {
   regions_.resize(keep);
+  private_regions_ = 0;
+  for (const PoisonedRegion& r : regions_) private_regions_ += r.private_to >= 0;
+}
+
+void Poisoning::switch_private_regions(int to) {
+  if (to == resident_) return;
+  // All of the outgoing process's first: its regions and the incoming one's may be the same bytes.
+  for (const PoisonedRegion& r : regions_)
+    if (r.private_to >= 0 && r.private_to == resident_) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+  for (const PoisonedRegion& r : regions_)
+    if (r.private_to == to) repoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
 
 void Poisoning::set_hooks(const Hooks& hooks) { g_hooks = hooks.poison ? hooks : asan_hooks(); }
@@ -53,7 +69,8 @@ void Poisoning::poison(const PoisonedRegion& r) {
   if (!available() || r.hi <= r.lo) return;
   g_active = this;
   regions_.push_back(r);
-  g_hooks.poison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+  private_regions_ += r.private_to >= 0;
+  if (live(r)) g_hooks.poison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
 
 void Poisoning::unpoison(const void* p, std::size_t n) {
@@ -68,17 +85,18 @@ void Poisoning::release(Rule rule) {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < regions_.size(); ++i) {
     const PoisonedRegion& r = regions_[i];
-    if (r.rule == rule) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
-    else regions_[keep++] = r;
+    if (r.rule != rule) regions_[keep++] = r;
+    else if (live(r)) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
   }
-  regions_.resize(keep);
+  forget(keep);
   // Overlapping regions of other rules may have been unpoisoned with these: poison them again.
-  for (const PoisonedRegion& r : regions_) repoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+  for (const PoisonedRegion& r : regions_)
+    if (live(r)) repoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
 
 const PoisonedRegion* Poisoning::find(std::uintptr_t addr) const {
   for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
-    if (addr >= it->lo && addr < it->hi) return &*it;
+    if (addr >= it->lo && addr < it->hi && live(*it)) return &*it;
   return nullptr;
 }
 

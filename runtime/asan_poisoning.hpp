@@ -8,6 +8,11 @@
 // When the program touches a poisoned byte ASan stops it; its death callback finds the region,
 // reports the finding in bsp-check's words (process, superstep, call site) and ends the run.
 // ASan poisons in 8-byte granules, so a region's unaligned edges may stay unpoisoned.
+//
+// A private global (private_globals.hpp) has one live address that holds whichever process runs:
+// its region belongs to one process and is poisoned only while that process runs. The world
+// tells the registry at every switch (switch_process), which costs nothing while no such region
+// exists.
 #pragma once
 
 #include <cstddef>
@@ -29,6 +34,7 @@ struct PoisonedRegion {
   int superstep;
   Site site;
   const char* call;
+  int private_to = -1;  // >= 0: a private global's live bytes, forbidden to this process only
 };
 
 // What touching a poisoned region breaks, as the finding says it.
@@ -63,7 +69,15 @@ class Poisoning {
   void release(Rule rule);
   // Unpoisons and forgets the regions that start within [lo, hi).
   void release_within(std::uintptr_t lo, std::uintptr_t hi);
+  // The region the running process may not touch at addr (nullptr: none).
   const PoisonedRegion* find(std::uintptr_t addr) const;
+
+  // Process `to` starts running: the private regions of the one that stops are lifted and its own
+  // are poisoned.
+  void switch_process(int to) {
+    if (__builtin_expect(private_regions_ != 0, false)) switch_private_regions(to);
+    resident_ = to;
+  }
 
   // Called from ASan's death callback with the faulting region (nullptr: not a poisoned region,
   // e.g. another memory error or a signal ASan handled) and the access type; nullptr to stop.
@@ -75,7 +89,15 @@ class Poisoning {
   static PoisonedAccess describe_access(const PoisonedRegion* r, int pid, bool is_write, const char* last_call);
 
  private:
+  // Whether the region's bytes are poisoned now: shared memory always, a private global's while
+  // its process runs.
+  bool live(const PoisonedRegion& r) const { return r.private_to < 0 || r.private_to == resident_; }
+  void switch_private_regions(int to);
+  void forget(std::size_t keep);  // keeps regions_[0, keep), recounting the private ones
+
   std::vector<PoisonedRegion> regions_;
+  std::size_t private_regions_ = 0;  // regions with private_to >= 0
+  int resident_ = 0;                 // the running process
 };
 
 }  // namespace bspcheck::rt

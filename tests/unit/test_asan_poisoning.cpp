@@ -91,6 +91,53 @@ TEST_F(PoisoningTest, ReleaseWithinForgetsTheRegionsStartingThere) {
   EXPECT_NE(p.find(0x3000), nullptr);
 }
 
+TEST_F(PoisoningTest, APrivateGlobalsRegionIsPoisonedOnlyWhileItsProcessRuns) {
+  // One live address, two processes' copies: process 1's hpput destination and process 2's get
+  // destination are the same global.
+  PoisonedRegion of1 = region(0x4000, 0x4008, Rule::hp_dst_read);
+  of1.private_to = 1;
+  PoisonedRegion of2 = region(0x4000, 0x4004, Rule::get_dst_early_read);
+  of2.private_to = 2;
+  Poisoning p;
+  p.poison(region(0x1000, 0x1004, Rule::hpmove_stale));  // shared memory: poisoned throughout
+  p.poison(of1);
+  p.poison(of2);
+  EXPECT_EQ(g_calls, (std::vector<Call>{{true, 0x1000, 4}})) << "process 0 runs: neither is poisoned";
+  EXPECT_EQ(p.find(0x4000), nullptr);
+  EXPECT_NE(p.find(0x1000), nullptr);
+
+  g_calls.clear();
+  p.switch_process(1);
+  EXPECT_EQ(g_calls, (std::vector<Call>{{true, 0x4000, 8}}));
+  ASSERT_NE(p.find(0x4004), nullptr);
+  EXPECT_EQ(p.find(0x4004)->rule, Rule::hp_dst_read) << "process 1's region, not process 2's";
+
+  g_calls.clear();
+  p.switch_process(2);
+  EXPECT_EQ(g_calls, (std::vector<Call>{{false, 0x4000, 8}, {true, 0x4000, 4}})) << "1's lifted before 2's";
+  EXPECT_EQ(p.find(0x4000)->rule, Rule::get_dst_early_read);
+  EXPECT_EQ(p.find(0x4004), nullptr);
+
+  g_calls.clear();
+  p.switch_process(2);
+  EXPECT_TRUE(g_calls.empty()) << "no switch, nothing to do";
+  p.switch_process(0);
+  EXPECT_EQ(g_calls, (std::vector<Call>{{false, 0x4000, 4}}));
+
+  // Released while another process runs: its bytes are not poisoned, so nothing is unpoisoned.
+  g_calls.clear();
+  p.release(Rule::get_dst_early_read);
+  EXPECT_EQ(g_calls, (std::vector<Call>{{true, 0x1000, 4}})) << "only the live region of another rule, again";
+  g_calls.clear();
+  p.switch_process(2);
+  EXPECT_TRUE(g_calls.empty()) << "process 2's region is gone";
+  p.release(Rule::hp_dst_read);
+  p.release(Rule::hpmove_stale);
+  g_calls.clear();
+  p.switch_process(1);
+  EXPECT_TRUE(g_calls.empty()) << "no private region left";
+}
+
 TEST_F(PoisoningTest, UnpoisonAndRepoisonGoStraightToTheFunctions) {
   int x = 0;
   Poisoning::unpoison(&x, sizeof x);
