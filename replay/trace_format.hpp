@@ -266,6 +266,35 @@ class EventStream {
     ++b.events;
     return true;
   }
+  // The draws of a shuffle of n elements (the k-th below n - k, as Scheduler::choose_shuffle), as
+  // many as are next in the trace as small choices of this kind, into out; returns how many. One
+  // loop with the block's position in a register (next_small_choice per draw stored it back
+  // every time). Stops before any other record, and before a value out of its range (which the
+  // caller's slower path reports).
+  std::uint32_t next_small_shuffle(std::uint8_t kind, std::uint32_t n, std::uint32_t* out) {
+    TraceBlock& b = *block_;
+    if (b.ended) return 0;
+    const std::uint8_t* const d = b.d;
+    const std::size_t end = b.n;
+    std::size_t pos = b.pos;
+    std::uint32_t k = 0;
+    for (std::uint32_t below = n; below > 1; --below, ++k) {
+      if (end - pos < 2 || d[pos] != kind) break;
+      std::uint32_t value = d[pos + 1];
+      std::size_t length = 2;
+      if (value & 0x80u) {
+        if (end - pos < 3 || (d[pos + 2] & 0x80u)) break;
+        value = (value & 0x7fu) | static_cast<std::uint32_t>(d[pos + 2]) << 7;
+        length = 3;
+      }
+      if (value >= below) break;
+      out[k] = value;
+      pos += length;
+    }
+    b.pos = pos;
+    b.events += k;
+    return k;
+  }
   // The next event when it is this call (its bytes are encode_call's of it), read by comparing
   // bytes inline; false, with nothing read, otherwise.
   bool next_call_if(const CallRecord& r) {

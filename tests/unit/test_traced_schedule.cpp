@@ -223,3 +223,32 @@ TEST(TracedSchedule, ShufflesReplayAsRecorded) {
       << divergences.front();
   std::remove(path.c_str());
 }
+
+TEST(TracedSchedule, AShuffleDrawOutOfItsRangeIsADivergence) {
+  // A shuffle of 200 recorded, one of 2 replayed: its one draw must be below 2, and the trace's
+  // is not (the value is checked on the inline path too, not only on the slower one).
+  const std::string path = temp_path("traced-schedule-shuffle-range.trace");
+  bspcheck::Options o;
+  o.seed = 11;
+  o.procs = 2;
+  o.trace_file = path;
+  std::vector<std::uint32_t> big(200);
+  {
+    TracedSchedule s(o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
+    for (std::uint32_t i = 0; i < big.size(); ++i) big[i] = i;
+    s.scheduler().shuffle(big, ChoiceKind::write_order);
+  }
+  ASSERT_NE(big.back(), 199u) << "the seed's first draw is not 199: pick another seed";
+  bspcheck::Options r;
+  r.procs = 2;
+  r.replay_file = path;
+  std::vector<std::string> divergences;
+  {
+    TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+    std::vector<std::uint32_t> two{0, 1};
+    replay.scheduler().shuffle(two, ChoiceKind::write_order);
+  }
+  ASSERT_FALSE(divergences.empty());
+  EXPECT_NE(divergences.front().find("out of range 0..1"), std::string::npos) << divergences.front();
+  std::remove(path.c_str());
+}
