@@ -56,7 +56,7 @@ void Poisoning::switch_private_regions(int to) {
   if (to == resident_) return;
   // All of the outgoing process's first: its regions and the incoming one's may be the same bytes.
   for (const PoisonedRegion& r : regions_)
-    if (r.private_to >= 0 && r.private_to == resident_) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+    if (r.private_to == resident_) unpoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
   for (const PoisonedRegion& r : regions_)
     if (r.private_to == to) repoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
 }
