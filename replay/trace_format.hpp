@@ -252,17 +252,12 @@ class EventStream {
   // with nothing read, otherwise (then next() reads whatever it is, and names what is wrong).
   bool next_small_choice(std::uint8_t kind, std::uint64_t& value) {
     TraceBlock& b = *block_;
-    const std::size_t left = b.n - b.pos;
-    if (b.ended || left < 2 || b.d[b.pos] != kind) return false;
-    const std::uint8_t low = b.d[b.pos + 1];
-    if (!(low & 0x80)) {
-      value = low;
-      b.pos += 2;
-    } else {
-      if (left < 3 || (b.d[b.pos + 2] & 0x80)) return false;
-      value = (low & 0x7fu) | (static_cast<std::uint64_t>(b.d[b.pos + 2]) << 7);
-      b.pos += 3;
-    }
+    if (b.ended) return false;
+    std::uint32_t small;
+    const std::size_t length = small_choice_at(b.d, b.pos, b.n, kind, small);
+    if (length == 0) return false;
+    value = small;
+    b.pos += length;
     ++b.events;
     return true;
   }
@@ -279,15 +274,9 @@ class EventStream {
     std::size_t pos = b.pos;
     std::uint32_t k = 0;
     for (std::uint32_t below = n; below > 1; --below, ++k) {
-      if (end - pos < 2 || d[pos] != kind) break;
-      std::uint32_t value = d[pos + 1];
-      std::size_t length = 2;
-      if (value & 0x80u) {
-        if (end - pos < 3 || (d[pos + 2] & 0x80u)) break;
-        value = (value & 0x7fu) | static_cast<std::uint32_t>(d[pos + 2]) << 7;
-        length = 3;
-      }
-      if (value >= below) break;
+      std::uint32_t value;
+      const std::size_t length = small_choice_at(d, pos, end, kind, value);
+      if (length == 0 || value >= below) break;
       out[k] = value;
       pos += length;
     }
@@ -320,6 +309,19 @@ class EventStream {
   bool complete() const;  // the end record was read (its checksum verified)
 
  private:
+  // The length of the small choice of this kind at d[pos] (a kind byte, then a varint of one or
+  // two bytes: a value below 2^14), with d[end] the first byte past the block; its value in
+  // `value`; 0 when the bytes are anything else. The one decoder of both fast paths above.
+  static std::size_t small_choice_at(const std::uint8_t* d, std::size_t pos, std::size_t end,
+                                     std::uint8_t kind, std::uint32_t& value) {
+    if (end - pos < 2 || d[pos] != kind) return 0;
+    value = d[pos + 1];
+    if (!(value & 0x80u)) return 2;
+    if (end - pos < 3 || (d[pos + 2] & 0x80u)) return 0;
+    value = (value & 0x7fu) | static_cast<std::uint32_t>(d[pos + 2]) << 7;
+    return 3;
+  }
+
   struct State;
   explicit EventStream(std::unique_ptr<State> s);
   std::unique_ptr<State> s_;
