@@ -5,10 +5,32 @@
 #include "runtime/call_stacks.hpp"
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <sstream>
 
 namespace bspcheck::checker {
+
+namespace {
+
+// The directory the program started in (the user's, where bsp-check was run), taken before the
+// program can change it.
+const std::string g_start_dir = [] {
+  char buf[4096];
+  return getcwd(buf, sizeof buf) ? std::string(buf) : std::string();
+}();
+
+// A path from debug information is absolute (the compile directory joined to the file), where a
+// bsp.h site names the file as the compiler was given it (`a.c`). Under the start directory both
+// are shown alike, relative to it, so that one finding's locations read alike.
+std::string shown_path(std::string file) {
+  if (g_start_dir.size() > 1 && file.size() > g_start_dir.size() + 1 && file.compare(0, g_start_dir.size(), g_start_dir) == 0 &&
+      file[g_start_dir.size()] == '/')
+    file.erase(0, g_start_dir.size() + 1);
+  return file;
+}
+
+}  // namespace
 
 Location Diagnostics::location(const rt::Site& site, int process, const char* call) const {
   Location l;
@@ -18,8 +40,9 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
     // Made through a wrapper: located at the user's line that called it, with the stack.
     const rt::SymbolisedStack& s = rt::symbolised_stack(site.stack);
     l.stack = s.frames;  // without debug information outside the wrapper: the wrapper's line, and this
+    for (StackFrame& f : l.stack) f.file = shown_path(std::move(f.file));
     if (s.user >= 0) {
-      l.file = s.frames[static_cast<std::size_t>(s.user)].file;
+      l.file = l.stack[static_cast<std::size_t>(s.user)].file;
       l.line = s.frames[static_cast<std::size_t>(s.user)].line;
       return l;
     }
@@ -30,6 +53,7 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
   } else if (site.pc && rt::call_source(site.pc, l.file, l.line)) {
     // No __FILE__/__LINE__ (a program built against another bsp.h, a call that is not BSPlib's):
     // the line from the program's debug information.
+    l.file = shown_path(std::move(l.file));
   } else if (site.pc) {
     // Nor debug information: name the caller's symbol.
     Dl_info info;

@@ -21,6 +21,9 @@ std::string stack_heading(const Location& l) {
   if (l.call == location_event::allocation) return "where the allocation failed";
   if (l.call == location_event::null_pointer_use) return "where the null pointer was used";
   if (l.call == location_event::read || l.call == location_event::write) return "where the memory was accessed";
+  if (l.call == location_event::signal) return "where the process crashed";
+  if (l.call == location_event::exit) return "where exit was called";
+  if (l.call == location_event::thrown) return "where the exception was thrown";
   return "called through a wrapper";
 }
 

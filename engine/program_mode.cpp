@@ -196,8 +196,11 @@ void at_exit() {
   if (in_forked_child()) return;  // a child the program forked: the run's report is its parent's
   if (g_world) {  // exit() during the SPMD part, by some process
     World& w = *g_world;
-    w.report(Rule::superstep_mismatch, "process " + std::to_string(w.pid()) +
-                                       " called exit() inside the SPMD part, before bsp_end");
+    // Located where the program called exit (this handler's caller's caller: the first line of
+    // the program in the stack), and at the process's last BSPlib call.
+    w.report_event(Rule::superstep_mismatch,
+                   "process " + std::to_string(w.pid()) + " called exit() inside the SPMD part, before bsp_end",
+                   capture_current_stack(), location_event::exit);
     stop_program(1);
   }
   write_report(true);
@@ -307,10 +310,14 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     stop_program(1);
   }
   msg += "; its last BSPlib call was " + std::string(w->self().call);
-  w->report(Rule::crash, msg);
-  if (!overflow) {  // a backtrace needs stack, and an overflowed one has none left
-    print_backtrace(err, 2);  // not this handler
+  if (overflow) {  // located at the last call: an overflowed stack has no room left to unwind
+    w->report(Rule::crash, msg);
+    stop_program(1);
   }
+  // Located at the program's line where the signal struck (its stack shown there, to main), and
+  // at the last call. Without debug information, at the last call with the raw backtrace.
+  if (!w->report_event(Rule::crash, msg, capture_interrupted_stack(), location_event::signal))
+    print_backtrace(err, 2);  // not this handler
   stop_program(1);
 }
 

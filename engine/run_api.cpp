@@ -46,7 +46,7 @@ void launch_entry(void* arg) {
     w = World::current();  // made by bsp_begin inside the body; none if it never called it
     if (w) {
       if (!end.crash.empty()) {
-        w->report(end.rule, end.crash, {}, end.stack, location_event::allocation);
+        w->report_stopped(end);
         w->request_stop();
       }
     } else if (!end.crash.empty()) {

@@ -59,6 +59,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
                   options.werror);
   set_wrapper_files(options.wrapper_files);
   install_failed_allocation_handler();
+  ignore_throws_of(typeid(ProcessExit));
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
@@ -180,9 +181,11 @@ SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
                 ") and the program did not catch it";
   } catch (const std::exception& e) {
     end.unwound = true;
+    end.stack = take_throw_stack();
     end.crash = "process " + std::to_string(pid) + " threw an uncaught exception: " + e.what();
   } catch (...) {
     end.unwound = true;
+    end.stack = take_throw_stack();
     end.crash = "process " + std::to_string(pid) + " threw an uncaught exception";
   }
   return end;
@@ -203,7 +206,7 @@ void World::process_entry(void* arg) {
     if (w.globals_ && !w.stopping_) w.globals_->finish_process(me.pid);
     unwound = end.unwound;
     if (!end.crash.empty()) {
-      w.report(end.rule, end.crash, {}, end.stack, location_event::allocation);
+      w.report_stopped(end);
       w.stopping_ = true;
     }
   }
@@ -382,6 +385,29 @@ void World::report(Rule rule, std::string message, std::vector<int> processes, s
   if (stack) site.stack = stack;
   f.locations.push_back(diag_.location(site, me.pid, stack && what ? what : me.call));
   diag_.report(std::move(f));
+}
+
+void World::report_stopped(const SpmdEnd& end) {
+  if (end.rule == Rule::out_of_memory) report(end.rule, end.crash, {}, end.stack, location_event::allocation);
+  else report_event(end.rule, end.crash, end.stack, location_event::thrown);  // the line that threw
+}
+
+bool World::report_event(Rule rule, std::string message, std::uint32_t stack, const char* what) {
+  if (stack == 0 || symbolised_stack(stack).user < 0) {
+    report(rule, std::move(message));
+    return false;
+  }
+  const Process& me = self();
+  Finding f;
+  f.rule = rule_id(rule);
+  f.message = std::move(message);
+  f.processes = {me.pid};
+  f.superstep = superstep_;
+  Site at = me.site;
+  at.stack = stack;
+  f.locations = {diag_.location(at, me.pid, what), diag_.location(me.site, me.pid, me.call)};
+  diag_.report(std::move(f));
+  return true;
 }
 
 void World::fatal(Rule rule, std::string message, std::vector<int> processes) {

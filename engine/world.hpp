@@ -48,7 +48,7 @@ struct SpmdEnd {
   bool unwound = false;
   std::string crash;           // what stopped the process, when it did not return
   Rule rule = Rule::crash;     // out_of_memory for a bad_alloc
-  std::uint32_t stack = 0;     // out_of_memory: the failed allocation's stack (runtime/call_stacks.hpp)
+  std::uint32_t stack = 0;     // the failed allocation's, or the throw's, stack (runtime/call_stacks.hpp)
 };
 SpmdEnd run_spmd(const std::function<void()>& body, int pid);
 
@@ -165,6 +165,14 @@ class World {
   // location_event, e.g. allocation) instead of the call.
   void report(Rule rule, std::string message, std::vector<int> processes = {}, std::uint32_t stack = 0,
               const char* what = nullptr);
+  // Reports a finding of the running process at two places: the program's line in `stack` where
+  // `what` (a location_event: a crash, an exit) happened, and its last BSPlib call. Where `stack`
+  // has no line of the program (no debug information), at the last call only. True when located
+  // at the program's line.
+  bool report_event(Rule rule, std::string message, std::uint32_t stack, const char* what);
+  // Reports what stopped the running process's SPMD part (run_spmd's `end.crash`): a bad_alloc at
+  // the failed allocation, an exception at the line that threw it.
+  void report_stopped(const SpmdEnd& end);
   // Stops the run after an error that leaves no meaningful way to continue.
   [[noreturn]] void fatal(Rule rule, std::string message, std::vector<int> processes = {});
   // Stops the run after a finding already reported.

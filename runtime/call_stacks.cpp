@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
 #include <unordered_map>
@@ -142,12 +143,22 @@ void on_failed_allocation() {
   throw std::bad_alloc();
 }
 
+// The last throw's stack, kept as the failed allocation's is: per thread, without allocating.
+thread_local Unwinding g_last_throw;
+thread_local const void* g_last_throw_object = nullptr;
+const void* g_ignored_throw_type = nullptr;
+
 // Frames of system libraries and of the runtime are never the program's line.
+bool in_runtime(std::uintptr_t ip) {
+  Dl_info info, self;
+  return dladdr(reinterpret_cast<void*>(ip), &info) && dladdr(reinterpret_cast<void*>(&in_runtime), &self) &&
+         self.dli_fbase == info.dli_fbase;
+}
+
 bool in_program_code(std::uintptr_t ip) {
   Dl_info info;
   if (!dladdr(reinterpret_cast<void*>(ip), &info) || !info.dli_fname) return true;
-  Dl_info self;
-  if (dladdr(reinterpret_cast<void*>(&in_program_code), &self) && self.dli_fbase == info.dli_fbase) return false;
+  if (in_runtime(ip)) return false;
   const std::string object = info.dli_fname;
   for (const char* system : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"})
     if (object.rfind(system, 0) == 0) return false;
@@ -265,6 +276,28 @@ std::uint32_t take_failed_allocation_stack() {
   return intern(g_failed_allocation);
 }
 
+__attribute__((noinline)) void note_throw(const void* object, const void* type) {
+  if (type == g_ignored_throw_type) return;
+  g_last_throw = Unwinding{};
+  g_last_throw.skip = 2;  // this function and the interposed __cxa_throw
+  g_last_throw.limit = kMaxAllocFrames;
+  _Unwind_Backtrace(collect, &g_last_throw);
+  g_last_throw_object = object;
+}
+
+std::uint32_t take_throw_stack() {
+  // libstdc++'s exception_ptr is the thrown object's address (what __cxa_throw was given).
+  const std::exception_ptr handled = std::current_exception();
+  static_assert(sizeof handled == sizeof(void*));
+  const void* object = nullptr;
+  std::memcpy(&object, static_cast<const void*>(&handled), sizeof object);
+  if (!object || object != g_last_throw_object || g_last_throw.n == 0) return 0;
+  g_last_throw_object = nullptr;
+  return intern(g_last_throw);
+}
+
+void ignore_throws_of(const std::type_info& type) { g_ignored_throw_type = &type; }
+
 __attribute__((noinline)) std::uint32_t capture_current_stack() {
   Unwinding u;
   u.skip = 1;  // this function
@@ -293,7 +326,10 @@ const SymbolisedStack& symbolised_stack(std::uint32_t id) {
   SymbolisedStack& s = it->second;
   if (!fresh) return s;
   std::vector<bool> program;  // per frame: in the program's own objects
+  bool leading = true;         // the runtime's own frames on top (an exit handler's) are not shown
   for (std::uintptr_t ip : g_stacks[id - 1]) {
+    if (leading && in_runtime(ip)) continue;
+    leading = false;
     symbolise(ip, s.frames);
     program.resize(s.frames.size(), in_program_code(ip));
   }

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
@@ -50,6 +51,15 @@ inline Site with_wrapper_stack(Site site) {
 // failure noted since the last call), for the out-of-memory finding of a bad_alloc nothing caught.
 void install_failed_allocation_handler();
 std::uint32_t take_failed_allocation_stack();
+// Where the running process's last exception was thrown: the interposed __cxa_throw
+// (throw_sites.cpp) notes each throw's object and stack, without allocating. Called in a catch
+// handler, take_throw_stack answers the stack's id of the exception being handled when it is the
+// last thrown (0 otherwise, e.g. a std::rethrow_exception). Throws of the type set by
+// ignore_throws_of (the runtime's own unwinding of a process it stops) are not noted: at a
+// million processes that would be a million unwindings.
+void note_throw(const void* object, const void* type);
+std::uint32_t take_throw_stack();
+void ignore_throws_of(const std::type_info& type);
 // The stack of this function's caller (a sanitizer's report callback: the access it reports is
 // below, in the program).
 std::uint32_t capture_current_stack();

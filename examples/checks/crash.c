@@ -2,9 +2,9 @@
  *
  * Each process looks up the neighbour it exchanges with in a table of p - 1 entries; the last
  * process finds no entry and dereferences the NULL the lookup returns. bsp-check reports the
- * signal as `crash`, naming the process, the superstep, its LAST BSPlib CALL (the location
- * below) and a backtrace; a stack overflow on the guard page of a process's stack is reported as
- * such (raise --stack-size).
+ * signal as `crash`, naming the process, the superstep, the LINE WHERE IT CRASHED (with the stack
+ * to main) and its LAST BSPlib CALL (the two locations below); a stack overflow on the guard page
+ * of a process's stack is reported as such (raise --stack-size).
  * Fix: do not dereference the NULL (here: give the last process a partner): see crash_ok.c. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ int main(void) {
   for (int i = 0; i < p - 1; i++) table[i] = i + 1; /* a line: the last process has no partner */
   bsp_sync(); /* AT: crash (the last BSPlib call before the crash) */
   volatile int *partner = partner_of(table, p - 1, s);
-  printf("crash: pid %d partner %d\n", s, *partner); /* the dereference that crashes */
+  printf("crash: pid %d partner %d\n", s, *partner); /* BUG: crash (the dereference) */
   free(table);
   bsp_end();
   return 0;

@@ -40,8 +40,11 @@ struct StackFrame {
 namespace location_event {
 inline constexpr const char* allocation = "allocation";              // where an allocation failed
 inline constexpr const char* null_pointer_use = "null pointer use";  // where a null pointer was used
-inline constexpr const char* read = "read";    // an access checked by the sanitizer build: a read
-inline constexpr const char* write = "write";  // ... or a write
+inline constexpr const char* read = "read";      // an access checked by the sanitizer build: a read
+inline constexpr const char* write = "write";    // ... or a write
+inline constexpr const char* signal = "signal";  // where a signal stopped a process
+inline constexpr const char* exit = "exit";      // where a process called exit()
+inline constexpr const char* thrown = "throw";   // where an exception nothing caught was thrown
 }  // namespace location_event
 
 struct Location {

@@ -91,6 +91,61 @@ else
   grep -q "where the allocation failed:" <<<"$out" || { echo "FAIL: bad_alloc: no stack"; fail=1; }
 fi
 
+# A process that crashes or calls exit() in a helper: located at the helper's line, with the stack
+# to main, and at the process's last BSPlib call. Without debug information: at the last call,
+# with the raw backtrace. (Under AddressSanitizer a SIGSEGV is its report, not a crash finding.)
+stops="$here/programs/stops_midway.c"
+mark() { grep -n "/\* $1 \*/" "$stops" | cut -d: -f1; }
+crash_line="$(mark CRASH)" exit_line="$(mark EXIT)" last_line="$(mark LAST)"
+# shellcheck disable=SC2086
+"$BSPCC" $CFLAGS -g -O0 "$stops" -o stops_midway || { echo "FAIL: bspcc stops_midway"; exit 1; }
+# shellcheck disable=SC2086
+"$BSPCC" $CFLAGS -O0 -g0 "$stops" -o stops_midway_nodebug || { echo "FAIL: bspcc stops_midway (no -g)"; exit 1; }
+located() {  # located NAME OUTPUT LINE EVENT: the finding names stops_midway.c:LINE (EVENT, process 1)
+  grep -qE "^  at (.*/)?stops_midway.c:$3 \($4, process 1\)$" <<<"$2" ||
+    { echo "FAIL: $1: not located at stops_midway.c:$3 ($4)"; echo "$2"; fail=1; }
+}
+events=(exit)
+[[ "$CFLAGS" == *address* ]] || events+=(crash)
+for how in "${events[@]}"; do
+  out="$("$BSPCHECK" run -p 2 --seeds 1 --json "$how.json" ./stops_midway "$how" 2>&1)"; status=$?
+  [ "$status" = 1 ] || { echo "FAIL: stops_midway $how exited $status"; echo "$out"; fail=1; }
+  [ "$how" = crash ] && line="$crash_line" event=signal heading="where the process crashed:" ||
+    line="$exit_line" event=exit heading="where exit was called:"
+  located "$how" "$out" "$line" "$event"
+  located "$how (last call)" "$out" "$last_line" bsp_sync
+  grep -q "$heading" <<<"$out" || { echo "FAIL: $how: no stack"; echo "$out"; fail=1; }
+  grep -qE "#[0-9] main at (.*/)?stops_midway.c:[0-9]+$" <<<"$out" || { echo "FAIL: $how: the stack does not reach main"; echo "$out"; fail=1; }
+  if grep -qE "#[0-9] .*(program_mode|world)\.cpp" <<<"$out"; then echo "FAIL: $how: the runtime's frames are shown"; echo "$out"; fail=1; fi
+  python3 - "$how.json" "$line" "$last_line" "$event" <<'PY' || { echo "FAIL: $how: the JSON locations"; fail=1; }
+import json, sys
+f = json.load(open(sys.argv[1]))["runs"][0]["findings"][0]
+got = [(l["file"].split("/")[-1], l["line"], l["call"]) for l in f["locations"]]
+assert got == [("stops_midway.c", int(sys.argv[2]), sys.argv[4]), ("stops_midway.c", int(sys.argv[3]), "bsp_sync")], got
+PY
+done
+if [[ "$CFLAGS" != *address* ]]; then
+  out="$("$BSPCHECK" run -p 2 --seeds 1 ./stops_midway_nodebug crash 2>&1)"
+  located "crash without -g" "$out" "$last_line" bsp_sync
+  grep -q "backtrace:" <<<"$out" || { echo "FAIL: crash without -g: no backtrace"; echo "$out"; fail=1; }
+fi
+
+# An exception nothing catches, thrown by the library on behalf of the program's line: located
+# at that line, with the stack through the library to main, and at the last call.
+throws="$here/programs/throws_midway.cpp"
+throw_line="$(grep -n "/\* THROW \*/" "$throws" | cut -d: -f1)"
+last_throw_line="$(grep -n "/\* LAST \*/" "$throws" | cut -d: -f1)"
+# shellcheck disable=SC2086
+"$BSPCXX" $CFLAGS -g -O0 "$throws" -o throws_midway || { echo "FAIL: bspcxx throws_midway"; exit 1; }
+out="$("$BSPCHECK" run -p 3 --seeds 2 ./throws_midway 2>&1)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: throws_midway exited $status"; echo "$out"; fail=1; }
+grep -qE "^  at (.*/)?throws_midway.cpp:$throw_line \(throw, process [12]\)$" <<<"$out" ||
+  { echo "FAIL: throws_midway: not located at throws_midway.cpp:$throw_line (throw)"; echo "$out"; fail=1; }
+grep -qE "^  at (.*/)?throws_midway.cpp:$last_throw_line \(bsp_sync, process [12]\)$" <<<"$out" ||
+  { echo "FAIL: throws_midway: not located at its last call"; echo "$out"; fail=1; }
+grep -q "where the exception was thrown:" <<<"$out" || { echo "FAIL: throws_midway: no stack"; echo "$out"; fail=1; }
+grep -qE "#[0-9] std::vector.*::at\(" <<<"$out" || { echo "FAIL: throws_midway: no library frame"; echo "$out"; fail=1; }
+
 # A bad pattern list is refused like any option: ':' separates BSPCHECK_OPTIONS.
 expect 2 "wrappers" -- "$BSPCHECK" run --wrappers 'a:b' ./wrapped_get
 no_leftovers "finding locations"
