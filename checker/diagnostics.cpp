@@ -24,9 +24,8 @@ const std::string g_start_dir = [] {
 // bsp.h site names the file as the compiler was given it (`a.c`). Under the start directory both
 // are shown alike, relative to it, so that one finding's locations read alike.
 std::string shown_path(std::string file) {
-  if (g_start_dir.size() > 1 && file.size() > g_start_dir.size() + 1 && file.compare(0, g_start_dir.size(), g_start_dir) == 0 &&
-      file[g_start_dir.size()] == '/')
-    file.erase(0, g_start_dir.size() + 1);
+  const std::size_t n = g_start_dir.size();
+  if (n > 1 && file.size() > n + 1 && file.compare(0, n, g_start_dir) == 0 && file[n] == '/') file.erase(0, n + 1);
   return file;
 }
 
@@ -43,7 +42,7 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
     for (StackFrame& f : l.stack) f.file = shown_path(std::move(f.file));
     if (s.user >= 0) {
       l.file = l.stack[static_cast<std::size_t>(s.user)].file;
-      l.line = s.frames[static_cast<std::size_t>(s.user)].line;
+      l.line = l.stack[static_cast<std::size_t>(s.user)].line;
       return l;
     }
   }

@@ -166,7 +166,7 @@ class World {
   void report(Rule rule, std::string message, std::vector<int> processes = {}, std::uint32_t stack = 0,
               const char* what = nullptr);
   // Reports a finding of the running process at two places: the program's line in `stack` where
-  // `what` (a location_event: a crash, an exit) happened, and its last BSPlib call. Where `stack`
+  // `what` (a location_event: a signal, an exit, a throw) happened, and its last BSPlib call. Where `stack`
   // has no line of the program (no debug information), at the last call only. True when located
   // at the program's line.
   bool report_event(Rule rule, std::string message, std::uint32_t stack, const char* what);
