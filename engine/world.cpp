@@ -373,14 +373,20 @@ void World::deadlock() {
 // ---------------------------------------------------------------------------------------------
 // Diagnostics
 
-void World::report(Rule rule, std::string message, std::vector<int> processes, std::uint32_t stack,
-                   const char* what) {
-  const Process& me = self();
+Finding World::running_finding(Rule rule, std::string message) const {
   Finding f;
   f.rule = rule_id(rule);
   f.message = std::move(message);
-  f.processes = processes.empty() ? std::vector<int>{me.pid} : std::move(processes);
+  f.processes = {running_};
   f.superstep = superstep_;
+  return f;
+}
+
+void World::report(Rule rule, std::string message, std::vector<int> processes, std::uint32_t stack,
+                   const char* what) {
+  const Process& me = self();
+  Finding f = running_finding(rule, std::move(message));
+  if (!processes.empty()) f.processes = std::move(processes);
   Site site = me.site;
   if (stack) site.stack = stack;
   f.locations.push_back(diag_.location(site, me.pid, stack && what ? what : me.call));
@@ -398,11 +404,7 @@ bool World::report_event(Rule rule, std::string message, std::uint32_t stack, co
     return false;
   }
   const Process& me = self();
-  Finding f;
-  f.rule = rule_id(rule);
-  f.message = std::move(message);
-  f.processes = {me.pid};
-  f.superstep = superstep_;
+  Finding f = running_finding(rule, std::move(message));
   Site at = me.site;
   at.stack = stack;
   f.locations = {diag_.location(at, me.pid, what), diag_.location(me.site, me.pid, me.call)};
@@ -425,14 +427,13 @@ void World::report_foreign_thread_call() {
   const ForeignThreadCall c = take_foreign_thread_call();
   const bool known = c.creator >= 0 && c.creator < p_;
   const int owner = known ? c.creator : running_;
-  Finding f;
-  f.rule = rule_id(Rule::foreign_thread);
-  f.message = (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
-              " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
-              "BSPlib (the call had no effect; the run stops at process " + std::to_string(running_) + "'s next " +
-              self().call + ")";
+  Finding f = running_finding(
+      Rule::foreign_thread,
+      (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
+          " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
+          "BSPlib (the call had no effect; the run stops at process " + std::to_string(running_) + "'s next " +
+          self().call + ")");
   f.processes = {owner};
-  f.superstep = superstep_;
   f.locations = {diag_.location(c.site, owner, c.call)};
   diag_.report(std::move(f));
   stop();
@@ -534,11 +535,7 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
   // Called from AddressSanitizer's death callback: the program is being stopped.
   const Process& me = self();
   const PoisonedAccess access = Poisoning::describe_access(r, me.pid, is_write, me.call);
-  Finding f;
-  f.rule = rule_id(access.rule);
-  f.message = access.message;
-  f.processes = {me.pid};
-  f.superstep = superstep_;
+  Finding f = running_finding(access.rule, access.message);
   // The access itself: the sanitizer's callback runs on the stack of the instruction it caught,
   // so the program's line is in this stack (else the process's last call, with the stack).
   Site at = me.site;

@@ -267,6 +267,8 @@ class World {
   void deliver_messages();
   void fire_hp(std::size_t pending_index, bool during_superstep);
   void report_poisoned_access(const PoisonedRegion* region, bool is_write);
+  // A finding of the running process in the current superstep, its locations still to be added.
+  Finding running_finding(Rule rule, std::string message) const;
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
   [[noreturn]] void deadlock();
   void deadlock_report();

@@ -149,16 +149,25 @@ thread_local const void* g_last_throw_object = nullptr;
 const void* g_ignored_throw_type = nullptr;
 
 // Frames of system libraries and of the runtime are never the program's line.
+const void* runtime_base() {
+  static const void* const base = [] {
+    Dl_info self;
+    return dladdr(reinterpret_cast<void*>(&runtime_base), &self) ? self.dli_fbase : nullptr;
+  }();
+  return base;
+}
+
+bool in_runtime(const Dl_info& info) { return info.dli_fbase && info.dli_fbase == runtime_base(); }
+
 bool in_runtime(std::uintptr_t ip) {
-  Dl_info info, self;
-  return dladdr(reinterpret_cast<void*>(ip), &info) && dladdr(reinterpret_cast<void*>(&in_runtime), &self) &&
-         self.dli_fbase == info.dli_fbase;
+  Dl_info info;
+  return dladdr(reinterpret_cast<void*>(ip), &info) && in_runtime(info);
 }
 
 bool in_program_code(std::uintptr_t ip) {
   Dl_info info;
   if (!dladdr(reinterpret_cast<void*>(ip), &info) || !info.dli_fname) return true;
-  if (in_runtime(ip)) return false;
+  if (in_runtime(info)) return false;
   const std::string object = info.dli_fname;
   for (const char* system : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/", "/usr/local/lib/"})
     if (object.rfind(system, 0) == 0) return false;
