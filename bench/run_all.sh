@@ -22,7 +22,8 @@ build=${BUILD_DIR:-$repo/build-bench}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release -DBSPCHECK_BUILD_BENCH=ON >/dev/null
-cmake --build "$build" -j"$jobs" --target bench_switch bench_comm bench_scale bench_bigput bench_checks >/dev/null
+cmake --build "$build" -j"$jobs" --target bench_switch bench_comm bench_scale bench_bigput bench_checks bench_throw \
+  bench_throw_native >/dev/null
 
 b="$build/bench"
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')
@@ -37,6 +38,8 @@ echo "|---|---|---|---|---|"
 "$b/bench_scale"
 "$b/bench_bigput"
 "$b/bench_checks"
+"$b/bench_throw_native"
+"$b/bench_throw"
 
 if [ "${1:-}" = "--callgrind" ]; then
   # Instructions per iteration from the difference of two runs (n and 2n), so that start-up and

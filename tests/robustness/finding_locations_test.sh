@@ -135,6 +135,7 @@ fi
 throws="$here/programs/throws_midway.cpp"
 throw_line="$(grep -n "/\* THROW \*/" "$throws" | cut -d: -f1)"
 last_throw_line="$(grep -n "/\* LAST \*/" "$throws" | cut -d: -f1)"
+caller_line="$(grep -n "/\* CALLER" "$throws" | cut -d: -f1)"
 # shellcheck disable=SC2086
 "$BSPCXX" $CFLAGS -g -O0 "$throws" -o throws_midway || { echo "FAIL: bspcxx throws_midway"; exit 1; }
 out="$("$BSPCHECK" run -p 3 --seeds 2 ./throws_midway 2>&1)"; status=$?
@@ -145,6 +146,9 @@ grep -qE "^  at (.*/)?throws_midway.cpp:$last_throw_line \(bsp_sync, process [12
   { echo "FAIL: throws_midway: not located at its last call"; echo "$out"; fail=1; }
 grep -q "where the exception was thrown:" <<<"$out" || { echo "FAIL: throws_midway: no stack"; echo "$out"; fail=1; }
 grep -qE "#[0-9] std::vector.*::at\(" <<<"$out" || { echo "FAIL: throws_midway: no library frame"; echo "$out"; fail=1; }
+grep -qE "#[0-9] main at (.*/)?throws_midway.cpp:$caller_line$" <<<"$out" ||
+  { echo "FAIL: throws_midway: the stack lacks the caller's line"; echo "$out"; fail=1; }
+! grep -q "probe" <<<"$out" || { echo "FAIL: throws_midway: the stack of a caught throw was taken"; echo "$out"; fail=1; }
 
 # A bad pattern list is refused like any option: ':' separates BSPCHECK_OPTIONS.
 expect 2 "wrappers" -- "$BSPCHECK" run --wrappers 'a:b' ./wrapped_get
