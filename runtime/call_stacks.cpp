@@ -1,7 +1,6 @@
 #include "runtime/call_stacks.hpp"
 
 #include <backtrace.h>
-#include <cxxabi.h>
 #include <dlfcn.h>
 #include <unwind.h>
 
@@ -14,6 +13,7 @@
 #include <unordered_map>
 
 #include "runtime/file_pattern.hpp"
+#include "runtime/symbol_names.hpp"
 
 namespace bspcheck::rt {
 
@@ -53,13 +53,6 @@ backtrace_state* debug_info() {
   return state;
 }
 
-std::string demangled(const char* name) {
-  if (!name) return "";
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
-  return status == 0 && d ? std::string(d.get()) : std::string(name);
-}
-
 // The frames of one return address, inline frames expanded, innermost first.
 void symbolise(std::uintptr_t return_address, std::vector<StackFrame>& out) {
   const std::uintptr_t pc = return_address - 1;  // inside the call instruction: the call's line
@@ -84,7 +77,13 @@ void symbolise(std::uintptr_t return_address, std::vector<StackFrame>& out) {
       },
       [](void*, const char*, int) {}, &f);
   Dl_info info;  // libbacktrace reads the static symbol table; a library may only have dynamic ones
-  if (f.function.empty() && dladdr(reinterpret_cast<void*>(pc), &info) && info.dli_sname) f.function = demangled(info.dli_sname);
+  if (f.function.empty() && dladdr(reinterpret_cast<void*>(pc), &info)) {
+    if (info.dli_sname) f.function = demangled(info.dli_sname);
+    else if (info.dli_fname && *info.dli_fname) {  // a local symbol of a stripped library: name the library
+      const char* slash = std::strrchr(info.dli_fname, '/');
+      f.function = std::string("?? in ") + (slash ? slash + 1 : info.dli_fname);
+    }
+  }
   out.push_back(std::move(f));
 }
 

@@ -1,6 +1,5 @@
 #include "runtime/elf_symbols.hpp"
 
-#include <cxxabi.h>
 #include <elf.h>
 
 #include <algorithm>
@@ -9,17 +8,11 @@
 #include <fstream>
 #include <iterator>
 
+#include "runtime/symbol_names.hpp"
+
 namespace bspcheck::rt {
 
 namespace {
-
-std::string demangle(const char* name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
-  std::string out = status == 0 && d ? d : name;
-  std::free(d);
-  return out;
-}
 
 template <class T>
 bool read_at(const std::string& file, std::size_t offset, T* out, std::size_t count = 1) {
@@ -59,7 +52,7 @@ ElfSymbols::ElfSymbols(const std::string& path, std::uintptr_t base) {
         if (ELF64_ST_TYPE(sym.st_info) != STT_OBJECT || sym.st_size == 0 || sym.st_shndx == SHN_UNDEF) continue;
         const std::size_t at = strtab.sh_offset + sym.st_name;
         if (at >= file.size()) continue;
-        symbols_.push_back({base + sym.st_value, sym.st_size, demangle(file.c_str() + at)});
+        symbols_.push_back({base + sym.st_value, sym.st_size, demangled(file.c_str() + at)});
       }
     }
     if (!symbols_.empty()) break;

@@ -5,6 +5,7 @@
 #include "wrapped_calls.hpp"
 
 #include "runtime/call_stacks.hpp"
+#include "runtime/symbol_names.hpp"
 
 namespace {
 
@@ -13,6 +14,20 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 }
 
 }  // namespace
+
+// A C function's name is shown as it is, even where it reads as a mangled type code ("f" is
+// float's, "g" __float128's); a C++ name is demangled.
+TEST(CallStacks, OnlyMangledNamesAreDemangled) {
+  using bspcheck::rt::demangled;
+  EXPECT_EQ(demangled("f"), "f");
+  EXPECT_EQ(demangled("g"), "g");
+  EXPECT_EQ(demangled("i"), "i");
+  EXPECT_EQ(demangled("main"), "main");
+  EXPECT_EQ(demangled("_ZN1A3getEv"), "A::get()");
+  EXPECT_EQ(demangled("_Z1fi"), "f(int)");
+  EXPECT_EQ(demangled("_Znot_mangled"), "_Znot_mangled");
+  EXPECT_EQ(demangled(nullptr), "");
+}
 
 TEST(CallStacks, HeadersAndNamedFilesAreWrappers) {
   using bspcheck::rt::is_wrapper_file;
