@@ -2,12 +2,14 @@
 
 #include <algorithm>
 
+#include "runtime/runtime_file.hpp"
+
 namespace bspcheck::trace {
 
 GuidedScheduler::GuidedScheduler(ChoiceScript script, const std::string& log_path)
     : script_(std::move(script.entries)), random_tail_(script.random_tail), tail_rng_(script.tail_seed) {
   if (!log_path.empty()) {
-    log_file_ = std::fopen(log_path.c_str(), "w");
+    log_file_ = rt::open_runtime_file(log_path.c_str(), "w");
     if (!log_file_) throw TraceError(log_path + ": cannot write the choice log");
   }
 }

@@ -2,6 +2,7 @@
 
 #include "runtime/option_values.hpp"
 #include "runtime/rng.hpp"
+#include "runtime/runtime_file.hpp"
 
 #include <cstring>
 #include <sstream>
@@ -29,7 +30,7 @@ const char* call_name(Call c) {
 Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
   if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
     throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
-  f_ = std::fopen(path.c_str(), "wb");
+  f_ = rt::open_runtime_file(path.c_str(), "wb");
   if (!f_) throw TraceError(path + ": cannot write the trace: " + std::strerror(errno));
   for (char c : kMagic) put_byte(static_cast<std::uint8_t>(c));
   put_byte(static_cast<std::uint8_t>(h.version & 0xff));
@@ -267,7 +268,7 @@ EventStream EventStream::open(const std::string& path) {
   // is read before the rest, and a file without a size (a pipe, /dev/zero) is read up to a limit.
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec)) throw TraceError(path + ": is a directory, not a trace");
-  std::FILE* f = std::fopen(path.c_str(), "rb");
+  std::FILE* f = rt::open_runtime_file(path.c_str(), "rb");
   if (!f) throw TraceError(path + ": cannot read the trace: " + std::strerror(errno));
   constexpr std::size_t kMaxUnsizedTrace = std::size_t{256} << 20;  // a piped trace larger than this is not one
   const bool sized = std::filesystem::is_regular_file(path, ec);

@@ -10,6 +10,8 @@
 #include <new>
 #include <system_error>
 
+#include "runtime/runtime_file.hpp"
+
 extern char** environ;
 
 namespace bspcheck::rt {
@@ -77,7 +79,7 @@ void PrivateGlobals::set_up_remap(const PrivateRange& data) {
   remap_.range_at = static_cast<std::size_t>(data.lo - data.page_lo);
   remap_.size = (remap_.range_at + data.size + page - 1) / page * page;
   const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
-  const int fd = memfd_create("bsp-check-globals", MFD_CLOEXEC);
+  const int fd = out_of_the_way(memfd_create("bsp-check-globals", MFD_CLOEXEC));
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(total)) != 0) {
     if (fd >= 0) close(fd);
     throw std::system_error(errno, std::generic_category(), "per-process globals: memfd");
