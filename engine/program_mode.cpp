@@ -321,6 +321,50 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
   stop_program(1);
 }
 
+// A signal whose default action ends the process (SIGTERM, SIGINT, SIGUSR1...), sent by the
+// program to itself (raise, kill(getpid(), ...)): a crash of the running process, located at the
+// line that sent it, as a separate process would have died there. One from elsewhere (a kill from
+// outside, the kernel's alarm) dies as it would without bsp-check: it may have struck anywhere,
+// even inside malloc, where this handler could not safely build a report.
+void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
+  const bool self_sent = (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) &&
+                         info->si_pid == getpid();
+  if (!self_sent || !g_world || in_forked_child()) {
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  static volatile sig_atomic_t in_handler = 0;
+  if (in_handler) std::_Exit(1);
+  in_handler = 1;
+  (void)uc;
+  World* w = g_world.get();
+  const char* abbrev = sigabbrev_np(sig);
+  const char* what = strsignal(sig);
+  std::string msg = "process " + std::to_string(w->pid()) + " sent itself SIG" + (abbrev ? abbrev : std::to_string(sig)) +
+                    " (" + (what ? what : "a signal") + ") with raise or kill, and nothing handles it: its default "
+                    "action ends the process; its last BSPlib call was " + w->self().call;
+  if (!w->report_event(Rule::crash, msg, capture_interrupted_stack(), location_event::signal))
+    print_backtrace(w->real_out[1], 2);
+  stop_program(1);
+}
+
+// Signals whose default action ends the process, left at that default by the program when it
+// reached bsp_begin (a handler or SIG_IGN it set is its own business). SIGALRM is the timeout's
+// when one is set (arm_timeout, later).
+void install_terminating_signal_handlers() {
+  struct sigaction sa {};
+  sa.sa_sigaction = &on_terminating_signal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ,
+                  SIGTRAP, SIGSYS}) {
+    struct sigaction old {};
+    if (sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+      sigaction(sig, &sa, nullptr);
+  }
+}
+
 void on_timeout(int) {
   World* w = g_world.get();
   if (!w) std::_Exit(1);
@@ -385,6 +429,7 @@ void install_crash_handlers() {
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+  install_terminating_signal_handlers();
 }
 
 // The run's time limit (--timeout), from bsp_begin.

@@ -138,9 +138,19 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
   else if (r.exit_status == 128 + SIGKILL)
     // Not bsp-check's kill (that is the timeout above): almost always the kernel's out-of-memory
     // killer, which leaves no chance to write a report.
-    r.reason = "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg); "
-               "all p processes share one process's memory here, so lower -p or what each process allocates";
-  else if (!r.reported)
+    r.reason = "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg), "
+               "else a kill -9 by the program or from outside; all p processes share one process's memory here, so "
+               "lower -p or what each process allocates";
+  else if (!r.reported && r.exit_status > 128 && r.exit_status < 128 + 65) {
+    // A signal the runtime does not report: one sent from outside the program (a kill, timeout),
+    // or one the program set a handler for and then died of (a self-sent one is a crash finding).
+    const int sig = r.exit_status - 128;
+    const char* abbrev = sigabbrev_np(sig);
+    const char* what = strsignal(sig);
+    r.reason = "killed by SIG" + (abbrev ? std::string(abbrev) : std::to_string(sig)) + " (" + (what ? what : "?") +
+               ") before it wrote a bsp-check report: a signal from outside the program (kill, timeout), or one the "
+               "kernel sent it (alarm, CPU limit)";
+  } else if (!r.reported)
     r.reason = r.exit_status == 127 ? "could not be executed"
                                     : "the program ended without a bsp-check report (it never called bsp_begin, or the "
                                       "runtime could not write the report), exit status " +

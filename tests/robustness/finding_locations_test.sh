@@ -96,7 +96,7 @@ fi
 # with the raw backtrace. (Under AddressSanitizer a SIGSEGV is its report, not a crash finding.)
 stops="$here/programs/stops_midway.c"
 mark() { grep -n "/\* $1 \*/" "$stops" | cut -d: -f1; }
-crash_line="$(mark CRASH)" exit_line="$(mark EXIT)" last_line="$(mark LAST)"
+crash_line="$(mark CRASH)" exit_line="$(mark EXIT)" raise_line="$(mark RAISE)" last_line="$(mark LAST)"
 # shellcheck disable=SC2086
 "$BSPCC" $CFLAGS -g -O0 "$stops" -o stops_midway || { echo "FAIL: bspcc stops_midway"; exit 1; }
 # shellcheck disable=SC2086
@@ -105,13 +105,18 @@ located() {  # located NAME OUTPUT LINE EVENT: the finding names stops_midway.c:
   grep -qE "^  at (.*/)?stops_midway.c:$3 \($4, process 1\)$" <<<"$2" ||
     { echo "FAIL: $1: not located at stops_midway.c:$3 ($4)"; echo "$2"; fail=1; }
 }
-events=(exit)
+events=(exit term usr1)
 [[ "$CFLAGS" == *address* ]] || events+=(crash)
 for how in "${events[@]}"; do
   out="$("$BSPCHECK" run -p 2 --seeds 1 --json "$how.json" ./stops_midway "$how" 2>&1)"; status=$?
   [ "$status" = 1 ] || { echo "FAIL: stops_midway $how exited $status"; echo "$out"; fail=1; }
-  [ "$how" = crash ] && line="$crash_line" event=signal heading="where the process crashed:" ||
-    line="$exit_line" event=exit heading="where exit was called:"
+  case "$how" in
+    crash) line="$crash_line" event=signal heading="where the process crashed:" ;;
+    exit) line="$exit_line" event=exit heading="where exit was called:" ;;
+    *) line="$raise_line" event=signal heading="where the process crashed:"
+       grep -q "error\[crash\]: superstep 1: process 1 sent itself SIG${how^^} " <<<"$out" ||
+         { echo "FAIL: $how: not a crash finding of process 1"; echo "$out"; fail=1; } ;;
+  esac
   located "$how" "$out" "$line" "$event"
   located "$how (last call)" "$out" "$last_line" bsp_sync
   grep -q "$heading" <<<"$out" || { echo "FAIL: $how: no stack"; echo "$out"; fail=1; }
