@@ -10,6 +10,7 @@ BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
 source "$(dirname "$0")/lib.sh"
 compile fork_child
 compile deep_recursion
+compile waits_for_a_signal
 b="$BSPCHECK"
 sanitized=0
 case "$CFLAGS" in *sanitize*) sanitized=1 ;; esac
@@ -66,5 +67,21 @@ grep -qE "p = 100000000 processes need at least .* at most about [0-9]+ processe
   { echo "FAIL: too many processes: no refusal with the number that fits"; echo "$out" | head -5; fail=1; }
 if grep -q "trace:" <<<"$out" || ls "$work"/*.trace >/dev/null 2>&1; then
   echo "FAIL: too many processes: a trace was named or left"; echo "$out" | tail -3; fail=1
+fi
+# A signal from outside the program (not one it sent itself: that is a crash finding, see
+# finding_locations_test.sh) ends the run as it would end the program; the driver names it.
+rm -f "$work/pid"
+timeout 120 "$b" run -p 2 --seed 1 "$work/waits_for_a_signal" "$work/pid" >"$work/signalled.out" 2>&1 </dev/null &
+driver=$!
+for _ in $(seq 100); do [ -s "$work/pid" ] && break; sleep 0.1; done
+if [ -s "$work/pid" ]; then
+  kill -USR1 "$(cat "$work/pid")"
+  wait "$driver"; status=$?
+  [ "$status" = 1 ] || { echo "FAIL: signal from outside: driver exited $status"; fail=1; }
+  grep -q "killed by SIGUSR1 (User defined signal 1) before it wrote a bsp-check report: a signal from outside" "$work/signalled.out" ||
+    { echo "FAIL: signal from outside: not named"; cat "$work/signalled.out"; fail=1; }
+  ! grep -q "error\[crash\]" "$work/signalled.out" || { echo "FAIL: signal from outside: taken for a crash"; fail=1; }
+else
+  echo "FAIL: signal from outside: the program never wrote its pid"; kill "$driver"; fail=1
 fi
 exit "$fail"
