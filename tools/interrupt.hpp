@@ -2,7 +2,8 @@
 // SIGHUP end the session within a moment: the handler kills the process groups of the children
 // running now (a run, a fork server with its forked run), the session loop sees interrupted()
 // and stops, writes complete reports that say so, removes its temporary files and exits with
-// 128 + the signal. A second signal kills the children and the driver at once.
+// 128 + the signal. A second signal kills the children again and changes nothing else (the
+// session's end waits for nothing but killed children); a third kills the driver at once.
 #pragma once
 
 #include <sys/types.h>
