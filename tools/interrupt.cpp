@@ -55,6 +55,16 @@ void install_interrupt_handlers() {
 
 int interrupt_signal() { return g_signal.load(); }
 
+const char* interrupt_signal_name() {
+  switch (interrupt_signal()) {
+    case 0: return "";
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
+
 bool child_gets_own_group(bool stdin_is_terminal) { return g_installed.load() && !stdin_is_terminal; }
 
 WatchedChild::WatchedChild(pid_t pid, bool own_group) {

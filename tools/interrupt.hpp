@@ -21,6 +21,8 @@ void install_interrupt_handlers();
 // The signal that interrupted the session, or 0.
 int interrupt_signal();
 inline bool interrupted() { return interrupt_signal() != 0; }
+// Its name, as the reports give it: "SIGINT", "SIGTERM" or "SIGHUP"; "" before any.
+const char* interrupt_signal_name();
 
 // Whether a child started now should lead its own process group: only when handlers are
 // installed (someone will kill it) and it does not read the terminal (a background group that

@@ -107,6 +107,26 @@ procs="$(pgrep -af -- "$work/slow" || true)"
 [ -z "$procs" ] || { echo "FAIL: runs left after a third signal: $procs"; fail=1; pkill -KILL -f -- "$work/slow"; }
 rm -rf "${TMPDIR:?}"/*  # a third signal does not tidy up: that is its point
 
+# explore's reports name the signal as run's do (they said "a signal" for any but SIGINT, and its
+# JSON had no interrupted_by).
+rm -f "$work"/r.*
+"$b" explore -p 2 --strategy coverage --max-runs 1000 --json "$work/r.json" --sarif "$work/r.sarif" \
+  --junit "$work/r.xml" "$work/slow" >"$work/out" 2>&1 </dev/null &
+pid=$!
+wait_for_run
+sleep 0.3
+kill -HUP "$pid"
+wait "$pid"; status=$?
+[ "$status" = 129 ] || { echo "FAIL: explore, SIGHUP: exit status $status, expected 129"; tail -3 "$work/out"; fail=1; }
+valid_reports "$work/r.json" "$work/r.sarif" "$work/r.xml" "
+assert j['interrupted'] is True and j.get('interrupted_by') == 'SIGHUP', j
+inv = s['runs'][0]['invocations'][0]
+assert any('interrupted by SIGHUP' in n['message']['text'] for n in inv['toolExecutionNotifications']), inv
+props = {p.get('name'): p.get('value') for p in x.iter('property')}
+assert props.get('interrupted') == 'SIGHUP', props
+"
+no_leftovers "explore, SIGHUP"
+
 # A report is never truncated: an existing report stays whole until the new one replaces it.
 echo '{"old": true}' >"$work/keep.json"
 "$b" run -p 2 --seeds 1000 --json "$work/keep.json" "$work/slow" >/dev/null 2>&1 </dev/null &
