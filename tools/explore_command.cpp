@@ -229,7 +229,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     for (const std::string& a : args) info.command_line += " " + shell_quote(a);
     info.version = version;
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    if (interrupted()) info.interrupted_by = interrupt_signal() == SIGINT ? "SIGINT" : "a signal";
+    if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
     nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},
                               {"check", true},         {"strategy", strategy},                 {"grant_fewer", grant_fewer},
                               {"schedule_dependent_output", schedule_dependent_output}};

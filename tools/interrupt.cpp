@@ -11,8 +11,11 @@ namespace {
 
 // Everything the handler touches is lock-free and async-signal-safe.
 std::atomic<int> g_signal{0};
+std::atomic<int> g_count{0};  // signals received
 std::atomic<bool> g_installed{false};
-constexpr int kSlots = 8;  // a run, a fork server, a divergence re-run: a few at a time
+// A run, a fork server, a divergence re-run, for each of -j workers: a child that found no free
+// slot would not be killed by an interrupt, so there are plenty.
+constexpr int kSlots = 1024;
 std::atomic<pid_t> g_targets[kSlots];  // kill() targets: -pgid or pid; 0 = free
 static_assert(std::atomic<pid_t>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
@@ -24,10 +27,13 @@ void kill_children() {
 extern "C" void on_interrupt(int sig) {
   const int saved_errno = errno;
   int expected = 0;
-  const bool first = g_signal.compare_exchange_strong(expected, sig);
+  g_signal.compare_exchange_strong(expected, sig);
   kill_children();
-  if (!first) {
-    // A second signal: no more tidying, the way a second Ctrl-C ends other tools.
+  // A second signal only kills the children again: the session ends as after the first one
+  // (which waits for nothing but the killed children), removes its temporary folders and writes
+  // its reports. A second signal is common: `timeout` signals the driver and then its whole process
+  // group, the driver again. Only a third one ends the driver at once, with no tidying.
+  if (g_count.fetch_add(1) + 1 >= 3) {
     signal(sig, SIG_DFL);
     raise(sig);
   }
@@ -48,6 +54,16 @@ void install_interrupt_handlers() {
 }
 
 int interrupt_signal() { return g_signal.load(); }
+
+const char* interrupt_signal_name() {
+  switch (interrupt_signal()) {
+    case 0: return "";
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+  }
+}
 
 bool child_gets_own_group(bool stdin_is_terminal) { return g_installed.load() && !stdin_is_terminal; }
 

@@ -2,7 +2,8 @@
 // SIGHUP end the session within a moment: the handler kills the process groups of the children
 // running now (a run, a fork server with its forked run), the session loop sees interrupted()
 // and stops, writes complete reports that say so, removes its temporary files and exits with
-// 128 + the signal. A second signal kills the children and the driver at once.
+// 128 + the signal. A second signal kills the children again and changes nothing else (the
+// session's end waits for nothing but killed children); a third kills the driver at once.
 #pragma once
 
 #include <sys/types.h>
@@ -20,6 +21,8 @@ void install_interrupt_handlers();
 // The signal that interrupted the session, or 0.
 int interrupt_signal();
 inline bool interrupted() { return interrupt_signal() != 0; }
+// Its name, as the reports give it: "SIGINT", "SIGTERM" or "SIGHUP"; "" before any.
+const char* interrupt_signal_name();
 
 // Whether a child started now should lead its own process group: only when handlers are
 // installed (someone will kill it) and it does not read the terminal (a background group that

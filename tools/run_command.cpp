@@ -334,7 +334,7 @@ int run_command(const RunConfig& c) {
   session.version = c.version;
   session.werror = c.options.run.werror;
   session.seconds = secs;
-  if (stop_signal) session.interrupted_by = stop_signal == SIGINT ? "SIGINT" : stop_signal == SIGTERM ? "SIGTERM" : "SIGHUP";
+  if (stop_signal) session.interrupted_by = interrupt_signal_name();
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
