@@ -9,12 +9,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <signal.h>
 
 #include "replay/choice_script.hpp"
 #include "replay/shrink.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/rng.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/interrupt.hpp"
 #include "tools/option_checks.hpp"
 #include "tools/program_check.hpp"
 #include "tools/replay_command.hpp"
@@ -22,6 +24,16 @@
 #include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
+
+namespace {
+
+// Thrown out of the search when a signal stopped it (tools/interrupt.hpp): the run under way was
+// killed, and no more start.
+struct Interrupted {};
+
+const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
+
+}  // namespace
 
 int shrink_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{"bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
@@ -64,11 +76,23 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     }
   c.version = version;
   const int p = c.procs.front();
+  // SIGINT, SIGTERM, SIGHUP: the run under way is killed and reaped, the temporary files go, and
+  // the driver says how far it got and exits with 128 + the signal.
+  install_interrupt_handlers();
+  const auto stopped = [&](std::size_t runs, std::size_t best, std::size_t of) {
+    if (!quiet) std::fputs("\r\033[K", stderr);
+    std::fprintf(stderr, "bsp-check: shrink: interrupted by %s after %zu runs", signal_name(interrupt_signal()), runs);
+    if (of > 0 && best < of)
+      std::fprintf(stderr, "; the smallest failing schedule found keeps %zu of the %zu choices (not recorded)", best, of);
+    std::fputs("\n", stderr);
+    return 128 + interrupt_signal();
+  };
 
   // The failure to keep: the first failing rule of the recorded run.
   RunConfig replay = c;
   replay.options.run.replay_file = trace_path;
   const QuietRun original = run_quietly(replay, *program, p, c.seed);
+  if (interrupted()) return stopped(0, 0, 0);
   if (original.passed) {
     std::cerr << "bsp-check: the recorded run does not fail: nothing to shrink\n";
     return 1;
@@ -86,24 +110,38 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   }
   close(fd);
   const std::string script = script_template;
+  struct RemovedAtEnd {  // the choice script goes whichever way the session ends
+    std::string path;
+    ~RemovedAtEnd() { std::remove(path.c_str()); }
+  } script_file{script};
   RunConfig guided = c;
   guided.options.run.guide_file = script;
   std::size_t runs = 0;
+  std::size_t best = choices.size();  // the fewest choices a failing run kept so far
   auto fails = [&](const std::vector<std::size_t>& kept) {
     std::vector<bool> keep(choices.size(), false);
     for (std::size_t i : kept) keep[i] = true;
     trace::keep_choices(choices, keep).save(script);
     const QuietRun q = run_quietly(guided, *program, p, c.seed);
+    if (interrupted()) throw Interrupted{};  // killed half-way: neither passed nor failed
     ++runs;
     if (!quiet && runs % 25 == 0)
       std::fprintf(stderr, "\rbsp-check: shrink: %zu runs, %zu choices left...", runs, kept.size());
     if (q.passed) return false;
-    if (target.empty()) return q.failing_rules.empty();
-    return std::find(q.failing_rules.begin(), q.failing_rules.end(), target) != q.failing_rules.end();
+    const bool same = target.empty() ? q.failing_rules.empty()
+                                     : std::find(q.failing_rules.begin(), q.failing_rules.end(), target) !=
+                                           q.failing_rules.end();
+    if (same) best = std::min(best, kept.size());
+    return same;
   };
 
   // Delta debugging over the choices (replay/shrink.hpp): drop chunks while the failure stays.
-  const std::vector<std::size_t> kept = trace::shrink_choices(choices.size(), fails, max_runs).kept;
+  std::vector<std::size_t> kept;
+  try {
+    kept = trace::shrink_choices(choices.size(), fails, max_runs).kept;
+  } catch (const Interrupted&) {
+    return stopped(runs, best, choices.size());
+  }
   if (!quiet) std::fputs("\r\033[K", stderr);
 
   // Record the minimal run.
@@ -113,7 +151,11 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   RunConfig record = guided;
   record.options.run.trace_file = output;
   const QuietRun final_run = run_quietly(record, *program, p, c.seed);
-  std::filesystem::remove(script);
+  if (interrupted()) {  // the recording was cut short: it is not the minimal run
+    std::error_code ignored;
+    std::filesystem::remove(output, ignored);
+    return stopped(runs, kept.size(), choices.size());
+  }
   if (final_run.passed) {
     std::cerr << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
     return 1;
