@@ -43,11 +43,16 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
                "bsp-check shrink"};
   std::string trace_path, output;
   std::size_t max_runs = 2000;
+  double timeout = 0;
   bool quiet = false;
   app.add_option("TRACE", trace_path, "a trace of a failing run")->required();
   app.add_option("-o,--output", output, "the minimal trace (default: TRACE with .min.trace)");
   app.add_option("--max-runs", max_runs, "give up reducing after this many runs (default 2000)")
       ->check(whole_number(1, 100000000));
+  app.add_option("--timeout", timeout,
+                 "seconds each run may take: " + option_help("timeout") +
+                     "; give the recorded run's (its replay line shows it)")
+      ->check(option_value("timeout"));
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Reader trace;
@@ -75,6 +80,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
       return 2;
     }
   c.version = version;
+  c.options.timeout_seconds = timeout;
   const int p = c.procs.front();
   // SIGINT, SIGTERM, SIGHUP: the run under way is killed and reaped, the temporary files go, and
   // the driver says how far it got and exits with 128 + the signal.
@@ -182,7 +188,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   if (!kept.empty())
     std::printf("  critical superstep: %llu\n",
                 static_cast<unsigned long long>((kept.back() < minimal.size() ? minimal : choices)[kept.back()].superstep));
-  std::printf("  minimal trace: %s\n  replay: bsp-check replay %s\n", output.c_str(), shell_quote(output).c_str());
+  std::printf("  minimal trace: %s\n  replay: %s\n", output.c_str(), replay_line(c.options, output).c_str());
   return 0;
 }
 

@@ -110,10 +110,18 @@ stopped() {
   pkill -KILL -f -- "$work/nosync" 2>/dev/null
 }
 # A trace of a run that timed out (recorded by run itself: a single run records its trace).
-"$b" run -p 2 --seed 1 --timeout 1 --trace-dir "$work" "$work/nosync" >/dev/null 2>&1 </dev/null
+"$b" run -p 2 --seed 1 --timeout 1 --trace-dir "$work" "$work/nosync" >"$work/run.out" 2>&1 </dev/null
 rm -rf "${TMPDIR:?}"/*
 nosync_trace="$work/nosync-p2-s1.trace"
 [ -f "$nosync_trace" ] || { echo "FAIL: run --timeout 1 kept no trace of nosync"; fail=1; }
+# Its replay line gives the time limit again (a trace's header does not keep it), and with it
+# replay, shrink and explore of a run that never ends end on their own.
+grep -qF "  replay: bsp-check replay --timeout 1 $nosync_trace" "$work/run.out" ||
+  { echo "FAIL: run --timeout: the replay line lacks --timeout:"; grep replay: "$work/run.out"; fail=1; }
+expect 1 "^bsp-check: 1 of 1 run FAILED" -- "$b" replay --timeout 1 "$nosync_trace"
+expect 0 "^  replay: bsp-check replay --timeout 1 " -- "$b" shrink --timeout 1 -q -o "$work/nosync.min.trace" "$nosync_trace"
+expect 1 "^  replay: bsp-check replay --timeout 1 " -- "$b" explore --timeout 1 -p 2 --trace-dir "$work" "$work/nosync"
+no_leftovers "runs with --timeout"
 stopped INT 130 "^bsp-check: shrink: interrupted by SIGINT after 0 runs" -- "$b" shrink "$nosync_trace"
 stopped TERM 143 "^bsp-check: shrink: interrupted by SIGTERM" -- "$b" shrink -q "$nosync_trace"
 stopped HUP 129 "^bsp-check: shrink: interrupted by SIGHUP" -- "$b" shrink "$nosync_trace"
