@@ -70,6 +70,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
+  const bool output_given = !output.empty();
   if (output.empty()) {
     std::filesystem::path p(trace_path);
     output = (p.parent_path() / (p.stem().string() + ".min.trace")).string();
@@ -79,6 +80,12 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
       std::cerr << "bsp-check: error: " << *path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
       return 2;
     }
+  // Checked before the first run, as run checks --trace: a typo should not cost a whole shrink.
+  if (const std::string why = why_not_writable(output); !why.empty()) {
+    std::cerr << "bsp-check: error: " << (output_given ? "-o " : "") << output << ": cannot write the minimal trace: "
+              << why << "\n";
+    return 2;
+  }
   c.version = version;
   c.options.timeout_seconds = timeout;
   const int p = c.procs.front();
@@ -166,6 +173,14 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     std::cerr << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
     return 1;
   }
+  // The minimal run's own trace (never "minimal trace: FILE" without FILE).
+  std::vector<trace::RecordedChoice> minimal;
+  try {
+    minimal = trace::recorded_choices(trace::Reader::open(output));
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: the minimal run's trace was not written: " << e.what() << "\n";
+    return 2;
+  }
 
   std::printf("bsp-check: shrink: the run fails %s with %zu of its %zu scheduling choices (%zu runs%s)\n",
               what.c_str(), kept.size(), choices.size(), runs, runs >= max_runs ? ", stopped at --max-runs" : "");
@@ -175,11 +190,6 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     std::printf("  no choice matters: the default schedule fails too, so the failure does not depend on the schedule\n");
   // Choices are followed by position: the kept ones are described where the minimal run made
   // them (its own trace), which is where they matter.
-  std::vector<trace::RecordedChoice> minimal = choices;
-  try {
-    minimal = trace::recorded_choices(trace::Reader::open(output));
-  } catch (const trace::TraceError&) {
-  }
   for (std::size_t i : kept) {
     const trace::RecordedChoice& ch = i < minimal.size() ? minimal[i] : choices[i];
     std::printf("  superstep %llu, after process %d's %s: %s -> %llu\n", static_cast<unsigned long long>(ch.superstep),
