@@ -55,6 +55,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
       ->check(option_value("timeout"));
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+  quiet = quiet || !isatty(STDERR_FILENO);  // the progress line (\r, erase) only on a terminal
   trace::Reader trace;
   try {
     trace = trace::Reader::open(trace_path);

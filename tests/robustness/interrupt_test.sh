@@ -123,6 +123,8 @@ expect 0 "^  replay: bsp-check replay --timeout 1 " -- "$b" shrink --timeout 1 -
 expect 1 "^  replay: bsp-check replay --timeout 1 " -- "$b" explore --timeout 1 -p 2 --trace-dir "$work" "$work/nosync"
 no_leftovers "runs with --timeout"
 stopped INT 130 "^bsp-check: shrink: interrupted by SIGINT after 0 runs" -- "$b" shrink "$nosync_trace"
+# Its output is a file, not a terminal: no progress line, no \r or escape codes.
+grep -q $'[\r\e]' "$work/out" && { echo "FAIL: shrink wrote terminal codes into a file:"; cat -A "$work/out" | head -3; fail=1; }
 stopped TERM 143 "^bsp-check: shrink: interrupted by SIGTERM" -- "$b" shrink -q "$nosync_trace"
 stopped HUP 129 "^bsp-check: shrink: interrupted by SIGHUP" -- "$b" shrink "$nosync_trace"
 stopped INT 130 "^bsp-check: interrupted by SIGINT after 0 of 1 runs" -- "$b" replay "$nosync_trace"
