@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bspcheck/rules.hpp"
+#include "checker/finding_text.hpp"
 #include "replay/bounded_search.hpp"
 #include "replay/coverage_search.hpp"
 #include "tools/cli_parse.hpp"
@@ -69,7 +70,11 @@ class Session {
     if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
     for (const std::string& line : s.description) what += "; " + line;
     if (!q.passed) {
-      const std::string trace = report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
+      std::vector<Finding> failing;  // shown as run shows them: process, superstep, file:line
+      for (const Finding& f : q.outcome.report.findings)
+        if (checker::finding_fails(f, c_.options.run.werror)) failing.push_back(f);
+      const std::string trace =
+          report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason, failing);
       reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
       return false;
     }
@@ -77,7 +82,7 @@ class Session {
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         const std::string line = first_difference(p, s, differs->first);
         const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
-        const std::string trace = report(p, s, run, " with " + f.rule, f.message);
+        const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
         reports_.add(p, runs_, what, q.outcome, false, {f},
                      trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
         return false;
@@ -109,7 +114,8 @@ class Session {
   }
 
   // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).
-  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason) {
+  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason,
+                     const std::vector<Finding>& findings) {
     clear_progress();
     RunConfig record = run;
     const std::string base = std::filesystem::path(c_.program).filename().string();
@@ -122,6 +128,7 @@ class Session {
     std::printf(")%s\n", with.c_str());
     if (!reason.empty()) std::printf("  %s\n", reason.c_str());
     for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
+    for (const Finding& f : findings) std::fputs(checker::render_finding(f, "").c_str(), stdout);
     if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty())) {
       std::printf("  trace: %s\n  replay: %s\n", record.options.run.trace_file.c_str(),
                   replay_line(c_.options, record.options.run.trace_file).c_str());
@@ -197,6 +204,15 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
+  // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
+  if (trace_dir.find(':') != std::string::npos) {  // the kept trace is passed as trace=DIR/NAME
+    std::cerr << "bsp-check: error: " << trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return 2;
+  }
+  if (std::error_code ec; !std::filesystem::is_directory(trace_dir, ec)) {
+    std::cerr << "bsp-check: error: --trace-dir " << trace_dir << ": not a directory\n";
+    return 2;
+  }
   ExploreReport reports;  // --json, --sarif, --junit (tools/explore_report.hpp)
   if (!reports.open(json_file, sarif_file, junit_file)) return 2;
   // The command that runs the search at p again up to its n-th schedule there (each p's search

@@ -73,6 +73,7 @@ expect 2 "^bsp-check: error: --bound: .*got '-1'"                       -- "$b" 
 expect 2 "^bsp-check: error: --max-runs: .*got '0'"                     -- "$b" explore --max-runs 0 "$prog"
 expect 2 "^bsp-check: error: -p 99999999999999999999: "                 -- "$b" explore -p 99999999999999999999 "$prog"
 expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" explore --bogus "$prog"
+expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b" explore --trace-dir "$work/no/such" "$prog"
 
 # BSPCHECK_OPTIONS, read by the program itself.
 expect 2 "BSPCHECK_OPTIONS: seed: expected a whole number .*got '-1'"   -- env BSPCHECK_OPTIONS=seed=-1 "$prog"
