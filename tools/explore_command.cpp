@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bspcheck/rules.hpp"
+#include "checker/finding_text.hpp"
 #include "replay/bounded_search.hpp"
 #include "replay/coverage_search.hpp"
 #include "tools/cli_parse.hpp"
@@ -69,17 +70,21 @@ class Session {
     if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
     for (const std::string& line : s.description) what += "; " + line;
     if (!q.passed) {
-      const std::string trace = report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason);
-      reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : "bsp-check replay " + shell_quote(trace));
+      std::vector<Finding> failing;  // shown as run shows them: process, superstep, file:line
+      for (const Finding& f : q.outcome.report.findings)
+        if (checker::finding_fails(f, c_.options.run.werror)) failing.push_back(f);
+      const std::string trace =
+          report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason, failing);
+      reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
       return false;
     }
     if (compare_)
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         const std::string line = first_difference(p, s, differs->first);
         const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
-        const std::string trace = report(p, s, run, " with " + f.rule, f.message);
+        const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
         reports_.add(p, runs_, what, q.outcome, false, {f},
-                     trace.empty() ? repro_(runs_) : "bsp-check replay " + shell_quote(trace));
+                     trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
         return false;
       }
     reports_.add(p, runs_, what, q.outcome, true, {}, repro_(runs_));
@@ -109,7 +114,8 @@ class Session {
   }
 
   // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).
-  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason) {
+  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason,
+                     const std::vector<Finding>& findings) {
     clear_progress();
     RunConfig record = run;
     const std::string base = std::filesystem::path(c_.program).filename().string();
@@ -122,9 +128,10 @@ class Session {
     std::printf(")%s\n", with.c_str());
     if (!reason.empty()) std::printf("  %s\n", reason.c_str());
     for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
+    for (const Finding& f : findings) std::fputs(checker::render_finding(f, "").c_str(), stdout);
     if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty())) {
-      std::printf("  trace: %s\n  replay: bsp-check replay %s\n", record.options.run.trace_file.c_str(),
-                  shell_quote(record.options.run.trace_file).c_str());
+      std::printf("  trace: %s\n  replay: %s\n", record.options.run.trace_file.c_str(),
+                  replay_line(c_.options, record.options.run.trace_file).c_str());
       return record.options.run.trace_file;
     }
     return "";
@@ -151,6 +158,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "\nUsage: bsp-check explore [options] PROGRAM [ARGS...]",
                "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
+  double timeout = 0;
   std::uint64_t seed = 1;
   std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file;
   bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
@@ -162,6 +170,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("-p,--procs", procs, "processors available: a number, range or list; each is explored (default 4)");
   app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)")
       ->check(whole_number(1, 100000000));
+  app.add_option("--timeout", timeout, "seconds each schedule's run may take: " + option_help("timeout"))
+      ->check(option_value("timeout"));
   app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
   app.add_flag("--schedule-dependent-output", schedule_dependent_output,
                "do not compare each schedule's output with the default schedule's");
@@ -185,6 +195,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   c.keep_trace = false;
   c.schedule_dependent_output = schedule_dependent_output;
   c.options.run.grant_fewer = grant_fewer;
+  c.options.timeout_seconds = timeout;
   try {
     c.procs = parse_proc_list(procs);
   } catch (const std::invalid_argument& e) {
@@ -193,6 +204,15 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   }
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
+  // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
+  if (trace_dir.find(':') != std::string::npos) {  // the kept trace is passed as trace=DIR/NAME
+    std::cerr << "bsp-check: error: " << trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return 2;
+  }
+  if (std::error_code ec; !std::filesystem::is_directory(trace_dir, ec)) {
+    std::cerr << "bsp-check: error: --trace-dir " << trace_dir << ": not a directory\n";
+    return 2;
+  }
   ExploreReport reports;  // --json, --sarif, --junit (tools/explore_report.hpp)
   if (!reports.open(json_file, sarif_file, junit_file)) return 2;
   // The command that runs the search at p again up to its n-th schedule there (each p's search
@@ -202,6 +222,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     cmd += strategy == "bounded" ? " --bound " + std::to_string(bound) : " --seed " + std::to_string(seed);
     cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
     if (grant_fewer) cmd += " --grant-fewer";
+    for (const auto& [flag, value] : rt::reproduce_flags(c.options))
+      if (flag == "--timeout") cmd += " --timeout " + shell_quote(value);
     if (schedule_dependent_output) cmd += " --schedule-dependent-output";
     cmd += " " + shell_quote(c.program);
     for (const std::string& a : c.args) cmd += " " + shell_quote(a);

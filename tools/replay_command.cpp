@@ -84,7 +84,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   c.prefix = prefix;
   c.options.timeout_seconds = timeout;
   c.version = version;
-  c.command_line = "bsp-check replay " + shell_quote(trace_path);
+  c.command_line = replay_line(c.options, trace_path);
   return run_command(c);
 }
 

@@ -7,10 +7,17 @@ namespace bspcheck::cli {
 
 std::string shell_quote(const std::string& s) { return rt::shell_word(s); }
 
+std::string replay_line(const rt::ProgramOptions& o, const std::string& trace) {
+  std::string cmd = "bsp-check replay";
+  for (const auto& [flag, value] : rt::reproduce_flags(o))
+    if (flag == "--timeout") cmd += " --timeout " + shell_quote(value);
+  return cmd + " " + shell_quote(trace);
+}
+
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed, std::uint64_t seeds) {
   // A replayed run is the trace's run, whatever seed or strategy recorded it (an explored
   // schedule has no seed that gives it).
-  if (!c.options.run.replay_file.empty()) return "bsp-check replay " + shell_quote(c.options.run.replay_file);
+  if (!c.options.run.replay_file.empty()) return replay_line(c.options, c.options.run.replay_file);
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (seeds > 1) cmd += " --seeds " + std::to_string(seeds);
   // The other options, as the options table prints them as flags (runtime/options.def).

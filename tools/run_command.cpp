@@ -417,8 +417,8 @@ int run_command(const RunConfig& c) {
                                    std::filesystem::copy_options::overwrite_existing, error);
       if (!error) {
         if (kept_trace_valid(again.options.run.trace_file))
-          std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
-                       shell_quote(again.options.run.trace_file).c_str());
+          std::fprintf(stderr, "  trace: %s\n  replay: %s\n", again.options.run.trace_file.c_str(),
+                       replay_line(c.options, again.options.run.trace_file).c_str());
         return 1;
       }
     }
@@ -431,8 +431,8 @@ int run_command(const RunConfig& c) {
     if (r.passed && !first_failure_diverged)
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
     if ((!r.passed || first_failure_diverged) && kept_trace_valid(again.options.run.trace_file))
-      std::fprintf(stderr, "  trace: %s\n  replay: bsp-check replay %s\n", again.options.run.trace_file.c_str(),
-                   shell_quote(again.options.run.trace_file).c_str());
+      std::fprintf(stderr, "  trace: %s\n  replay: %s\n", again.options.run.trace_file.c_str(),
+                   replay_line(c.options, again.options.run.trace_file).c_str());
   }
   return 1;
 }

@@ -56,6 +56,15 @@ expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" r
 expect 2 "^bsp-check: error: The following argument was not expected: --bogus|^bsp-check: error: .*--bogus" -- "$b" replay --bogus x.trace
 expect 2 "^bsp-check: error: --max-runs: expected a whole number from 1 to [0-9]+, got '-1'" -- "$b" shrink --max-runs -1 x.trace
 expect 2 "^bsp-check: error: TRACE is required"                         -- "$b" shrink
+# shrink's -o: checked before the first run (the trace here passes: a run would say so, exit 1).
+"$b" run -p 1 --seed 1 --trace "$work/ok.trace" "$prog" >/dev/null 2>&1 </dev/null
+expect 2 "^bsp-check: error: -o $work/no/such/x: cannot write the minimal trace" -- "$b" shrink -o "$work/no/such/x" "$work/ok.trace"
+expect 2 "^bsp-check: error: -o $work: cannot write the minimal trace: it is a directory" -- "$b" shrink -o "$work" "$work/ok.trace"
+if [ "$(id -u)" != 0 ]; then  # root writes a read-only file anyway
+  touch "$work/ro.trace"; chmod 0444 "$work/ro.trace"
+  expect 2 "^bsp-check: error: -o $work/ro.trace: cannot write the minimal trace" -- "$b" shrink -o "$work/ro.trace" "$work/ok.trace"
+fi
+[ -e "$work/no/such/x" ] && { echo "FAIL: shrink -o wrote through a missing folder"; fail=1; }
 expect 2 "^bsp-check: error: --word-bytes: .*got '0'"                   -- "$b" show --word-bytes 0 x.trace
 expect 2 "^bsp-check: error: --g: expected flop units from 0 to .*got '-1'" -- "$b" show --g -1 --l 1 x.trace
 expect 2 "^bsp-check: error: --s: .*got 'inf'"                          -- "$b" show --s inf x.trace
@@ -64,6 +73,7 @@ expect 2 "^bsp-check: error: --bound: .*got '-1'"                       -- "$b" 
 expect 2 "^bsp-check: error: --max-runs: .*got '0'"                     -- "$b" explore --max-runs 0 "$prog"
 expect 2 "^bsp-check: error: -p 99999999999999999999: "                 -- "$b" explore -p 99999999999999999999 "$prog"
 expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" explore --bogus "$prog"
+expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b" explore --trace-dir "$work/no/such" "$prog"
 
 # BSPCHECK_OPTIONS, read by the program itself.
 expect 2 "BSPCHECK_OPTIONS: seed: expected a whole number .*got '-1'"   -- env BSPCHECK_OPTIONS=seed=-1 "$prog"

@@ -129,6 +129,11 @@ got = [(l["file"].split("/")[-1], l["line"], l["call"]) for l in f["locations"]]
 assert got == [("stops_midway.c", int(sys.argv[2]), sys.argv[4]), ("stops_midway.c", int(sys.argv[3]), "bsp_sync")], got
 PY
 done
+# explore's failing schedule shows its finding as run does: process, superstep, file:line.
+out="$("$BSPCHECK" explore -p 2 ./stops_midway exit 2>&1)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: explore stops_midway exit exited $status"; echo "$out"; fail=1; }
+located "explore exit" "$out" "$exit_line" exit
+located "explore exit (last call)" "$out" "$last_line" bsp_sync
 if [[ "$CFLAGS" != *address* ]]; then
   out="$("$BSPCHECK" run -p 2 --seeds 1 ./stops_midway_nodebug crash 2>&1)"
   located "crash without -g" "$out" "$last_line" bsp_sync

@@ -8,15 +8,17 @@
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
 source "$(dirname "$0")/lib.sh"
 compile slow
+compile nosync
 b="$BSPCHECK"
 
-# wait_for_run: until a run of the slow program is under way (the signal must land mid-run).
+# wait_for_run [PROGRAM]: until a run of the program (default slow) is under way (the signal
+# must land mid-run).
 wait_for_run() {
   for _ in $(seq 600); do
-    pgrep -f -- "$work/slow" >/dev/null && return 0
+    pgrep -f -- "$work/${1:-slow}" >/dev/null && return 0
     sleep 0.05
   done
-  echo "FAIL: no run of the slow program started"; fail=1
+  echo "FAIL: no run of the ${1:-slow} program started"; fail=1
 }
 
 # interrupt SIGNAL STATUS PROCS [run options...]
@@ -138,5 +140,49 @@ kill -KILL "$pid"; wait "$pid" 2>/dev/null
 pkill -KILL -f -- "$work/slow"
 python3 -c "import json,sys; assert json.load(open(sys.argv[1])) == {'old': True}" "$work/keep.json" ||
   { echo "FAIL: a killed driver left its report changed"; fail=1; }
+
+# shrink, replay and explore stop the same way, with a run under way that would never end on its
+# own (nosync: process 1 never reaches the barrier, and these runs have no --timeout): the run is
+# killed and reaped, nothing is left in $TMPDIR, the status is 128 + the signal.
+# stopped SIGNAL STATUS PATTERN -- command...
+stopped() {
+  local sig="$1" want="$2" pattern="$3"; shift 4
+  "$@" >"$work/out" 2>&1 </dev/null &
+  local pid=$!
+  wait_for_run nosync
+  sleep 0.3
+  kill -"$sig" "$pid"
+  ( trap - EXIT; sleep 60; kill -KILL "$pid" 2>/dev/null ) &
+  local guard=$!
+  wait "$pid"; local status=$?
+  kill -KILL "$guard" 2>/dev/null; wait "$guard" 2>/dev/null
+  [ "$status" = "$want" ] || { echo "FAIL: SIG$sig ${*:1:2}: exit status $status, expected $want"; tail -3 "$work/out"; fail=1; }
+  grep -qE -- "$pattern" "$work/out" || { echo "FAIL: SIG$sig ${*:1:2}: output lacks /$pattern/:"; tail -3 "$work/out"; fail=1; }
+  sleep 0.2
+  no_leftovers "SIG$sig ${*:1:2}"
+  pkill -KILL -f -- "$work/nosync" 2>/dev/null
+}
+# A trace of a run that timed out (recorded by run itself: a single run records its trace).
+"$b" run -p 2 --seed 1 --timeout 1 --trace-dir "$work" "$work/nosync" >"$work/run.out" 2>&1 </dev/null
+rm -rf "${TMPDIR:?}"/*
+nosync_trace="$work/nosync-p2-s1.trace"
+[ -f "$nosync_trace" ] || { echo "FAIL: run --timeout 1 kept no trace of nosync"; fail=1; }
+# Its replay line gives the time limit again (a trace's header does not keep it), and with it
+# replay, shrink and explore of a run that never ends end on their own.
+grep -qF "  replay: bsp-check replay --timeout 1 $nosync_trace" "$work/run.out" ||
+  { echo "FAIL: run --timeout: the replay line lacks --timeout:"; grep replay: "$work/run.out"; fail=1; }
+expect 1 "^bsp-check: 1 of 1 run FAILED" -- "$b" replay --timeout 1 "$nosync_trace"
+expect 0 "^  replay: bsp-check replay --timeout 1 " -- "$b" shrink --timeout 1 -q -o "$work/nosync.min.trace" "$nosync_trace"
+expect 1 "^  replay: bsp-check replay --timeout 1 " -- "$b" explore --timeout 1 -p 2 --trace-dir "$work" "$work/nosync"
+no_leftovers "runs with --timeout"
+stopped INT 130 "^bsp-check: shrink: interrupted by SIGINT after 0 runs" -- "$b" shrink "$nosync_trace"
+# Its output is a file, not a terminal: no progress line, no \r or escape codes.
+grep -q $'[\r\e]' "$work/out" && { echo "FAIL: shrink wrote terminal codes into a file:"; cat -A "$work/out" | head -3; fail=1; }
+stopped TERM 143 "^bsp-check: shrink: interrupted by SIGTERM" -- "$b" shrink -q "$nosync_trace"
+stopped HUP 129 "^bsp-check: shrink: interrupted by SIGHUP" -- "$b" shrink "$nosync_trace"
+stopped INT 130 "^bsp-check: interrupted by SIGINT after 0 of 1 runs" -- "$b" replay "$nosync_trace"
+stopped TERM 143 "^bsp-check: interrupted by SIGTERM after 0 of 1 runs" -- "$b" replay "$nosync_trace"
+stopped INT 130 "^bsp-check: explore: interrupted after [0-9]+ schedules" -- "$b" explore -p 2 "$work/nosync"
+stopped TERM 143 "^bsp-check: explore: interrupted after [0-9]+ schedules" -- "$b" explore -p 2 "$work/nosync"
 
 finish "robustness interrupt"
