@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <signal.h>
 
 #include "replay/choice_script.hpp"
 #include "replay/shrink.hpp"
@@ -30,8 +29,6 @@ namespace {
 // Thrown out of the search when a signal stopped it (tools/interrupt.hpp): the run under way was
 // killed, and no more start.
 struct Interrupted {};
-
-const char* signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP"; }
 
 }  // namespace
 
@@ -95,7 +92,7 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   install_interrupt_handlers();
   const auto stopped = [&](std::size_t runs, std::size_t best, std::size_t of) {
     if (!quiet) std::fputs("\r\033[K", stderr);
-    std::fprintf(stderr, "bsp-check: shrink: interrupted by %s after %zu runs", signal_name(interrupt_signal()), runs);
+    std::fprintf(stderr, "bsp-check: shrink: interrupted by %s after %zu runs", interrupt_signal_name(), runs);
     if (of > 0 && best < of)
       std::fprintf(stderr, "; the smallest failing schedule found keeps %zu of the %zu choices (not recorded)", best, of);
     std::fputs("\n", stderr);
