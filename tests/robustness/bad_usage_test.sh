@@ -50,6 +50,13 @@ expect 2 "^bsp-check: error: cannot write $work/no/such/r.json"         -- "$b" 
 expect 2 "^bsp-check: error: cannot write $work: it is a directory"     -- "$b" run --sarif "$work" "$prog"
 printf 'put-collision x.c:99999999999999999999\n' >"$work/huge.supp"
 expect 2 "huge.supp:1: line number 99999999999999999999 is out of range" -- "$b" run --suppressions "$work/huge.supp" "$prog"
+printf 'put-collision a.c:-1\n' >"$work/negative.supp"
+expect 2 "^bsp-check: error: --suppressions $work/negative.supp:1: line number -1 is out of range \(from 1 to 999999999\)$" -- "$b" run --suppressions "$work/negative.supp" "$prog"
+printf 'put-collision a.c:0\n' >"$work/zero.supp"
+expect 2 "zero.supp:1: line number 0 is out of range"                   -- "$b" run --suppressions "$work/zero.supp" "$prog"
+printf 'put-collision a.c:\n' >"$work/colon.supp"
+expect 2 "colon.supp:1: expected a line number after 'a.c:'"            -- "$b" run --suppressions "$work/colon.supp" "$prog"
+
 
 # The other commands.
 expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
