@@ -34,13 +34,8 @@ constexpr const char* kVersion = "0.1.0";
 // seed of a session, whose seeds seed .. seed + seeds - 1 must not wrap.
 CLI::Validator first_seed() {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          if (bspcheck::rt::SeedValue::parse("seed", text) <= bspcheck::cli::kMaxSeed) return {};
-        } catch (const std::invalid_argument&) {
-        }
-        return "expected a whole number from 0 to " + std::to_string(bspcheck::cli::kMaxSeed) + ", got '" + text + "'";
-      },
+      // The runtime's own check: BSPCHECK_OPTIONS=seed=S allows the same and says the same.
+      [](std::string& text) { return bspcheck::rt::option_value_error("seed", text); },
       "SEED");
 }
 
@@ -71,7 +66,7 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--shard", shard, "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
                                    "matrices and batch arrays; bsp-check merge joins their --json reports")
       ->type_name("I/N");
-  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
+  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("-j,--jobs", c.jobs,
                  "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
                  "first failure and reports are those of a sequential session")
@@ -92,9 +87,9 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
   app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")
-      ->type_name("FILE");
+      ->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
-      ->type_name("FILE");
+      ->check(bspcheck::cli::output_file())->type_name("FILE");
   app.prefix_command();
 }
 
