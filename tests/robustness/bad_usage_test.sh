@@ -69,6 +69,10 @@ expect 2 "^bsp-check: error: --disable: expected rule ids, comma-separated, got 
 expect 2 "^bsp-check: error: --disable: .*got 'put-collision,,reg-leak'" -- "$b" run --disable put-collision,,reg-leak "$prog"
 expect 2 "^bsp-check: error: --timeout: expected 0 \(none\) or seconds from 0.001 to 10000000, got '1e-300'" -- "$b" run --timeout 1e-300 "$prog"
 expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to 9223372036854775807, or 0x hex, got '9223372036854775808'" -- "$b" run --seed 9223372036854775808 "$prog"
+expect 2 "^bsp-check: error: the program name is empty"                 -- "$b" ''
+expect 2 "^bsp-check: error: the program name is empty"                 -- "$b" run -p 1 ''
+expect 2 "^bsp-check: error: --list-rules takes no argument but --json, got 'extra'$" -- "$b" --list-rules extra
+expect 2 "^bsp-check: error: --list-options takes no argument but --json, got 'extra'$" -- "$b" --list-options extra
 
 # The other commands.
 expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
