@@ -36,7 +36,7 @@ CLI::Validator first_seed() {
   return CLI::Validator(
       // The runtime's own check: BSPCHECK_OPTIONS=seed=S allows the same and says the same.
       [](std::string& text) { return bspcheck::rt::option_value_error("seed", text); },
-      "SEED");
+      "");  // no description: the help shows --seed SEED, not TEXT:SEED
 }
 
 void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs, std::string& shard) {
@@ -52,7 +52,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
          "the first of --seeds seeds; " + help("seed") + " (a whole number from 0 to " +
              std::to_string(bspcheck::cli::kMaxSeed) + ", or 0x hex)")
       ->default_str("1")
-      ->check(first_seed());
+      ->check(first_seed())
+      ->type_name("SEED");
   app.add_option("--prefix", c.prefix, help("prefix"));
   bspcheck::cli::add_option_flags(app, c.options, {"seed", "procs", "prefix"});
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
@@ -71,7 +72,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
                  "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
                  "first failure and reports are those of a sequential session")
       ->check(bspcheck::cli::whole_number(1, 1024));
-  app.add_flag("--no-fork-server{false}", c.fork_server,
+  // A callback, not CLI11's "--flag{false}" (whose {false} showed in --help).
+  app.add_flag_callback("--no-fork-server", [&c] { c.fork_server = false; },
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
@@ -83,7 +85,7 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
-  app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");
+  app.add_flag_callback("--no-keep-trace", [&c] { c.keep_trace = false; }, "do not record the first failing run's trace");
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
   app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")

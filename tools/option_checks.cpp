@@ -40,7 +40,7 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
         return "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
                text + "'";
       },
-      "UINT");
+      "");  // no description: the help shows the option's type (UINT) alone, not UINT:UINT
 }
 
 CLI::Validator real_number(double min, double max, const std::string& unit) {
@@ -55,7 +55,7 @@ CLI::Validator real_number(double min, double max, const std::string& unit) {
         return "expected " + (unit.empty() ? std::string("a number") : unit) + " from " + number_text(min) + " to " +
                number_text(max) + ", got '" + text + "'";
       },
-      "NUMBER");
+      "");  // no description: the help shows the option's type alone
 }
 
 CLI::Validator option_value(const std::string& key) {

@@ -74,6 +74,9 @@ expect 2 "^bsp-check: error: the program name is empty"                 -- "$b" 
 expect 2 "^bsp-check: error: --list-rules takes no argument but --json, got 'extra'$" -- "$b" --list-rules extra
 expect 2 "^bsp-check: error: --list-options takes no argument but --json, got 'extra'$" -- "$b" --list-options extra
 
+# CLI11's leftovers in the help: "{false}" of a negated flag, a validator's name after the type.
+if "$b" run --help | grep -nE '\{false\}|UINT:UINT|TEXT:SEED'; then echo "FAIL: run --help shows CLI11 leftovers"; fail=1; fi
+
 # The other commands.
 expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
 expect 2 "^bsp-check: error: The following argument was not expected: --bogus|^bsp-check: error: .*--bogus" -- "$b" replay --bogus x.trace
