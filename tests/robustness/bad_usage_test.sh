@@ -77,6 +77,11 @@ expect 2 "^bsp-check: error: --list-options takes no argument but --json, got 'e
 # CLI11's leftovers in the help: "{false}" of a negated flag, a validator's name after the type.
 if "$b" run --help | grep -nE '\{false\}|UINT:UINT|TEXT:SEED'; then echo "FAIL: run --help shows CLI11 leftovers"; fail=1; fi
 
+for cmd in run replay shrink show explore merge stats; do
+  [ "$("$b" $cmd --help | grep -c '^Usage')" = 1 ] || { echo "FAIL: $cmd --help has not exactly one Usage line"; fail=1; }
+done
+"$b" run --help | grep -q '^Usage: bsp-check \[OPTIONS\]$' && { echo "FAIL: run --help shows a Usage line without PROGRAM"; fail=1; }
+
 # The other commands.
 expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
 expect 2 "^bsp-check: error: The following argument was not expected: --bogus|^bsp-check: error: .*--bogus" -- "$b" replay --bogus x.trace
