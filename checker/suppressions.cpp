@@ -1,20 +1,17 @@
 #include "checker/suppressions.hpp"
 
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 #include "bspcheck/rules.hpp"
 #include "runtime/file_pattern.hpp"
+#include "runtime/text_file.hpp"
 
 namespace bspcheck::checker {
 
 Suppressions Suppressions::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read the suppressions file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse(ss.str(), path);
+  // Bounded: a suppressions file is a few lines a person wrote; /dev/zero is not one.
+  return parse(rt::read_text_file(path, "suppressions file", kMaxFileBytes, kMaxLineBytes), path);
 }
 
 Suppressions Suppressions::parse(const std::string& text, const std::string& origin) {
@@ -32,14 +29,19 @@ Suppressions Suppressions::parse(const std::string& text, const std::string& ori
     if (e.rule != "*" && !is_known_rule(e.rule))
       throw std::runtime_error(origin + ":" + std::to_string(n) + ": unknown rule '" + e.rule + "'");
     if (words >> where) {
-      auto colon = where.rfind(':');
-      if (colon != std::string::npos && colon + 1 < where.size() &&
-          where.find_first_not_of("0123456789", colon + 1) == std::string::npos) {
-        // A line number beyond any source file is a mistake worth naming, not a stoi exception.
-        const std::string number = where.substr(colon + 1);
-        if (number.size() > 9)
+      // FILE:LINE, LINE from 1 (a sign, 0 or a missing number is a mistake, not part of a path).
+      const auto colon = where.rfind(':');
+      const std::string number = colon == std::string::npos ? "" : where.substr(colon + 1);
+      const std::size_t digits = number.find_first_not_of("+-");
+      if (colon != std::string::npos &&
+          (number.empty() || (digits != std::string::npos && digits <= 1 &&
+                              number.find_first_not_of("0123456789", digits) == std::string::npos))) {
+        if (number.empty())
+          throw std::runtime_error(origin + ":" + std::to_string(n) + ": expected a line number after '" + where +
+                                   "' (FILE:LINE, LINE from 1 to 999999999)");
+        if (digits != 0 || number.size() > 9 || number.find_first_not_of('0') == std::string::npos)
           throw std::runtime_error(origin + ":" + std::to_string(n) + ": line number " + number +
-                                   " is out of range (at most 999999999)");
+                                   " is out of range (from 1 to 999999999)");
         e.line = std::stoi(number);
         where.erase(colon);
       }

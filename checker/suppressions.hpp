@@ -7,6 +7,7 @@
 // given, any of the finding's locations.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,10 @@ namespace bspcheck::checker {
 
 class Suppressions {
  public:
-  // Throws std::runtime_error naming the file and line on unreadable or malformed input.
+  // Throws std::runtime_error naming the file and line on unreadable or malformed input, a
+  // directory, binary data, a line longer than kMaxLineBytes or a file longer than kMaxFileBytes.
+  static constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+  static constexpr std::size_t kMaxLineBytes = 4096;
   static Suppressions load(const std::string& path);
   static Suppressions parse(const std::string& text, const std::string& origin);
   bool matches(const Finding& f) const;

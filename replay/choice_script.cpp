@@ -2,9 +2,11 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include "runtime/rng.hpp"
+#include "runtime/text_file.hpp"
 
 namespace bspcheck::trace {
 
@@ -22,8 +24,14 @@ std::vector<RecordedChoice> recorded_choices(const Reader& trace) {
 }
 
 ChoiceScript ChoiceScript::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw TraceError(path + ": cannot read the choice script");
+  // Bounded: lines of a few words; a script as long as a huge run's choices fits 1 GiB, and a
+  // device such as /dev/zero fails in its first block.
+  std::istringstream in;
+  try {
+    in.str(rt::read_text_file(path, "choice script", std::size_t{1} << 30, 4096));
+  } catch (const std::runtime_error& e) {
+    throw TraceError(e.what());
+  }
   ChoiceScript script;
   std::string kind, value;
   auto number = [&](const std::string& text) {

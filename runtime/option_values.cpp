@@ -75,11 +75,11 @@ std::uint64_t SeedValue::parse(const std::string& key, const std::string& text) 
   if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
     std::uint64_t n = 0;
     const auto [end, ec] = std::from_chars(text.data() + 2, text.data() + text.size(), n, 16);
-    if (ec == std::errc() && end == text.data() + text.size()) return n;
+    if (ec == std::errc() && end == text.data() + text.size() && n <= kMax) return n;
     refuse(key, syntax(), text);
   }
   try {
-    return parse_whole_number(key, text, 0, UINT64_MAX);
+    return parse_whole_number(key, text, 0, kMax);
   } catch (const std::invalid_argument&) {
     refuse(key, syntax(), text);
   }
@@ -128,8 +128,8 @@ double SecondsValue::parse(const std::string& key, const std::string& text) {
   char* end = nullptr;
   const double d = text.empty() ? NAN : std::strtod(text.c_str(), &end);
   if (text.empty() || end != text.c_str() + text.size() || errno != 0 || !std::isfinite(d) || d < 0 || d > 1e7 ||
-      text.find_first_of(" \t\n") != std::string::npos)
-    refuse(key, "seconds from 0 to 10000000", text);
+      text.find_first_of(" \t\n") != std::string::npos || (d > 0 && d < kMinSeconds))
+    refuse(key, syntax(), text);
   return d;
 }
 std::string SecondsValue::format(const double& v) {
@@ -142,8 +142,9 @@ std::string SecondsValue::format(const double& v) {
 }
 
 bool BoolValue::parse(const std::string& key, const std::string& text) {
-  if (text == "1" || text == "true" || text == "yes") return true;
-  if (text == "0" || text == "false" || text == "no") return false;
+  // Only the two spellings the table, the docs and every printed option string use.
+  if (text == "1") return true;
+  if (text == "0") return false;
   refuse(key, syntax(), text);
 }
 
@@ -207,6 +208,9 @@ std::string GlobalsValue::format(const GlobalsChoice& v) {
 
 std::vector<std::string> RuleListValue::parse(const std::string& key, const std::string& text) {
   std::vector<std::string> rules;
+  // An empty list, or an empty item (",", "a,,b"), is a mistake, not "no rule".
+  if (text.empty() || text.front() == ',' || text.back() == ',' || text.find(",,") != std::string::npos)
+    refuse(key, syntax(), text);
   for (const std::string& rule : split_list(text, ',')) {
     if (!is_known_rule(rule)) throw std::invalid_argument(key + ": unknown rule '" + rule + "'");
     rules.push_back(rule);

@@ -33,7 +33,10 @@ std::uint64_t parse_whole_number(const std::string& key, const std::string& text
 
 struct SeedValue {  // decimal, or hexadecimal after 0x (a seed printed by another tool)
   using type = std::uint64_t;
-  static std::string syntax() { return "a whole number from 0 to 18446744073709551615, or 0x hex"; }
+  // The largest seed: half the range, so that a session's seeds seed .. seed + seeds - 1 never wrap
+  // (the driver's --seed has the same range and message).
+  static constexpr std::uint64_t kMax = UINT64_MAX / 2;
+  static std::string syntax() { return "a whole number from 0 to 9223372036854775807, or 0x hex"; }
   static type parse(const std::string& key, const std::string& text);
   static std::string format(const type& v) { return std::to_string(v); }
 };
@@ -64,9 +67,10 @@ struct SizeValue {
 using StackSizeValue = SizeValue<16 << 10, std::uint64_t{1} << 30>;
 using RemapSizeValue = SizeValue<0, std::uint64_t{1} << 40>;
 
-struct SecondsValue {  // a finite decimal number of seconds
+struct SecondsValue {  // a finite decimal number of seconds: 0 (none), or from 1 ms (less is no limit at all)
   using type = double;
-  static std::string syntax() { return "seconds from 0 to 10000000 (0: none)"; }
+  static constexpr double kMinSeconds = 0.001;
+  static std::string syntax() { return "0 (none) or seconds from 0.001 to 10000000"; }
   static type parse(const std::string& key, const std::string& text);
   static std::string format(const type& v);
 };

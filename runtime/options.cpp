@@ -1,5 +1,6 @@
 #include "runtime/options.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <type_traits>
 
@@ -77,7 +78,15 @@ void set_program_option(ProgramOptions& o, const std::string& key, const std::st
 }
 
 void parse_program_options(const std::string& text, ProgramOptions& into) {
-  for (const auto& [key, value] : parse_key_values(text)) set_program_option(into, key, value);
+  // A key given twice is a mistake (which one counts?), except a list's, whose items add up.
+  std::vector<std::string> seen;
+  for (const auto& [key, value] : parse_key_values(text)) {
+    const Row* r = find_row(key);
+    if (r && !r->info.list && std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw std::invalid_argument(key + ": given twice; give each key once");
+    seen.push_back(key);
+    set_program_option(into, key, value);
+  }
 }
 
 ProgramOptions parse_program_options(const std::string& text) {

@@ -34,14 +34,9 @@ constexpr const char* kVersion = "0.1.0";
 // seed of a session, whose seeds seed .. seed + seeds - 1 must not wrap.
 CLI::Validator first_seed() {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
-        try {
-          if (bspcheck::rt::SeedValue::parse("seed", text) <= bspcheck::cli::kMaxSeed) return {};
-        } catch (const std::invalid_argument&) {
-        }
-        return "expected a whole number from 0 to " + std::to_string(bspcheck::cli::kMaxSeed) + ", got '" + text + "'";
-      },
-      "SEED");
+      // The runtime's own check: BSPCHECK_OPTIONS=seed=S allows the same and says the same.
+      [](std::string& text) { return bspcheck::rt::option_value_error("seed", text); },
+      "");  // no description: the help shows --seed SEED, not TEXT:SEED
 }
 
 void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& procs, std::string& shard) {
@@ -57,7 +52,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
          "the first of --seeds seeds; " + help("seed") + " (a whole number from 0 to " +
              std::to_string(bspcheck::cli::kMaxSeed) + ", or 0x hex)")
       ->default_str("1")
-      ->check(first_seed());
+      ->check(first_seed())
+      ->type_name("SEED");
   app.add_option("--prefix", c.prefix, help("prefix"));
   bspcheck::cli::add_option_flags(app, c.options, {"seed", "procs", "prefix"});
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
@@ -71,12 +67,13 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--shard", shard, "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
                                    "matrices and batch arrays; bsp-check merge joins their --json reports")
       ->type_name("I/N");
-  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->type_name("FILE");
+  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("-j,--jobs", c.jobs,
                  "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
                  "first failure and reports are those of a sequential session")
       ->check(bspcheck::cli::whole_number(1, 1024));
-  app.add_flag("--no-fork-server{false}", c.fork_server,
+  // A callback, not CLI11's "--flag{false}" (whose {false} showed in --help).
+  app.add_flag_callback("--no-fork-server", [&c] { c.fork_server = false; },
                "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
@@ -88,13 +85,13 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
-  app.add_flag("--no-keep-trace{false}", c.keep_trace, "do not record the first failing run's trace");
+  app.add_flag_callback("--no-keep-trace", [&c] { c.keep_trace = false; }, "do not record the first failing run's trace");
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
   app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")
-      ->type_name("FILE");
+      ->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
-      ->type_name("FILE");
+      ->check(bspcheck::cli::output_file())->type_name("FILE");
   app.prefix_command();
 }
 

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +14,14 @@ namespace bspcheck::cli {
 // Parses args (without the program or subcommand name). Returns the exit status when the command
 // ends here (0 after --help or --version, 2 for bad usage, CLI11 having printed why) and nothing
 // when it goes on.
+// The help of a command whose description has its own Usage line (with PROGRAM, TRACE, ...):
+// CLI11's second one ("Usage: bsp-check [OPTIONS]") is left out.
+struct OwnUsageFormatter : CLI::Formatter {
+  std::string make_usage(const CLI::App*, std::string) const override { return ""; }
+};
+
 inline std::optional<int> parse_arguments(CLI::App& app, const std::vector<std::string>& args) {
+  if (app.get_description().find("Usage:") != std::string::npos) app.formatter(std::make_shared<OwnUsageFormatter>());
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   // Bad usage is one line that names the command, the option and what it allows.
   app.failure_message([](const CLI::App* a, const CLI::Error& e) {

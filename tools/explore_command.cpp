@@ -178,9 +178,9 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   app.add_flag("--grant-fewer", grant_fewer,
                "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
   app.add_option("--json", json_file, "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
-                                      "the schedule's number)")->type_name("FILE");
-  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->type_name("FILE");
-  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->type_name("FILE");
+                                      "the schedule's number)")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();

@@ -78,6 +78,12 @@ int list_command(const std::vector<std::string>& args, const std::string& descri
   CLI::App app{description, name};
   bool json = false;
   app.add_flag("--json", json, json_help);
+  // Say what the command takes ("bsp-check --list-rules --help" is no command a user would find).
+  for (std::size_t i = 1; i < args.size(); ++i)
+    if (args[i] != "--json" && args[i] != "--help" && args[i] != "-h") {
+      std::cerr << "bsp-check: error: " << args[0] << " takes no argument but --json, got '" << args[i] << "'\n";
+      return 2;
+    }
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   if (json)
     std::cout << as_json().dump(2) << "\n";

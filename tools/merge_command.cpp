@@ -14,6 +14,7 @@
 #include "runtime/coverage_map.hpp"
 #include "tools/atomic_file.hpp"
 #include "tools/cli_parse.hpp"
+#include "tools/option_checks.hpp"
 #include "tools/reports.hpp"
 #include "tools/run_report_file.hpp"
 
@@ -37,9 +38,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                "bsp-check merge"};
   std::string json_file, sarif_file, junit_file;
   std::vector<std::string> inputs;
-  app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")->type_name("FILE");
-  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->type_name("FILE");
-  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")->type_name("FILE");
+  app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("REPORT", inputs, "the --json reports to merge")->required();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 

@@ -40,7 +40,7 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
         return "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
                text + "'";
       },
-      "UINT");
+      "");  // no description: the help shows the option's type (UINT) alone, not UINT:UINT
 }
 
 CLI::Validator real_number(double min, double max, const std::string& unit) {
@@ -55,7 +55,7 @@ CLI::Validator real_number(double min, double max, const std::string& unit) {
         return "expected " + (unit.empty() ? std::string("a number") : unit) + " from " + number_text(min) + " to " +
                number_text(max) + ", got '" + text + "'";
       },
-      "NUMBER");
+      "");  // no description: the help shows the option's type alone
 }
 
 CLI::Validator option_value(const std::string& key) {
@@ -81,8 +81,7 @@ void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector
       app.add_option_function<std::vector<std::string>>(
              flag, [set](const std::vector<std::string>& values) { for (const std::string& v : values) set(v); },
              option_help(key))
-          ->check(option_value(key))
-          ->delimiter(',')
+          ->check(option_value(key))  // the row's parser splits at ',' (CLI11's delimiter dropped empty items)
           ->allow_extra_args(false)
           ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
           ->type_name("LIST");
@@ -91,6 +90,16 @@ void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector
       if (!info.default_text.empty()) o->default_str(info.default_text);
     }
   }
+}
+
+CLI::Validator output_file() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        if (text.empty()) return "expected a file name, got ''";
+        if (text == "-") return "expected a file name, got '-' (reports are written to files, not to standard output)";
+        return {};
+      },
+      "");  // no description: the help shows the option's FILE alone
 }
 
 std::string why_not_writable(const std::string& path) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/option_values.hpp"
 #include "runtime/options.hpp"
 
 namespace bspcheck::cli {
@@ -35,12 +36,16 @@ std::string option_help(const std::string& key);
 // row's flag may be repeated or take a comma-separated list ("--disable").
 void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector<std::string>& own);
 
+// A file a command writes (--json, --sarif, --junit): not empty and not "-" (reports go to files
+// only; "-" would name a file called '-', not standard output).
+CLI::Validator output_file();
+
 // Why `path` cannot be created or written (an empty string when it can), without leaving a file
 // behind when it did not exist.
 std::string why_not_writable(const std::string& path);
 
 // Limits shared by the commands (and docs/cli.md).
 constexpr std::uint64_t kMaxSeeds = 1000000000000ull;    // runs per p: far beyond any session
-constexpr std::uint64_t kMaxSeed = UINT64_MAX / 2;       // seed + seeds must not wrap
+constexpr std::uint64_t kMaxSeed = rt::SeedValue::kMax;  // seed + seeds must not wrap
 
 }  // namespace bspcheck::cli

@@ -33,6 +33,10 @@ std::string find_in_path(const std::string& name) {
 
 ProgramCheck check_program(const std::string& name) {
   ProgramCheck c;
+  if (name.empty()) {  // '' would be looked up as the current directory
+    c.error = "the program name is empty";
+    return c;
+  }
   c.path = find_in_path(name);
   struct stat st {};
   if (stat(c.path.c_str(), &st) != 0) {

@@ -20,10 +20,10 @@ expect 2 "^bsp-check: error: -p 1-0: 0 processes: p must be at least 1$"        
 expect 2 "^bsp-check: error: -p 4-2: empty range 4-2 \(write the smaller count first\)$" -- "$b" run -p 4-2 "$prog"
 expect 2 "^bsp-check: error: -p 1-20000: range 1-20000 has 20000 process counts, more than 10000 " -- "$b" run -p 1-20000 "$prog"
 expect 2 "^bsp-check: error: --seeds: .*got '99999999999999999999'"  -- "$b" run --seeds 99999999999999999999 "$prog"
-expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to [0-9]+, got '-1'" -- "$b" run --seed -1 "$prog"
+expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to [0-9]+, or 0x hex, got '-1'" -- "$b" run --seed -1 "$prog"
 expect 2 "^bsp-check: error: --seed: .*got '1x'"                        -- "$b" run --seed 1x "$prog"
 expect 2 "runs past the largest seed"                                   -- "$b" run --seed 9223372036854775807 --seeds 2 "$prog"
-expect 2 "^bsp-check: error: --timeout: expected seconds from 0 to 10000000, got '-1'" -- "$b" run --timeout -1 "$prog"
+expect 2 "^bsp-check: error: --timeout: expected 0 \(none\) or seconds from 0.001 to 10000000, got '-1'" -- "$b" run --timeout -1 "$prog"
 expect 2 "^bsp-check: error: --timeout: .*got 'nan'"                    -- "$b" run --timeout nan "$prog"
 expect 2 "^bsp-check: error: --timeout: .*got '1e400'"                  -- "$b" run --timeout 1e400 "$prog"
 expect 2 "^bsp-check: error: --stack-size: expected a size from 16k to 1024m.*got 'abc'" -- "$b" run --stack-size abc "$prog"
@@ -50,6 +50,37 @@ expect 2 "^bsp-check: error: cannot write $work/no/such/r.json"         -- "$b" 
 expect 2 "^bsp-check: error: cannot write $work: it is a directory"     -- "$b" run --sarif "$work" "$prog"
 printf 'put-collision x.c:99999999999999999999\n' >"$work/huge.supp"
 expect 2 "huge.supp:1: line number 99999999999999999999 is out of range" -- "$b" run --suppressions "$work/huge.supp" "$prog"
+printf 'put-collision a.c:-1\n' >"$work/negative.supp"
+expect 2 "^bsp-check: error: --suppressions $work/negative.supp:1: line number -1 is out of range \(from 1 to 999999999\)$" -- "$b" run --suppressions "$work/negative.supp" "$prog"
+printf 'put-collision a.c:0\n' >"$work/zero.supp"
+expect 2 "zero.supp:1: line number 0 is out of range"                   -- "$b" run --suppressions "$work/zero.supp" "$prog"
+printf 'put-collision a.c:\n' >"$work/colon.supp"
+expect 2 "colon.supp:1: expected a line number after 'a.c:'"            -- "$b" run --suppressions "$work/colon.supp" "$prog"
+
+for opt in --json --sarif --junit; do
+  expect 2 "^bsp-check: error: $opt: expected a file name, got ''"       -- "$b" run "$opt" '' "$prog"
+  expect 2 "^bsp-check: error: $opt: expected a file name, got '-'"      -- "$b" run "$opt" - "$prog"
+  expect 2 "^bsp-check: error: $opt: expected a file name, got ''"       -- "$b" explore "$opt" '' "$prog"
+  expect 2 "^bsp-check: error: $opt: expected a file name, got '-'"      -- "$b" merge "$opt" - "$work/none.json"
+done
+[ -e - ] && { echo "FAIL: a file named '-' was created"; fail=1; }
+expect 2 "^bsp-check: error: --disable: expected rule ids, comma-separated, got ''" -- "$b" run --disable '' "$prog"
+expect 2 "^bsp-check: error: --disable: expected rule ids, comma-separated, got ','" -- "$b" run --disable , -p 1 "$prog"
+expect 2 "^bsp-check: error: --disable: .*got 'put-collision,,reg-leak'" -- "$b" run --disable put-collision,,reg-leak "$prog"
+expect 2 "^bsp-check: error: --timeout: expected 0 \(none\) or seconds from 0.001 to 10000000, got '1e-300'" -- "$b" run --timeout 1e-300 "$prog"
+expect 2 "^bsp-check: error: --seed: expected a whole number from 0 to 9223372036854775807, or 0x hex, got '9223372036854775808'" -- "$b" run --seed 9223372036854775808 "$prog"
+expect 2 "^bsp-check: error: the program name is empty"                 -- "$b" ''
+expect 2 "^bsp-check: error: the program name is empty"                 -- "$b" run -p 1 ''
+expect 2 "^bsp-check: error: --list-rules takes no argument but --json, got 'extra'$" -- "$b" --list-rules extra
+expect 2 "^bsp-check: error: --list-options takes no argument but --json, got 'extra'$" -- "$b" --list-options extra
+
+# CLI11's leftovers in the help: "{false}" of a negated flag, a validator's name after the type.
+if "$b" run --help | grep -nE '\{false\}|UINT:UINT|TEXT:SEED'; then echo "FAIL: run --help shows CLI11 leftovers"; fail=1; fi
+
+for cmd in run replay shrink show explore merge stats; do
+  [ "$("$b" $cmd --help | grep -c '^Usage')" = 1 ] || { echo "FAIL: $cmd --help has not exactly one Usage line"; fail=1; }
+done
+"$b" run --help | grep -q '^Usage: bsp-check \[OPTIONS\]$' && { echo "FAIL: run --help shows a Usage line without PROGRAM"; fail=1; }
 
 # The other commands.
 expect 2 "^bsp-check: error: --timeout: .*got '-1'"                    -- "$b" replay --timeout -1 x.trace
@@ -78,7 +109,7 @@ expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b"
 # BSPCHECK_OPTIONS, read by the program itself.
 expect 2 "BSPCHECK_OPTIONS: seed: expected a whole number .*got '-1'"   -- env BSPCHECK_OPTIONS=seed=-1 "$prog"
 expect 2 "BSPCHECK_OPTIONS: seed: .*got '7x'"                           -- env BSPCHECK_OPTIONS=seed=7x "$prog"
-expect 2 "BSPCHECK_OPTIONS: timeout: expected seconds .*got '-1'"       -- env BSPCHECK_OPTIONS=timeout=-1 "$prog"
+expect 2 "BSPCHECK_OPTIONS: timeout: expected 0 \(none\) or seconds .*got '-1'"       -- env BSPCHECK_OPTIONS=timeout=-1 "$prog"
 expect 2 "BSPCHECK_OPTIONS: timeout: .*got 'inf'"                       -- env BSPCHECK_OPTIONS=timeout=inf "$prog"
 expect 2 "BSPCHECK_OPTIONS: procs: .*got '99999999999999999999'"       -- env BSPCHECK_OPTIONS=procs=99999999999999999999 "$prog"
 expect 2 "BSPCHECK_OPTIONS: procs: .*got '2x'"                          -- env BSPCHECK_OPTIONS=procs=2x "$prog"
@@ -88,6 +119,13 @@ expect 2 "BSPCHECK_OPTIONS: exitcode: .*got '256'"                      -- env B
 expect 2 "BSPCHECK_OPTIONS: unknown option 'sed'"                       -- env BSPCHECK_OPTIONS=sed=1 "$prog"
 expect 2 "BSPCHECK_OPTIONS: report: cannot write '$work/no/such/r.json'" -- env BSPCHECK_OPTIONS=report=$work/no/such/r.json "$prog"
 expect 2 "^bsp-check: error: .*huge.supp:1: line number 99999999999999999999 is out of range" -- env BSPCHECK_OPTIONS=suppressions=$work/huge.supp "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: guide_log: cannot write '$work/no/x'" -- env BSPCHECK_OPTIONS=guide_log=$work/no/x "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: werror: expected 0 or 1, got 'yes'$" -- env BSPCHECK_OPTIONS=werror=yes "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: procs: given twice; give each key once$" -- env BSPCHECK_OPTIONS=procs=2:procs=3 "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: disable: expected rule ids, comma-separated, got ''$" -- env BSPCHECK_OPTIONS=disable= "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: timeout: expected 0 \(none\) or seconds from 0.001 to 10000000, got '1e-300'$" -- env BSPCHECK_OPTIONS=timeout=1e-300 "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: seed: expected a whole number from 0 to 9223372036854775807, or 0x hex, got '18446744073709551615'$" -- env BSPCHECK_OPTIONS=seed=18446744073709551615 "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: seed: .*got '0x8000000000000000'$" -- env BSPCHECK_OPTIONS=seed=0x8000000000000000 "$prog"
 [ -e "$work/no" ] && { echo "FAIL: a check created $work/no"; fail=1; }
 
 no_leftovers "bad usage"

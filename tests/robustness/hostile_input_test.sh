@@ -33,5 +33,27 @@ kill "$writer" 2>/dev/null; wait "$writer" 2>/dev/null
 [ "$status" = 2 ] && grep -qE "^bsp-check: error: $work/endless.trace: " <<<"$out" ||
   { echo "FAIL: show of an endless FIFO: status $status: $out" | head -3; fail=1; }
 
+# Text inputs (a suppressions file, a choice script) from the driver's flags and from
+# BSPCHECK_OPTIONS: a device, binary data, a directory are refused fast, with bounded memory (under
+# ulimit -v an unbounded read fails with something else than the message) and no raw bytes.
+bounded=(bash -c "$limit; exec \"\$@\"" _)
+head -c 4096 /dev/urandom >"$work/garbage.supp"
+printf 'put-collision %05000d\n' 1 >"$work/long-line.supp"
+for file in /dev/zero /dev/urandom "$work/garbage.supp"; do
+  expect 2 "^bsp-check: error: --suppressions $file:1: binary data \(byte 0x[0-9a-f]{2}\), not a suppressions file$" -- \
+    "${bounded[@]}" "$b" run --suppressions "$file" "$work/first_line"
+  expect 2 "^bsp-check: error: $file:1: binary data \(byte 0x[0-9a-f]{2}\), not a suppressions file$" -- \
+    "${bounded[@]}" env BSPCHECK_OPTIONS="suppressions=$file" "$work/first_line"
+  expect 2 "^bsp-check: error: $file:1: binary data \(byte 0x[0-9a-f]{2}\), not a choice script$" -- \
+    "${bounded[@]}" env BSPCHECK_OPTIONS="guide=$file" "$work/first_line"
+done
+out="$( ("${bounded[@]}" timeout 60 "$b" run --suppressions /dev/stdin "$work/first_line" </dev/zero) 2>&1)"; status=$?
+[ "$status" = 2 ] && grep -qE "^bsp-check: error: --suppressions /dev/stdin:1: binary data" <<<"$out" ||
+  { echo "FAIL: --suppressions /dev/stdin fed /dev/zero: status $status: $out" | head -3; fail=1; }
+expect 2 "^bsp-check: error: --suppressions $work/long-line.supp:1: a line longer than 4 KiB, not a suppressions file$" -- \
+  "$b" run --suppressions "$work/long-line.supp" "$work/first_line"
+expect 2 "^bsp-check: error: --suppressions $work: is a directory, not a suppressions file$" -- \
+  "$b" run --suppressions "$work" "$work/first_line"
+
 no_leftovers "hostile input"
 finish "robustness hostile input"
