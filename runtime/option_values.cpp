@@ -142,9 +142,9 @@ std::string SecondsValue::format(const double& v) {
 }
 
 bool BoolValue::parse(const std::string& key, const std::string& text) {
-  // Only the two spellings the table, the docs and every printed option string use.
-  if (text == "1") return true;
-  if (text == "0") return false;
+  // 0 and 1 as printed; the words too, since environment options are often written by hand.
+  if (text == "1" || text == "true" || text == "yes") return true;
+  if (text == "0" || text == "false" || text == "no") return false;
   refuse(key, syntax(), text);
 }
 

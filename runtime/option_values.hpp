@@ -77,7 +77,7 @@ struct SecondsValue {  // a finite decimal number of seconds: 0 (none), or from 
 
 struct BoolValue {
   using type = bool;
-  static std::string syntax() { return "0 or 1"; }
+  static std::string syntax() { return "0 or 1 (or false/true, no/yes)"; }
   static type parse(const std::string& key, const std::string& text);
   static std::string format(const type& v) { return v ? "1" : "0"; }
 };

@@ -120,7 +120,7 @@ expect 2 "BSPCHECK_OPTIONS: unknown option 'sed'"                       -- env B
 expect 2 "BSPCHECK_OPTIONS: report: cannot write '$work/no/such/r.json'" -- env BSPCHECK_OPTIONS=report=$work/no/such/r.json "$prog"
 expect 2 "^bsp-check: error: .*huge.supp:1: line number 99999999999999999999 is out of range" -- env BSPCHECK_OPTIONS=suppressions=$work/huge.supp "$prog"
 expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: guide_log: cannot write '$work/no/x'" -- env BSPCHECK_OPTIONS=guide_log=$work/no/x "$prog"
-expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: werror: expected 0 or 1, got 'yes'$" -- env BSPCHECK_OPTIONS=werror=yes "$prog"
+expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: werror: expected 0 or 1 \(or false/true, no/yes\), got 'on'$" -- env BSPCHECK_OPTIONS=werror=on "$prog"
 expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: procs: given twice; give each key once$" -- env BSPCHECK_OPTIONS=procs=2:procs=3 "$prog"
 expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: disable: expected rule ids, comma-separated, got ''$" -- env BSPCHECK_OPTIONS=disable= "$prog"
 expect 2 "^bsp-check: error: BSPCHECK_OPTIONS: timeout: expected 0 \(none\) or seconds from 0.001 to 10000000, got '1e-300'$" -- env BSPCHECK_OPTIONS=timeout=1e-300 "$prog"
