@@ -34,7 +34,8 @@ expect 2 "BSPCHECK_OPTIONS: unknown option" -- env BSPCHECK_OPTIONS=bogus=1 "$go
 expect 2 "procs: must be at least 1"       -- env BSPCHECK_OPTIONS=procs=0 "$good"
 expect 2 "more than the"                   -- env BSPCHECK_OPTIONS=procs=100000000 "$good"
 expect 2 "expected key=value, got 'seed'"  -- env BSPCHECK_OPTIONS=procs=2:seed "$good"
-expect 2 "disable: unknown rule 'bogus'"   -- env BSPCHECK_OPTIONS=disable=put-collision,,bogus "$good"
+expect 2 "disable: unknown rule 'bogus'"   -- env BSPCHECK_OPTIONS=disable=put-collision,bogus "$good"
+expect 2 "disable: expected rule ids"     -- env BSPCHECK_OPTIONS=disable=put-collision,,bogus "$good"
 expect 0 "Hello"                           -- env BSPCHECK_OPTIONS=::procs=2::disable=put-collision,reg-leak: "$good"
 # The rule catalogue: a text table (id, severity, statement) and JSON with every column.
 expect 0 "^bounds-put +error +a put may not write past .*\(BSPlib 3\.2\.4 \(3\)\)$" -- "$bspcheck" --list-rules
