@@ -15,7 +15,9 @@ b="$BSPCHECK"
 # must land mid-run).
 wait_for_run() {
   for _ in $(seq 600); do
-    pgrep -f -- "$work/${1:-slow}" >/dev/null && return 0
+    # The program itself (its command line starts with its path), not the driver, whose arguments
+    # name it too: the driver installs its handlers only after it starts.
+    pgrep -f -- "^$work/${1:-slow}" >/dev/null && return 0
     sleep 0.05
   done
   echo "FAIL: no run of the ${1:-slow} program started"; fail=1
