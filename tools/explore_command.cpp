@@ -222,8 +222,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     cmd += strategy == "bounded" ? " --bound " + std::to_string(bound) : " --seed " + std::to_string(seed);
     cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
     if (grant_fewer) cmd += " --grant-fewer";
-    for (const auto& [flag, value] : rt::reproduce_flags(c.options))
-      if (flag == "--timeout") cmd += " --timeout " + shell_quote(value);
+    cmd += timeout_flag(c.options);
     if (schedule_dependent_output) cmd += " --schedule-dependent-output";
     cmd += " " + shell_quote(c.program);
     for (const std::string& a : c.args) cmd += " " + shell_quote(a);

@@ -7,11 +7,14 @@ namespace bspcheck::cli {
 
 std::string shell_quote(const std::string& s) { return rt::shell_word(s); }
 
-std::string replay_line(const rt::ProgramOptions& o, const std::string& trace) {
-  std::string cmd = "bsp-check replay";
+std::string timeout_flag(const rt::ProgramOptions& o) {
   for (const auto& [flag, value] : rt::reproduce_flags(o))
-    if (flag == "--timeout") cmd += " --timeout " + shell_quote(value);
-  return cmd + " " + shell_quote(trace);
+    if (flag == "--timeout") return " --timeout " + shell_quote(value);
+  return "";
+}
+
+std::string replay_line(const rt::ProgramOptions& o, const std::string& trace) {
+  return "bsp-check replay" + timeout_flag(o) + " " + shell_quote(trace);
 }
 
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed, std::uint64_t seeds) {
