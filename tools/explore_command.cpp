@@ -82,6 +82,10 @@ class Session {
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         const std::string line = first_difference(p, s, differs->first);
         const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
+        // The recording carries the reference output's digests (as run's does), so that its
+        // replay reports the divergence again instead of passing.
+        if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
+          run.options.run.expected_output = *reference;
         const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
         reports_.add(p, runs_, what, q.outcome, false, {f},
                      trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));

@@ -68,6 +68,13 @@ with tempfile.TemporaryDirectory() as work:
         status, out = bsp("explore", "--strategy", strategy, "-p", "3", "--trace-dir", work, message_order)
         check(status == 1 and "schedule-divergence" in out and "first difference on stdout" in out,
               f"{strategy}: explore did not compare outputs: exit {status}: {out[-800:]}")
+        # Its replay line fails again with the divergence: the trace carries the reference output.
+        replay = re.search(r"replay: bsp-check (replay .*)", out)
+        check(replay is not None, f"{strategy}: no replay line: {out[-800:]}")
+        if replay:
+            status, again = bsp(*replay.group(1).split(), cwd=work)
+            check(status == 1 and "error[schedule-divergence]" in again,
+                  f"{strategy}: the replay line does not fail again: exit {status}: {again[-800:]}")
     # Reports like run's: every schedule, the failing one with its finding and trace, coverage.
     js, sarif, junit = (os.path.join(work, "explore." + e) for e in ("json", "sarif", "xml"))
     status, out = bsp("explore", "--strategy", "coverage", "-p", "3", "--trace-dir", work, "--json", js, "--sarif",
