@@ -10,13 +10,9 @@
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include "tools/reproduce_command.hpp"
-#include "tools/temp_files.hpp"
 
 namespace bspcheck::cli {
 
@@ -53,14 +49,12 @@ ForkServer::~ForkServer() {
     }
   }
   if (channel_) munmap(channel_, sizeof *channel_);
-  if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  for (int fd : {prelude_out_fd_, prelude_err_fd_})
+    if (fd >= 0) close(fd);
 }
 
 bool ForkServer::start(const RunConfig& c, const std::string& path, int p, StdinFeed& in) {
   const std::lock_guard<std::mutex> launching(launch_mutex());
-  std::string dir = temp_template("server");
-  if (!mkdtemp(dir.data())) return false;
-  dir_ = dir;
   // Close-on-exec everywhere: no other child (a plain run, another server) inherits the channel.
   int session[2];
   if (pipe2(session, O_CLOEXEC) != 0) return false;
@@ -82,13 +76,16 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
     *fd = made >= 0 ? fcntl(made, F_DUPFD_CLOEXEC, kChannelFdFloor) : -1;
     if (made >= 0) close(made);
   }
-  const int out_fd = open((dir_ + "/server.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  const int err_fd = open((dir_ + "/server.err").c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  // The server's own stdout and stderr (what main prints before bsp_begin): memfds too, so that
+  // the session creates no file or folder that a driver killed by SIGKILL would leave behind.
+  prelude_out_fd_ = memfd_create("bsp-check-server-stdout", MFD_CLOEXEC);
+  prelude_err_fd_ = memfd_create("bsp-check-server-stderr", MFD_CLOEXEC);
   const auto close_prepared = [&] {
-    for (int fd : {session[0], session_fd, channel_fd, out_fd, err_fd})
+    for (int fd : {session[0], session_fd, channel_fd})
       if (fd >= 0) close(fd);
   };
-  if (session_fd < 0 || !channel_ || channel_fd < 0 || report_fd_ < 0 || out_fd_ < 0 || err_fd_ < 0) {
+  if (session_fd < 0 || !channel_ || channel_fd < 0 || report_fd_ < 0 || out_fd_ < 0 || err_fd_ < 0 ||
+      prelude_out_fd_ < 0 || prelude_err_fd_ < 0) {
     close_prepared();
     close(session[1]);
     return false;
@@ -98,7 +95,10 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
                                                 std::to_string(report_fd_) + "," + std::to_string(out_fd_) + "," +
                                                 std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()));
   env.set("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed));
-  env.set("BSPCHECK_REPORT", dir_ + "/server.json");
+  // The server's own report is never read: each run's report comes through its request, and a
+  // server that ends before serving (a program that exits before bsp_begin) is run again the
+  // usual way, whose report is read.
+  env.set("BSPCHECK_REPORT", "/dev/null");
   // Every symbol bound once, in the server, instead of lazily in every forked run (each run
   // repeated the binding of every function it called). The server takes it out of the
   // environment again before the program's code can see it (runtime/fork_server.cpp).
@@ -110,10 +110,11 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   const std::vector<char*> argv = program_argv(c);
   const bool own_group = own_group_for(in);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // shareable: a file or a terminal
+  const pid_t driver = getpid();
   pid_ = fork();
   if (pid_ == 0) {
     for (int fd : {session_fd, channel_fd, report_fd_, out_fd_, err_fd_}) fcntl(fd, F_SETFD, 0);
-    exec_program(path.c_str(), argv.data(), envp, input->fd(), out_fd, err_fd, own_group);
+    exec_program(path.c_str(), argv.data(), envp, input->fd(), prelude_out_fd_, prelude_err_fd_, own_group, driver);
   }
   close_prepared();
   if (pid_ < 0) {
@@ -158,8 +159,8 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
                                                    : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
   if (!prelude_read_) {  // what main printed before bsp_begin, once
     prelude_read_ = true;
-    prelude_ = slurp(dir_ + "/server.out");
-    prelude_err_ = slurp(dir_ + "/server.err");
+    prelude_ = read_all(prelude_out_fd_);
+    prelude_err_ = read_all(prelude_err_fd_);
   }
   r.out = prelude_ + read_all(out_fd_);
   r.err = prelude_err_ + read_all(err_fd_);
@@ -206,13 +207,6 @@ bool ForkServer::await_done(double limit, bool* timed_out) {
       grace = waited + 10;
     }
   }
-}
-
-std::string ForkServer::slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 }  // namespace bspcheck::cli

@@ -34,7 +34,6 @@ class ForkServer {
   bool run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& r);
 
  private:
-  static std::string slurp(const std::string& path);
   // The whole content of a run's result file (a memfd), from its start.
   static std::string read_all(int fd);
 
@@ -54,7 +53,8 @@ class ForkServer {
   // creates no file.
   int report_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
   bool report_file_used_ = true;  // the last run's report went to the file (emptied before the next)
-  std::string dir_, prelude_, prelude_err_;
+  int prelude_out_fd_ = -1, prelude_err_fd_ = -1;  // the server's own stdout and stderr (memfds)
+  std::string prelude_, prelude_err_;
   bool prelude_read_ = false;
 };
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -105,7 +106,14 @@ std::vector<char*> program_argv(const RunConfig& c) {
 }
 
 [[noreturn]] void exec_program(const char* path, char* const* argv, char* const* envp, int stdin_fd, int out_fd,
-                               int err_fd, bool own_group) {
+                               int err_fd, bool own_group, pid_t driver) {
+  // A driver killed by SIGKILL (kill -9, an out-of-memory kill, a CI job's hard limit) cannot
+  // kill its runs, and a run that never ends would spin on, orphaned, for ever: the kernel kills
+  // it instead. The signal comes when the thread that forked it ends, and -j's worker threads
+  // end only once their runs and fork servers are done. Checked after the prctl: the driver may
+  // have died before it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != driver) _exit(127);
   restore_default_signals();
   if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
@@ -169,10 +177,18 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   RunOutcome r;
   r.p = p;
   r.seed = seed;
-  std::string report_template = temp_template("report");
-  char* report_path = report_template.data();
-  int report_fd = mkostemp(report_path, O_CLOEXEC);
-  if (report_fd >= 0) close(report_fd);
+  // The run's report: a memfd that the program's runtime opens through /proc/DRIVER/fd/N, so that
+  // a run creates no file (a driver killed by SIGKILL would leave it behind); a temporary file
+  // where /proc is not mounted.
+  static const bool proc_fds = access("/proc/self/fd", X_OK) == 0;
+  const int report_memfd = proc_fds ? memfd_create("bsp-check-report", MFD_CLOEXEC) : -1;
+  std::string report_path;
+  if (report_memfd >= 0) {
+    report_path = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(report_memfd);
+  } else {
+    report_path = temp_template("report");
+    if (const int fd = mkostemp(report_path.data(), O_CLOEXEC); fd >= 0) close(fd);
+  }
   int out_fd = stream ? -1 : make_memfd("bsp-check-stdout");
   int err_fd = stream ? -1 : make_memfd("bsp-check-stderr");
   const std::string options = runtime_options(c, p, seed);
@@ -191,13 +207,14 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   std::unique_lock<std::mutex> launching(launch_mutex());
   const bool own_group = own_group_for(in);
   const std::unique_ptr<StdinFeed::Run> input = in.start_run();  // outlives the child: reaped first
+  const pid_t driver = getpid();
   pid_t child = fork();
   if (child < 0) {
     std::perror("bsp-check: fork");
     std::exit(2);
   }
   if (child == 0) {
-    exec_program(path.c_str(), argv.data(), envp, input->fd(), out_fd, err_fd, own_group);
+    exec_program(path.c_str(), argv.data(), envp, input->fd(), out_fd, err_fd, own_group, driver);
   }
   input->child_started();
   r.os_pid = static_cast<long>(child);
@@ -227,7 +244,12 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
 
-  finish_outcome(r, c, report_path);
+  if (report_memfd >= 0) {
+    finish_outcome_from_text(r, c, read_fd(report_memfd));
+    close(report_memfd);
+  } else {
+    finish_outcome(r, c, report_path);
+  }
   if (out_fd >= 0) {
     r.out = read_fd(out_fd);
     r.err = read_fd(err_fd);

@@ -49,10 +49,11 @@ ChildEnvironment run_environment(const RunConfig& c);
 std::vector<char*> program_argv(const RunConfig& c);
 // Does a child started with this standard input lead its own process group (tools/interrupt.hpp)?
 bool own_group_for(const StdinFeed& in);
-// In a forked child: standard input from its start, output to out_fd/err_fd (when >= 0), and
-// exec of the program with the environment envp. Allocates nothing. Does not return.
+// In a child forked by `driver` (its getpid() before fork): standard input from its start, output
+// to out_fd/err_fd (when >= 0), and exec of the program with the environment envp. The child dies
+// with the driver (see the definition). Allocates nothing. Does not return.
 [[noreturn]] void exec_program(const char* path, char* const* argv, char* const* envp, int stdin_fd, int out_fd,
-                               int err_fd, bool own_group);
+                               int err_fd, bool own_group, pid_t driver);
 
 // Reads the runtime's report of a finished run (and removes the file) and decides whether the
 // run passed.
