@@ -62,10 +62,12 @@ class Session {
     RunConfig run = c_;
     run.options.run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
     QuietRun q = run_quietly(run, path_, p, 1);
-    ++runs_;
     offered = trace::read_choice_log(run.options.run.guide_log);
     if (s.description.empty()) s.description = trace::describe_deviations(offered, 12);
-    if (interrupted()) return true;  // a killed run is neither passed nor failed
+    // A killed run is neither passed nor failed, nor counted: the reports have no record of it,
+    // and "interrupted after N schedules" says how many they have (it said one more).
+    if (interrupted()) return true;
+    ++runs_;
     std::string what = s.origin;
     if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
     for (const std::string& line : s.description) what += "; " + line;
