@@ -207,12 +207,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
   // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
-  if (trace_dir.find(':') != std::string::npos) {  // the kept trace is passed as trace=DIR/NAME
-    std::cerr << "bsp-check: error: " << trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-    return 2;
-  }
-  if (std::error_code ec; !std::filesystem::is_directory(trace_dir, ec)) {
-    std::cerr << "bsp-check: error: --trace-dir " << trace_dir << ": not a directory\n";
+  if (const std::string why = why_not_trace_dir(trace_dir, true); !why.empty()) {
+    std::cerr << "bsp-check: error: " << why << "\n";
     return 2;
   }
   ExploreReport reports;  // --json, --sarif, --junit (tools/explore_report.hpp)
