@@ -157,7 +157,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
                "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
                "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
-               "\nUsage: bsp-check explore [options] PROGRAM [ARGS...]",
+               "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
                "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
   double timeout = 0;
