@@ -6,12 +6,14 @@
 
 #include <dlfcn.h>
 #include <pthread.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "bspcheck/rules.hpp"
@@ -22,6 +24,22 @@ namespace bspcheck::rt {
 
 __thread bool t_world_thread __attribute__((tls_model("initial-exec"))) = false;
 std::atomic<int> g_foreign_call_state{0};
+
+// A forked child's first BSPlib call, in memory the run's process shares with its children (the
+// child's copy of g_foreign_call would die with it). The strings are copied into it, so that the
+// finding does not depend on the parent's memory still holding what the child's pointed at.
+struct ForkedChildCall {
+  std::atomic<int> state;  // 0 none, 1 being written, 2 kept (as g_foreign_call_state), 3 reported
+  char call[32];
+  char file[512];
+  int line;
+  const void* pc;  // the same program image in parent and child: symbolised by the parent
+  int forker;
+};
+static_assert(std::atomic<int>::is_always_lock_free, "shared between OS processes");
+ForkedChildCall* g_forked_child_call = nullptr;
+
+bool forked_child_call_kept() { return g_forked_child_call->state.load(std::memory_order_acquire) == 2; }
 
 namespace {
 
@@ -36,10 +54,16 @@ F next_fn(const char* name) {
 
 // Before a fork: the lines the world has written to the real streams are flushed, so that the
 // child's copies of their buffers are empty (else the child's exit would print them again).
+// The shared page for the child's BSPlib call is mapped then, once per run (its children and
+// theirs share it): a run whose program never forks maps nothing.
 void before_fork() {
   if (World* w = World::current()) {
     std::fflush(w->real_out[0]);
     std::fflush(w->real_out[1]);
+    if (!g_forked_child_call) {
+      void* page = mmap(nullptr, sizeof(ForkedChildCall), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+      if (page != MAP_FAILED) g_forked_child_call = new (page) ForkedChildCall{};  // zeroed: state 0
+    }
   }
 }
 
@@ -100,12 +124,25 @@ int creator_process() {
 
 void call_outside_world_thread(const char* call, const Site& site) {
   if (g_forked_child) {
-    char where[64] = "";
-    if (site.file) std::snprintf(where, sizeof where, " at %s:%d", site.file, site.line);
+    // Kept for the run's process first (the first call of any of its children), then the child
+    // ends: a BSPlib call has no answer outside the run's processes.
+    int expected = 0;
+    if (ForkedChildCall* k = g_forked_child_call;
+        k && k->state.compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) {
+      std::snprintf(k->call, sizeof k->call, "%s", call);
+      std::snprintf(k->file, sizeof k->file, "%s", site.file ? site.file : "");
+      k->line = site.line;
+      k->pc = site.pc;
+      World* w = World::current();  // the child's copy: its running process is the one that forked
+      k->forker = w ? w->pid() : -1;
+      k->state.store(2, std::memory_order_release);
+    }
+    char line[16] = "";  // the file name is printed whole (a buffer for " at FILE:LINE" cut it at 64 bytes)
+    if (site.file) std::snprintf(line, sizeof line, ":%d", site.line);
     std::fprintf(stderr,
-                 "bsp-check: error: %s called%s in a child that a process forked: a forked child is not a BSP "
+                 "bsp-check: error: %s called%s%s%s in a child that a process forked: a forked child is not a BSP "
                  "process; it ends here\n",
-                 call, where);
+                 call, site.file ? " at " : "", site.file ? site.file : "", line);
     std::fflush(stderr);
     std::_Exit(1);
   }
@@ -118,8 +155,20 @@ void call_outside_world_thread(const char* call, const Site& site) {
 }
 
 ForeignThreadCall take_foreign_thread_call() {
-  ForeignThreadCall c = g_foreign_call;
-  g_foreign_call_state.store(0, std::memory_order_release);
+  if (g_foreign_call_state.load(std::memory_order_acquire) == 2) {
+    ForeignThreadCall c = g_foreign_call;
+    g_foreign_call_state.store(0, std::memory_order_release);
+    return c;
+  }
+  // A child's call: its strings stay in the shared page (not reset: the run stops at this report,
+  // and a later child's call must not overwrite what the finding points at).
+  ForkedChildCall& k = *g_forked_child_call;
+  ForeignThreadCall c;
+  c.call = k.call;
+  c.site = Site{k.file[0] ? k.file : nullptr, k.line, 0, k.pc};
+  c.creator = k.forker;
+  c.forked_child = true;
+  k.state.store(3, std::memory_order_release);  // taken: not pending again, and no child keeps another
   return c;
 }
 

@@ -427,12 +427,16 @@ void World::report_foreign_thread_call() {
   const ForeignThreadCall c = take_foreign_thread_call();
   const bool known = c.creator >= 0 && c.creator < p_;
   const int owner = known ? c.creator : running_;
+  const std::string stops = "the run stops at process " + std::to_string(running_) + "'s next " + self().call;
   Finding f = running_finding(
       Rule::foreign_thread,
-      (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
-          " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
-          "BSPlib (the call had no effect; the run stops at process " + std::to_string(running_) + "'s next " +
-          self().call + ")");
+      c.forked_child
+          ? (known ? "a child that process " + std::to_string(c.creator) + " forked" : std::string("a forked child")) +
+                " called " + c.call + ": a forked child is a separate OS process, not a BSP process, and no "
+                "BSPlib implementation answers it (the child ended at the call; " + stops + ")"
+          : (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
+                " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
+                "BSPlib (the call had no effect; " + stops + ")");
   f.processes = {owner};
   f.locations = {diag_.location(c.site, owner, c.call)};
   diag_.report(std::move(f));

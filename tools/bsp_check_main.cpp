@@ -191,10 +191,6 @@ int main(int argc, char** argv) {
                  "FILE for a trace per run (the first failing run of many keeps its trace anyway)\n";
     return 2;
   }
-  if (config.trace_dir.find(':') != std::string::npos) {  // kept traces are passed as trace=DIR/NAME
-    std::cerr << "bsp-check: error: " << config.trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-    return 2;
-  }
   // Checked before the first run: a typo should not cost a session, nor exit 1 as if a run failed.
   if (!trace_file.empty())
     if (std::string why =
@@ -203,8 +199,11 @@ int main(int argc, char** argv) {
       std::cerr << "bsp-check: error: --trace " << trace_file << ": cannot write the trace: " << why << "\n";
       return 2;
     }
-  if (config.keep_trace && trace_file.empty() && !std::filesystem::is_directory(config.trace_dir)) {
-    std::cerr << "bsp-check: error: --trace-dir " << config.trace_dir << ": not a directory\n";
+  // A trace is kept in --trace-dir only when no --trace names its file (tools/option_checks.hpp).
+  if (const std::string why =
+          bspcheck::cli::why_not_trace_dir(config.trace_dir, config.keep_trace && trace_file.empty());
+      !why.empty()) {
+    std::cerr << "bsp-check: error: " << why << "\n";
     return 2;
   }
   if (config.seed > bspcheck::cli::kMaxSeed - config.seeds) {

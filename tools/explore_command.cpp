@@ -62,10 +62,12 @@ class Session {
     RunConfig run = c_;
     run.options.run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
     QuietRun q = run_quietly(run, path_, p, 1);
-    ++runs_;
     offered = trace::read_choice_log(run.options.run.guide_log);
     if (s.description.empty()) s.description = trace::describe_deviations(offered, 12);
-    if (interrupted()) return true;  // a killed run is neither passed nor failed
+    // A killed run is neither passed nor failed, nor counted: the reports have no record of it,
+    // and "interrupted after N schedules" says how many they have (it said one more).
+    if (interrupted()) return true;
+    ++runs_;
     std::string what = s.origin;
     if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
     for (const std::string& line : s.description) what += "; " + line;
@@ -159,7 +161,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
                "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
                "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
-               "\nUsage: bsp-check explore [options] PROGRAM [ARGS...]",
+               "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
                "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
   double timeout = 0;
@@ -209,12 +211,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
   // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
-  if (trace_dir.find(':') != std::string::npos) {  // the kept trace is passed as trace=DIR/NAME
-    std::cerr << "bsp-check: error: " << trace_dir << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-    return 2;
-  }
-  if (std::error_code ec; !std::filesystem::is_directory(trace_dir, ec)) {
-    std::cerr << "bsp-check: error: --trace-dir " << trace_dir << ": not a directory\n";
+  if (const std::string why = why_not_trace_dir(trace_dir, true); !why.empty()) {
+    std::cerr << "bsp-check: error: " << why << "\n";
     return 2;
   }
   ExploreReport reports;  // --json, --sarif, --junit (tools/explore_report.hpp)

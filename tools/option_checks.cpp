@@ -121,4 +121,13 @@ std::string why_not_writable(const std::string& path) {
   return std::strerror(errno);
 }
 
+std::string why_not_trace_dir(const std::string& dir, bool must_exist) {
+  if (dir.find(':') != std::string::npos) return dir + ": a path with ':' cannot be passed in BSPCHECK_OPTIONS";
+  // The error_code form: a directory behind one the user may not search is "not a directory"
+  // too, not an exception.
+  if (std::error_code ec; must_exist && !std::filesystem::is_directory(dir, ec))
+    return "--trace-dir " + dir + ": not a directory";
+  return {};
+}
+
 }  // namespace bspcheck::cli

@@ -44,6 +44,12 @@ CLI::Validator output_file();
 // behind when it did not exist.
 std::string why_not_writable(const std::string& path);
 
+// Why `dir`, given as --trace-dir, cannot take the traces a command keeps (an empty string when
+// it can): the one-line error, for run and explore alike. The kept trace's path is passed to the
+// program as trace=DIR/NAME in BSPCHECK_OPTIONS, whose ':' separates options, so a ':' anywhere
+// is refused; and when `must_exist` (a trace will be kept there), DIR must be a directory.
+std::string why_not_trace_dir(const std::string& dir, bool must_exist);
+
 // Limits shared by the commands (and docs/cli.md).
 constexpr std::uint64_t kMaxSeeds = 1000000000000ull;    // runs per p: far beyond any session
 constexpr std::uint64_t kMaxSeed = rt::SeedValue::kMax;  // seed + seeds must not wrap

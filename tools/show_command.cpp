@@ -438,7 +438,10 @@ int list_machines() {
 int show_command(const std::vector<std::string>& args) {
   CLI::App app{"bsp-check show: a recorded run (a trace from --trace) superstep by superstep: the calls, bytes and\n"
                "messages of every process, the h-relation and BSP cost w + h*g + l, and the E-BSP\n"
-               "(M, k1, k2)-relation and locality L. docs/show.md explains every number.",
+               "(M, k1, k2)-relation and locality L. docs/show.md explains every number. Of several traces of\n"
+               "one program (other seeds, p), the first is shown; all of them count for the counting\n"
+               "synchronisation (cBSP's Table 3).\n"
+               "\nUsage: bsp-check show [options] TRACE...",
                "bsp-check show"};
   std::vector<std::string> trace_paths;
   std::string trace_path, chrome_path, machine_name, topology = "linear", work = "zero", g_kind = "global";
@@ -478,7 +481,7 @@ int show_command(const std::vector<std::string>& args) {
   if (list) return list_machines();
   if (!trace_paths.empty()) trace_path = trace_paths.front();
   if (trace_path.empty()) {
-    std::cerr << "bsp-check: error: show: no TRACE given (usage: bsp-check show [options] TRACE)\n";
+    std::cerr << "bsp-check: error: show: no TRACE given (usage: bsp-check show [options] TRACE...)\n";
     return 2;
   }
   const show::MachineRow* row = nullptr;

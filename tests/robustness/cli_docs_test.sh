@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # docs/cli.md documents every option of every command: each long option that `bsp-check CMD
-# --help` lists appears (as `--option`) in the "## CMD" section of docs/cli.md, and `bsp-check
-# --help` names every command.
+# --help` lists appears (as `--option`) in the "## CMD" section of docs/cli.md, `bsp-check
+# --help` names every command, and the Usage line of each command's help is its line in the
+# synopsis at the top of docs/cli.md (spaces aside).
 # Usage: cli_docs_test.sh BSP-CHECK DOCS/CLI.MD
 set -uo pipefail
 b="$1"; doc="$2"
@@ -11,6 +12,13 @@ top="$("$b" --help)"
 for cmd in $commands; do
   grep -qE "^  $cmd " <<<"$top" || { echo "FAIL: bsp-check --help does not list the command '$cmd'"; fail=1; }
   help="$("$b" "$cmd" --help)" || { echo "FAIL: bsp-check $cmd --help failed"; fail=1; continue; }
+  # Its synopsis: the first code block's line for the command, as its help says it (show's said
+  # "TRACE" where the command takes several traces).
+  usage="$(sed -n 's/^Usage: //p' <<<"$help" | tr -s ' ')"
+  name="bsp-check $cmd "; [ "$cmd" = run ] && name="bsp-check [run] "
+  synopsis="$(awk '/^```/ {n++; next} n == 1' "$doc" | tr -s ' ' | grep -F -- "$name" | head -1)"
+  [ -n "$usage" ] && [ "$usage" = "$synopsis" ] ||
+    { echo "FAIL: bsp-check $cmd --help says 'Usage: $usage', docs/cli.md's synopsis '$synopsis'"; fail=1; }
   # The section of this command: from "## CMD" to the next "## " heading.
   section="$(awk -v h="## $cmd" '$0 == h {on = 1; next} /^## / {on = 0} on' "$doc")"
   [ -n "$section" ] || { echo "FAIL: docs/cli.md has no section '## $cmd'"; fail=1; continue; }

@@ -138,6 +138,10 @@ assert any('interrupted by SIGHUP' in n['message']['text'] for n in inv['toolExe
 props = {p.get('name'): p.get('value') for p in x.iter('property')}
 assert props.get('interrupted') == 'SIGHUP', props
 "
+# Its last line counts the schedules the reports hold (it counted the killed one too).
+n="$(sed -n 's/^bsp-check: explore: interrupted after \([0-9]*\) schedules.*/\1/p' "$work/out")"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['total']; assert str(t) == sys.argv[2], (t, sys.argv[2])" \
+  "$work/r.json" "$n" || { echo "FAIL: explore, SIGHUP: the last line's count is not the report's total"; tail -1 "$work/out"; fail=1; }
 no_leftovers "explore, SIGHUP"
 
 # A report is never truncated: an existing report stays whole until the new one replaces it.
@@ -203,7 +207,10 @@ stopped TERM 143 "^bsp-check: shrink: interrupted by SIGTERM" -- "$b" shrink -q 
 stopped HUP 129 "^bsp-check: shrink: interrupted by SIGHUP" -- "$b" shrink "$nosync_trace"
 stopped INT 130 "^bsp-check: interrupted by SIGINT after 0 of 1 runs" -- "$b" replay "$nosync_trace"
 stopped TERM 143 "^bsp-check: interrupted by SIGTERM after 0 of 1 runs" -- "$b" replay "$nosync_trace"
-stopped INT 130 "^bsp-check: explore: interrupted after [0-9]+ schedules" -- "$b" explore -p 2 "$work/nosync"
+# nosync's first schedule never ends: none completed, in the last line as in the report.
+stopped INT 130 "^bsp-check: explore: interrupted after 0 schedules; none failed$" -- "$b" explore -p 2 --json "$work/nosync.json" "$work/nosync"
+python3 -c "import json,sys; t=json.load(open(sys.argv[1]))['total']; assert t == 0, t" "$work/nosync.json" ||
+  { echo "FAIL: explore of nosync, SIGINT: the report's total is not 0"; fail=1; }
 stopped TERM 143 "^bsp-check: explore: interrupted after [0-9]+ schedules" -- "$b" explore -p 2 "$work/nosync"
 
 finish "robustness interrupt"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What a program does to its OS process: forks (the child's output is kept, its exit writes no
-# report, a BSPlib call in it ends it with a message), stack overflows named as such at any process
+# report, a BSPlib call in it ends it with a message and is the run's finding foreign-thread), stack overflows named as such at any process
 # count (guard pages; beyond the mapping budget, the guard below each chunk of stacks), and
 # --stack-size applies to process 0 (the main thread) too, and a p that cannot fit in memory is
 # refused with the number that would. Threads calling BSPlib and exec* are
@@ -28,11 +28,31 @@ for server in "" --no-fork-server; do
     done
   done
 done
-# A BSPlib call in a forked child ends the child (status 1) with one line; the parent goes on.
-out="$("$b" run -v -p 2 --seed 1 "$work/fork_child" bsp 2>&1 </dev/null)"
-grep -q "bsp_pid called.* in a child that a process forked" <<<"$out" || { echo "FAIL: BSPlib in a forked child: no message"; echo "$out" | head; fail=1; }
-grep -q "parent pid 1: child status 1" <<<"$out" || { echo "FAIL: BSPlib in a forked child: status"; echo "$out" | head; fail=1; }
-grep -qE "runs? clean" <<<"$out" || { echo "FAIL: BSPlib in a forked child: the parent's run"; echo "$out" | tail -3; fail=1; }
+# A BSPlib call in a forked child ends the child (status 1) with one line, and the run reports it
+# (foreign-thread, at the child's call, naming the process that forked it), with or without the
+# fork server.
+for server in "" --no-fork-server; do
+  for call in bsp sync put; do
+    line="$(grep -n "CHILD CALL: $call\b" "$(dirname "$0")/programs/fork_child.c" | cut -d: -f1)"
+    name="bsp_pid"; [ "$call" = sync ] && name=bsp_sync; [ "$call" = put ] && name=bsp_put
+    # shellcheck disable=SC2086
+    out="$("$b" run -v -p 2 --seed 1 --trace-dir "$work" $server "$work/fork_child" "$call" 2>&1 </dev/null)"; status=$?
+    what="BSPlib in a forked child ($call $server)"
+    [ "$status" = 1 ] || { echo "FAIL: $what: exited $status, expected 1"; echo "$out" | tail -5; fail=1; }
+    grep -q "^bsp-check: error: $name called at .*fork_child.c:$line in a child that a process forked" <<<"$out" ||
+      { echo "FAIL: $what: no message from the child"; echo "$out" | head; fail=1; }
+    grep -q "parent pid 1: child status 1" <<<"$out" || { echo "FAIL: $what: status"; echo "$out" | head; fail=1; }
+    grep -q "error\[foreign-thread\].*a child that process 1 forked called $name" <<<"$out" ||
+      { echo "FAIL: $what: not a finding of the run"; echo "$out" | tail -8; fail=1; }
+    grep -q "fork_child.c:$line" <<<"$(grep -v '^bsp-check: error:' <<<"$out")" ||
+      { echo "FAIL: $what: the finding is not located at fork_child.c:$line"; echo "$out" | tail -8; fail=1; }
+    ! grep -qE "runs? clean" <<<"$out" || { echo "FAIL: $what: the run passed"; fail=1; }
+  done
+done
+# Every run reports it, in a worker of the fork server that runs seed after seed too (the page
+# the children keep their call in is the run's own).
+expect 1 "^bsp-check: 10 of 10 runs FAILED" -- "$b" run -p 2-3 --seeds 5 --keep-going --trace-dir "$work" "$work/fork_child" put
+rm -f "$work"/*.trace
 no_leftovers "fork"
 
 # Stack overflows (not under the sanitizers, whose own stack checks and larger frames differ).
