@@ -179,6 +179,30 @@ void note_globals_changed_after_init(std::FILE* out) {
                list.c_str());
 }
 
+// bsp_init programs: the globals main pointed at heap blocks before bsp_init, which every process
+// then shares (PrivateGlobals::on_shared_heap_pointers). Against BSPlib 2.1 (6), which has bsp_init
+// be main's first statement, but easy to write; under BSPonMPI each process would have its own
+// block. A note: the program is correct if no process writes the block (or frees it).
+void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>& globals) {
+  ElfSymbols symbols("/proc/self/exe", program_image().load_base);
+  std::vector<std::string> names;
+  for (std::uintptr_t a : globals) {
+    std::string name = symbols.name(a);
+    if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);
+    if (name.empty() || name.find('@') != std::string::npos) continue;  // the C library's own
+    if (names.empty() || names.back() != name) names.push_back(name);
+  }
+  if (names.empty()) return;
+  std::string list;
+  for (std::size_t k = 0; k < names.size() && k < 5; ++k) list += (k ? ", `" : "`") + names[k] + "`";
+  if (names.size() > 5) list += " and " + std::to_string(names.size() - 5) + " more";
+  std::fprintf(out,
+               "bsp-check: note: main pointed %s at heap memory before bsp_init; every process starts with "
+               "that pointer, so they share the memory here (under BSPonMPI or the Oxford toolset each would "
+               "allocate its own): allocate it in the SPMD function, after bsp_begin\n",
+               list.c_str());
+}
+
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
@@ -579,10 +603,12 @@ void begin_program(int maxprocs, const Site& site) {
   g_capture = w.capture_output();
   const bool private_globals = o.private_globals(g_dialect_shares_globals);
   if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
-  if (private_globals && p > 1 && program_image().total > 0)
-    w.set_private_globals(std::make_unique<PrivateGlobals>(program_image(), p, !g_spmd, g_globals_at_init,
-                                                            o.globals_remap_at),
-                          [] { g_capture->install_in_running_process(); });
+  if (private_globals && p > 1 && program_image().total > 0) {
+    auto globals = std::make_unique<PrivateGlobals>(program_image(), p, true, g_globals_at_init, o.globals_remap_at);
+    globals->on_shared_heap_pointers(
+        [out = w.real_out[1]](const std::vector<std::uintptr_t>& at) { note_shared_heap_pointers(out, at); });
+    w.set_private_globals(std::move(globals), [] { g_capture->install_in_running_process(); });
+  }
   if (p > 1 && o.run.checks)
     w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
@@ -645,7 +671,8 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   (void)argc;
   (void)argv;
   bspcheck::rt::g_spmd = spmd_part;
-  // Processes 1..p-1 see the globals as they are now, as under a BSPlib whose processes all ran
-  // main up to bsp_init (docs/semantics.md).
+  // Processes 1..p-1 run the constructors themselves and then take from these values what main
+  // set before bsp_init, as under a BSPlib whose processes all ran main up to bsp_init
+  // (PrivateGlobals::take_what_main_set, docs/semantics.md).
   bspcheck::rt::g_globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
 }

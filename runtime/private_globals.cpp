@@ -4,11 +4,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <new>
 #include <system_error>
+#include <utility>
 
 #include "runtime/runtime_file.hpp"
 
@@ -163,6 +166,87 @@ void PrivateGlobals::start_process(int pid, const std::function<void()>& prepare
   if (prepare) prepare();
   if (!rerun_constructors_) return;
   for (auto* ctor : image_.constructors) ctor(g_main_argc, g_main_argv, environ);
+  if (start_.size() == image_.total) take_what_main_set();
+}
+
+namespace {
+
+// One aligned word (or the part of one at a range's ends) of a bsp_init program's process, after
+// its constructors: `live` takes `at_init`'s bytes when the constructors left it as in the
+// `initial` image and main had changed it by bsp_init; true when it did. Whole words, never single bytes: a pointer
+// the constructors set (to this process's own heap block) must not take some of its bytes from
+// process 0's pointer where they happen to equal the initial image's (a zero byte). Raw accesses:
+// the ranges hold sanitizer redzones.
+__attribute__((no_sanitize("address", "thread", "undefined"))) bool take_word(std::byte* live, const std::byte* initial,
+                                                                             const std::byte* at_init, std::size_t n) {
+  auto* l = reinterpret_cast<volatile unsigned char*>(live);
+  bool untouched = true, changed_by_main = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto b = static_cast<unsigned char>(initial[i]);
+    untouched = untouched && l[i] == b;
+    changed_by_main = changed_by_main || static_cast<unsigned char>(at_init[i]) != b;
+  }
+  if (!untouched || !changed_by_main) return false;
+  for (std::size_t i = 0; i < n; ++i) l[i] = static_cast<unsigned char>(at_init[i]);
+  return true;
+}
+
+// The heap of the program break ([heap] in /proc/self/maps): where malloc puts the blocks a main
+// allocates before bsp_init (those of 128 KiB and more are mappings of their own, not seen here).
+std::pair<std::uintptr_t, std::uintptr_t> break_heap() {
+  std::pair<std::uintptr_t, std::uintptr_t> heap{0, 0};
+  if (std::FILE* maps = std::fopen("/proc/self/maps", "re")) {
+    char line[512];
+    while (std::fgets(line, sizeof line, maps))
+      if (std::strstr(line, "[heap]")) {
+        unsigned long lo = 0, hi = 0;
+        if (std::sscanf(line, "%lx-%lx", &lo, &hi) == 2) heap = {lo, hi};
+        break;
+      }
+    std::fclose(maps);
+  }
+  return heap;
+}
+
+}  // namespace
+
+// A bsp_init program's process 1..p-1 has run the constructors itself: its static objects and
+// the heap blocks they own are its own, as under BSPonMPI or the Oxford toolset, where every
+// process starts the program (they were copies of process 0's, which shared its blocks: a global
+// std::vector that grew in two processes was freed twice). BSPlib 2.1 (6) has bsp_init be the
+// first statement of main, so that is all that runs before it; what main set before it anyway (a
+// size from argv) is taken from process 0's values at the bsp_init call, in the words the
+// constructors did not set.
+void PrivateGlobals::take_what_main_set() {
+  std::vector<std::pair<std::uintptr_t, std::uint64_t>> taken;  // whole words: address, value
+  std::size_t at = 0;
+  for (const PrivateRange& r : image_.ranges) {
+    const std::byte* initial = image_.initial.data() + at;
+    const std::byte* at_init = start_.data() + at;
+    for (std::size_t i = 0; i < r.size;) {
+      const auto address = reinterpret_cast<std::uintptr_t>(r.lo + i);
+      const std::size_t n = std::min<std::size_t>(8 - address % 8, r.size - i);
+      // Most words are the same in all three (zeros, constants): one comparison of the two images.
+      if ((n != 8 || std::memcmp(initial + i, at_init + i, 8) != 0) && take_word(r.lo + i, initial + i, at_init + i, n) &&
+          n == 8 && note_shared_heap_) {
+        std::uint64_t value;
+        std::memcpy(&value, at_init + i, 8);
+        taken.emplace_back(address, value);
+      }
+      i += n;
+    }
+    at += r.size;
+  }
+  if (taken.empty() || !note_shared_heap_) return;
+  const int saved_errno = errno;  // the process's own, untouched by reading /proc
+  const auto [lo, hi] = break_heap();
+  errno = saved_errno;
+  std::vector<std::uintptr_t> pointers;
+  for (const auto& [address, value] : taken)
+    if (value >= lo && value < hi) pointers.push_back(address);
+  auto note = std::move(note_shared_heap_);  // once: the first process to start
+  note_shared_heap_ = nullptr;
+  if (!pointers.empty()) note(pointers);
 }
 
 void PrivateGlobals::finish_process(int pid) {

@@ -32,14 +32,23 @@ namespace bspcheck::rt {
 class PrivateGlobals {
  public:
   // How processes 1..p-1 start. `rerun_constructors`: from the program's initial image, running
-  // the executable's constructors on their own (bsp_begin-first programs, as an MPI-based BSPlib
-  // starts every process from main). Otherwise from `start` (bsp_init programs: the data as it
-  // was when bsp_init was called; empty: as it is now), without constructors.
+  // the executable's constructors on their own, as an MPI-based BSPlib starts every process from
+  // the program's start; then, where `start` is given (bsp_init programs: the data as it was when
+  // bsp_init was called), with what main set before bsp_init (take_what_main_set). Otherwise
+  // (in-process callers) from `start`, or from the data as it is now, without constructors.
   PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors, std::vector<std::byte> start,
                  std::size_t remap_at);
   ~PrivateGlobals();
   PrivateGlobals(const PrivateGlobals&) = delete;
   PrivateGlobals& operator=(const PrivateGlobals&) = delete;
+
+  // bsp_init programs: called once, at the first process that starts, with the addresses of the
+  // globals that main pointed at heap blocks before bsp_init (take_what_main_set gives every
+  // process those pointers: they share the blocks, which under BSPonMPI would be each process's
+  // own). For a note: bsp-check cannot copy the blocks.
+  void on_shared_heap_pointers(std::function<void(const std::vector<std::uintptr_t>&)> note) {
+    note_shared_heap_ = std::move(note);
+  }
 
   // argc/argv/envp handed to the executable's constructors when they run again for a process.
   static void set_main_arguments(int argc, char** argv);
@@ -104,6 +113,8 @@ class PrivateGlobals {
   void save_copied(int pid);
   void load_copied(int pid);
   const std::byte* start_bytes() const;  // what a process that never ran starts from
+  void take_what_main_set();  // a bsp_init program's process, after its constructors
+  std::function<void(const std::vector<std::uintptr_t>&)> note_shared_heap_;
   void set_up_remap(const PrivateRange& data);
   void map_part(int pid);
 

@@ -6,6 +6,8 @@ globals:        C globals, statics, static locals, thread-locals, errno, strtok 
                 process's rand values are compared with a separate OS process (rand_reference).
 static_objects: C++ static objects constructed and destroyed once per process.
 init_style:     a bsp_init program: what processes 1..p-1 see of main's globals.
+init_objects:   a bsp_init program's C++ static objects (and their heap blocks) are per process.
+init_heap:      a heap block main allocated before bsp_init is shared, and noted.
 shared_library: a global of a shared library the program loads cannot be private: global-shared.
 buffered_crash: text a process wrote without a newline survives its crash.
 With BSPCHECK_OPTIONS=globals=shared the same programs must show the sharing (so the checks
@@ -109,6 +111,21 @@ def main():
     check(r.returncode == 0 and sizes == {"0": "99", "1": "10", "2": "10", "3": "10"},
           f"init_style: {sizes} (exit {r.returncode})")
     check("changed `problem_size` after bsp_init" in r.stderr, f"init_style: no note naming problem_size:\n{r.stderr}")
+
+    # bsp_init style with C++ static objects that own heap blocks: each process constructs its own
+    # (they were copies of process 0's, sharing its blocks: a double free when two vectors grew),
+    # and the count main set from argv before bsp_init reaches them all.
+    for p, seed in ((2, 1), (4, 2), (7, 3)):
+        r = subprocess.run([os.path.join(a.bin, "init_objects"), "3"], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, BSPCHECK_OPTIONS=f"procs={p}:seed={seed}"))
+        lines = sorted(re.findall(r"process \d+: .*", r.stdout))
+        want = sorted(f"process {k}: rounds 3 history 303 sum {6 + 300 * k} seen 1" for k in range(p))
+        check(r.returncode == 0 and lines == want, f"init_objects p={p}: exit {r.returncode}\n{r.stdout}{r.stderr[-1500:]}")
+        check("heap memory before bsp_init" not in r.stderr, f"init_objects: a note on main's heap pointers:\n{r.stderr}")
+    # A heap block main allocated before bsp_init is shared (its pointer is main's value): noted.
+    r = direct(os.path.join(a.bin, "init_heap"), 3, 1)
+    check(r.returncode == 0 and r.stderr.count("note: main pointed `work` at heap memory before bsp_init") == 1,
+          f"init_heap: no note naming work (exit {r.returncode}):\n{r.stderr}")
 
     # The driver's --globals reaches the program and its reproduce command.
     r = subprocess.run([a.bsp_check, "run", "-p", "3", "--seeds", "3", "--globals", "shared", globals_prog],
