@@ -238,15 +238,15 @@ void PrivateGlobals::take_what_main_set() {
     at += r.size;
   }
   if (taken.empty() || !note_shared_heap_) return;
-  const int saved_errno = errno;  // the process's own, untouched by reading /proc
+  const int saved_errno = errno;  // the process's own, untouched by reading /proc and the note
   const auto [lo, hi] = break_heap();
-  errno = saved_errno;
   std::vector<std::uintptr_t> pointers;
   for (const auto& [address, value] : taken)
     if (value >= lo && value < hi) pointers.push_back(address);
   auto note = std::move(note_shared_heap_);  // once: the first process to start
   note_shared_heap_ = nullptr;
   if (!pointers.empty()) note(pointers);
+  errno = saved_errno;
 }
 
 void PrivateGlobals::finish_process(int pid) {
