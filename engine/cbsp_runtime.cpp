@@ -30,7 +30,18 @@ CbspRuntime::CbspRuntime(World& world)
       gsync_superstep_(static_cast<std::size_t>(world.nprocs()), 0),
       round_done_(static_cast<std::size_t>(world.nprocs()), {0, 0}),
       delivering_round_(static_cast<std::size_t>(world.nprocs()), -1),
+      in_handler_(static_cast<std::size_t>(world.nprocs()), 0),
       sync_sites_(static_cast<std::size_t>(world.nprocs())) {}
+
+bool CbspRuntime::sync_in_handler(const char* call, int count) {
+  const int me = world_.pid();
+  if (in_handler_[static_cast<std::size_t>(me)] == 0) return false;
+  sync_.report(Rule::api_misuse, std::string(call) + (count >= 0 ? "(" + std::to_string(count) + ")" : std::string("")) +
+                                     " called by process " + std::to_string(me) +
+                                     " in a message handler: handlers run inside their receiver's sync (cBSP 4.3), "
+                                     "where a sync has no meaning; the call is ignored");
+  return true;
+}
 
 void CbspRuntime::initialize() { initialized_[static_cast<std::size_t>(world_.pid())] = true; }
 
@@ -149,6 +160,7 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
 void CbspRuntime::nsync(int count) {
   const int me = world_.pid();
   check_initialized("cBSP_nsync");
+  if (sync_in_handler("cBSP_nsync", count)) return;
   if (count < 0) {
     sync_.report(Rule::api_misuse, "cBSP_nsync(" + std::to_string(count) + "): the count must be >= 0");
     count = 0;
@@ -196,6 +208,7 @@ void CbspRuntime::gsync() {
   const int me = world_.pid();
   const auto meu = static_cast<std::size_t>(me);
   check_initialized("cBSP_gsync");
+  if (sync_in_handler("cBSP_gsync", -1)) return;
   const long s = sync_.superstep(me);
   sync_sites_[meu].push_back({world_.self().site, "cBSP_gsync"});
   const long gen = ++gsyncs_[meu];
@@ -368,7 +381,9 @@ void CbspRuntime::deliver(std::vector<Message>& batch, const std::vector<Message
       for (std::size_t b = 0; b < before[j].size(); ++b) d[b] = static_cast<unsigned char>(~before[j][b]);
     }
     void* arg = m.dest ? m.dest : m.data.data();
+    ++in_handler_[static_cast<std::size_t>(world_.pid())];
     m.handler(m.src, arg, static_cast<int>(m.data.size()));
+    --in_handler_[static_cast<std::size_t>(world_.pid())];
     for (std::size_t j = 0; j < all; ++j) {
       if (before[j].empty()) continue;
       auto* d = static_cast<unsigned char*>(other(j).dest);

@@ -43,6 +43,10 @@ class CbspRuntime : public LocalSyncClient {
   void report_late(const Message& m, int receiver, long receiver_superstep, const char* why);
   // The running process has made a cBSP call without cBSP_initialize (reported once).
   void check_initialized(const char* call);
+  // True (and reported) when the running process calls `call`, a sync, from a message handler:
+  // handlers run inside their receiver's sync (cBSP 4.3), so a sync there has no meaning; the
+  // caller ignores it (taken, it ended a superstep the enclosing sync then counted again).
+  bool sync_in_handler(const char* call, int count);
   // Writes the messages and runs their handlers on the running process (their receiver);
   // `earlier` were delivered before in the same sync (a cBSP_gsync's earlier rounds).
   void deliver(std::vector<Message>& batch, const std::vector<Message>& earlier);
@@ -59,6 +63,7 @@ class CbspRuntime : public LocalSyncClient {
   std::vector<long> gsync_superstep_;        // per process: its superstep at its last cBSP_gsync
   std::vector<std::pair<long, int>> round_done_;  // per process: (gsync, round) it has delivered
   std::vector<int> delivering_round_;        // per process: the gsync round it delivers now, or -1
+  std::vector<int> in_handler_;              // per process: handlers of its own running now (nested)
   std::map<std::pair<long, int>, bool> more_rounds_;  // (gsync, round): messages for the next round
   struct SyncSite {
     Site site;

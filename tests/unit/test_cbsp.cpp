@@ -118,6 +118,37 @@ TEST(Cbsp, CallBeforeInitializeIsMisuseOncePerProcess) {
   EXPECT_EQ(r.count("api-misuse"), 2u) << r.summary();
 }
 
+// A handler that syncs: process 0's handler calls cBSP_nsync(0) and cBSP_gsync. Taken, the nested
+// nsync ended a superstep that the enclosing sync then counted again, so the processes' supersteps
+// at the next cBSP_gsync differed without a finding. Each call is api-misuse, ignored: every
+// process then meets the gsync in the same superstep, and no other finding follows.
+void nested_sync_handler(int, void*, int) {
+  if (bsp_pid() == 0) {
+    cBSP_nsync(0);
+    cBSP_gsync();
+  }
+}
+
+TEST(Cbsp, SyncInAHandlerIsMisuseAndIgnored) {
+  for (int p = 2; p <= 3; ++p)
+    for (auto seed : seeds(5)) {
+      auto r = run(p, seed, [p] {
+        bsp_begin(p);
+        cBSP_initialize();
+        const int me = bsp_pid();
+        if (me != 0) cBSP_send(0, nullptr, &me, sizeof me, nested_sync_handler);  // the handler gets the buffer
+        cBSP_nsync(me == 0 ? p - 1 : 0);
+        cBSP_gsync();
+        bsp_end();
+      });
+      EXPECT_EQ(r.count("api-misuse"), 2u * static_cast<unsigned>(p - 1)) << r.summary();
+      EXPECT_EQ(r.findings.size(), r.count("api-misuse")) << r.summary();
+      const bspcheck::Finding* f = find(r, "api-misuse");
+      ASSERT_NE(f, nullptr) << r.summary();
+      EXPECT_NE(f->message.find("in a message handler"), std::string::npos) << f->message;
+    }
+}
+
 TEST(Cbsp, FindingsCarryTheProcessesOwnSuperstep) {
   auto r = run(2, 1, [] {
     bsp_begin(2);
