@@ -91,7 +91,10 @@ int stats_command(const std::vector<std::string>& args) {
   std::map<int, SuperstepStats> supersteps;
   std::map<std::string, std::uint64_t> rule_more;
   std::map<std::string, std::uint64_t> failing_more;
-  std::set<std::tuple<int, std::uint64_t, std::string>> seen;  // (p, seed, strategy): a run counted once
+  // Every run once (shards of one session may overlap: a merged report and its inputs), in the
+  // order merge gives them, by strategy, p and seed, whatever the order of the inputs: the first
+  // failing runs listed are then those of the unsharded session.
+  std::map<std::tuple<std::string, int, std::uint64_t>, RunRecord> runs;
   std::set<std::string> programs;
   std::uint64_t total = 0;
   const bool read = for_each_report(inputs, [&](const std::string&, const nlohmann::json& report) {
@@ -104,39 +107,41 @@ int stats_command(const std::vector<std::string>& args) {
     add_coverage(strategies[strategy].coverage, report);
     for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
     for (const auto& json_run : report["runs"]) {
-      const RunRecord run = record_of(json_run);
-      // Shards of one session may overlap (a merged report and its inputs): count a run once.
-      if (!seen.insert({run.p, run.seed, strategy}).second) continue;
-      ++total;
-      const std::string where = "p=" + std::to_string(run.p) + " seed=" + std::to_string(run.seed);
-      StrategyStats& s = strategies[strategy];
-      s.procs.insert(run.p);
-      ++s.runs;
-      s.behaviours.insert(behaviour(run));
-      if (!run.passed) {
-        ++s.failed;
-        if (s.failing.size() < kShown) s.failing.push_back(where);
-        else ++failing_more[strategy];
-      }
-      for (int k = 0; k <= run.supersteps && k < 100000; ++k) ++supersteps[k].reached;
-      std::set<std::string> rules_of_run;
-      std::set<std::pair<std::string, int>> rules_here;
-      for (const Finding& f : run.findings) {
-        if (f.rule.empty()) continue;
-        RuleStats& r = rules[f.rule];
-        r.severity = severity_name(f.severity);
-        r.supersteps.insert(f.superstep);
-        if (rules_of_run.insert(f.rule).second) {
-          ++r.runs;
-          if (r.first.size() < kShown) r.first.push_back(where);
-          else ++rule_more[f.rule];
-        }
-        if (rules_here.insert({f.rule, f.superstep}).second) ++supersteps[f.superstep].rules[f.rule];
-      }
+      RunRecord run = record_of(json_run);
+      runs.try_emplace({strategy, run.p, run.seed}, std::move(run));
     }
     return true;
   });
   if (!read) return 2;
+  for (const auto& [key, run] : runs) {
+    const std::string& strategy = std::get<0>(key);
+    ++total;
+    const std::string where = "p=" + std::to_string(run.p) + " seed=" + std::to_string(run.seed);
+    StrategyStats& s = strategies[strategy];
+    s.procs.insert(run.p);
+    ++s.runs;
+    s.behaviours.insert(behaviour(run));
+    if (!run.passed) {
+      ++s.failed;
+      if (s.failing.size() < kShown) s.failing.push_back(where);
+      else ++failing_more[strategy];
+    }
+    for (int k = 0; k <= run.supersteps && k < 100000; ++k) ++supersteps[k].reached;
+    std::set<std::string> rules_of_run;
+    std::set<std::pair<std::string, int>> rules_here;
+    for (const Finding& f : run.findings) {
+      if (f.rule.empty()) continue;
+      RuleStats& r = rules[f.rule];
+      r.severity = severity_name(f.severity);
+      r.supersteps.insert(f.superstep);
+      if (rules_of_run.insert(f.rule).second) {
+        ++r.runs;
+        if (r.first.size() < kShown) r.first.push_back(where);
+        else ++rule_more[f.rule];
+      }
+      if (rules_here.insert({f.rule, f.superstep}).second) ++supersteps[f.superstep].rules[f.rule];
+    }
+  }
 
   if (json) {
     nlohmann::json j = {{"format", "bsp-check-stats"}, {"version", 1}, {"runs", total}};

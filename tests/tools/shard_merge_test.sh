@@ -4,6 +4,7 @@
 #    schedule-divergence included (a program whose output depends on the schedule);
 #  - merge is order-independent and idempotent (a report merged with itself, or merged reports
 #    merged again, give the same report);
+#  - stats of the shards, in any order, is the stats of the unsharded session;
 #  - the merged SARIF and JUnit are valid; bad shards and bad inputs exit 2 with one line.
 # Usage: shard_merge_test.sh BSP-CHECK PROGRAM-WITH-SCHEDULE-DEPENDENT-OUTPUT CLEAN-PROGRAM
 set -uo pipefail
@@ -57,6 +58,15 @@ check(len(cases) == len(whole["runs"]), f"JUnit has {len(cases)} test cases")
 sys.exit(bad)
 PY
 grep -q "first failure p=" "$work/merge.err" || say "merge does not name the first failure: $(cat "$work/merge.err")"
+# stats of the shards, in any order, is the stats of the unsharded session: the same counts, and
+# the same first failing runs listed (they followed the order of the inputs).
+"$b" stats --json "$work/all.json" >"$work/stats.all" 2>&1 || say "stats of the session exited $?"
+for order in "s0 s1 s2" "s2 s1 s0" "s1 s2 s0"; do
+  files=(); for f in $order; do files+=("$work/$f.json"); done
+  "$b" stats --json "${files[@]}" >"$work/stats.shards" 2>&1 || say "stats of shards $order exited $?"
+  cmp -s "$work/stats.all" "$work/stats.shards" ||
+    say "stats of shards $order differ from the session's: $(diff "$work/stats.all" "$work/stats.shards" | head -4)"
+done
 
 # Bad usage and bad input: exit 2, one line.
 expect2() {
