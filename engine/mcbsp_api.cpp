@@ -11,12 +11,15 @@
 #include "bsp.h"
 #include "mcbsp.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "engine/call_entry.hpp"
 #include "engine/entry_points.hpp"
@@ -209,16 +212,89 @@ mcbsp_size bspcheck_mcbsp_hpmove(void** p_tag, void** p_payload) {
 }
 
 // --- mcbsp-affinity.h ------------------------------------------------------------------------
+// Thread placement: nothing to place, all processes are coroutines of one OS thread. The settings
+// are kept for their getters, which a program may print or size arrays by; a setting not made
+// reads as its default (MCBSP_DEFAULT_*, which a program may change, as in MulticoreBSP).
+
+enum mcbsp_affinity_mode MCBSP_DEFAULT_AFFINITY = SCATTER;
+size_t MCBSP_DEFAULT_THREADS_PER_CORE = 1;
+enum mcbsp_thread_numbering MCBSP_DEFAULT_THREAD_NUMBERING = CONSECUTIVE;
+
+}  // extern "C"
+
+namespace {
+
+struct Placement {
+  bool affinity_set = false, threads_per_core_set = false, numbering_set = false;
+  enum mcbsp_affinity_mode affinity = SCATTER;
+  std::size_t threads_per_core = 1, unused_threads_per_core = 0, available_cores = 0;  // 0: not set
+  enum mcbsp_thread_numbering numbering = CONSECUTIVE;
+  std::vector<std::size_t> pinning, reserved;
+  bool pinning_set = false;
+};
+Placement g_placement;
+
+// A malloc'd copy of n entries of v (zeros beyond it), for getters whose caller frees the result.
+std::size_t* malloc_copy(const std::vector<std::size_t>& v, std::size_t n) {
+  auto* out = static_cast<std::size_t*>(std::calloc(n ? n : 1, sizeof(std::size_t)));
+  if (out) std::copy_n(v.begin(), std::min(n, v.size()), out);
+  return out;
+}
+
+}  // namespace
+
+extern "C" {
 
 // 0 is no limit: a process count of zero cannot be granted.
-void mcbsp_set_maximum_threads(size_t max) { g_maximum_threads = max == 0 ? SIZE_MAX : max; }
+void mcbsp_set_maximum_threads(const size_t max) { g_maximum_threads = max == 0 ? SIZE_MAX : max; }
+void mcbsp_set_affinity_mode(const enum mcbsp_affinity_mode mode) {
+  g_placement.affinity = mode;
+  g_placement.affinity_set = true;
+}
+void mcbsp_set_available_cores(const size_t num_cores) { g_placement.available_cores = num_cores; }
+void mcbsp_set_threads_per_core(const size_t threads_per_core) {
+  g_placement.threads_per_core = threads_per_core;
+  g_placement.threads_per_core_set = true;
+}
+void mcbsp_set_unused_threads_per_core(const size_t unused) { g_placement.unused_threads_per_core = unused; }
+void mcbsp_set_thread_numbering(const enum mcbsp_thread_numbering numbering) {
+  g_placement.numbering = numbering;
+  g_placement.numbering_set = true;
+}
+void mcbsp_set_pinning(const size_t* const pinning, const size_t length) {
+  g_placement.pinning.assign(pinning, pinning + (pinning ? length : 0));
+  g_placement.pinning_set = true;
+  mcbsp_set_affinity_mode(MANUAL);
+}
+void mcbsp_set_reserved_cores(const size_t* const reserved, const size_t length) {
+  g_placement.reserved.assign(reserved, reserved + (reserved ? length : 0));
+}
 
-// Thread placement: nothing to place, all processes are coroutines of one OS thread.
-void mcbsp_set_affinity_mode(enum mcbsp_affinity_mode) {}
-void mcbsp_set_available_cores(size_t) {}
-void mcbsp_set_threads_per_core(size_t) {}
-void mcbsp_set_thread_numbering(enum mcbsp_thread_numbering) {}
-void mcbsp_set_pinning(size_t*, size_t) {}
-void mcbsp_set_reserved_cores(size_t*, size_t) {}
+size_t mcbsp_get_maximum_threads(void) {
+  const auto available = static_cast<std::size_t>(bspcheck::rt::available_processors());
+  return g_maximum_threads == SIZE_MAX ? available : g_maximum_threads;
+}
+enum mcbsp_affinity_mode mcbsp_get_affinity_mode(void) {
+  return g_placement.affinity_set ? g_placement.affinity : MCBSP_DEFAULT_AFFINITY;
+}
+size_t mcbsp_get_threads_per_core(void) {
+  return g_placement.threads_per_core_set ? g_placement.threads_per_core : MCBSP_DEFAULT_THREADS_PER_CORE;
+}
+size_t mcbsp_get_available_cores(void) {
+  if (g_placement.available_cores) return g_placement.available_cores;
+  const std::size_t per_core = mcbsp_get_threads_per_core();
+  return static_cast<std::size_t>(bspcheck::rt::available_processors()) / (per_core ? per_core : 1);
+}
+size_t mcbsp_get_unused_threads_per_core(void) { return g_placement.unused_threads_per_core; }
+enum mcbsp_thread_numbering mcbsp_get_thread_numbering(void) {
+  return g_placement.numbering_set ? g_placement.numbering : MCBSP_DEFAULT_THREAD_NUMBERING;
+}
+size_t* mcbsp_get_pinning(void) {
+  return g_placement.pinning_set ? malloc_copy(g_placement.pinning, mcbsp_get_maximum_threads()) : nullptr;
+}
+size_t mcbsp_get_reserved_cores_number(void) { return g_placement.reserved.size(); }
+size_t* mcbsp_get_reserved_cores(void) {
+  return g_placement.reserved.empty() ? nullptr : malloc_copy(g_placement.reserved, g_placement.reserved.size());
+}
 
 }  // extern "C"

@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -184,4 +185,45 @@ TEST(McbspApi, MaximumThreadsCapsTheProcessesGranted) {
   EXPECT_TRUE(r.ok()) << r.summary();
   EXPECT_EQ(available, 2u);
   EXPECT_EQ(seen, (std::vector<bsp_nprocs_t>{2}));
+}
+
+// mcbsp-affinity.h's getters (MulticoreBSP for C 2.0): a program that sizes a pinning array by
+// mcbsp_get_maximum_threads or prints the machine links and reads back what it set, or the
+// defaults; placement itself has no effect here.
+TEST(McbspApi, AffinityGettersReturnWhatWasSetOrTheDefaults) {
+  const auto available = static_cast<size_t>(bsp_nprocs());
+  EXPECT_EQ(mcbsp_get_maximum_threads(), available);
+  EXPECT_EQ(mcbsp_get_affinity_mode(), SCATTER);
+  EXPECT_EQ(mcbsp_get_threads_per_core(), 1u);
+  EXPECT_EQ(mcbsp_get_thread_numbering(), CONSECUTIVE);
+  EXPECT_EQ(mcbsp_get_available_cores(), available);
+  EXPECT_EQ(mcbsp_get_pinning(), nullptr);
+  EXPECT_EQ(mcbsp_get_reserved_cores(), nullptr);
+
+  static const size_t pinning[] = {3, 2, 1, 0};  // const, as programs declare it
+  static const size_t reserved[] = {5};
+  mcbsp_set_maximum_threads(4);
+  mcbsp_set_pinning(pinning, 4);
+  mcbsp_set_reserved_cores(reserved, 1);
+  mcbsp_set_threads_per_core(2);
+  mcbsp_set_thread_numbering(WRAPPED);
+  EXPECT_EQ(mcbsp_get_maximum_threads(), 4u);
+  EXPECT_EQ(mcbsp_get_affinity_mode(), MANUAL);  // implied by the pinning
+  EXPECT_EQ(mcbsp_get_threads_per_core(), 2u);
+  EXPECT_EQ(mcbsp_get_thread_numbering(), WRAPPED);
+  EXPECT_EQ(mcbsp_get_available_cores(), available / 2);
+  size_t* got = mcbsp_get_pinning();
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(std::vector<size_t>(got, got + 4), (std::vector<size_t>{3, 2, 1, 0}));
+  std::free(got);
+  EXPECT_EQ(mcbsp_get_reserved_cores_number(), 1u);
+  got = mcbsp_get_reserved_cores();
+  ASSERT_NE(got, nullptr);
+  EXPECT_EQ(got[0], 5u);
+  std::free(got);
+  // Back to the defaults, for the other tests.
+  mcbsp_set_maximum_threads(0);
+  mcbsp_set_threads_per_core(1);
+  mcbsp_set_thread_numbering(CONSECUTIVE);
+  mcbsp_set_affinity_mode(SCATTER);
 }
