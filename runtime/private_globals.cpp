@@ -191,8 +191,13 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) bool take_word(st
   return true;
 }
 
-// The heap of the program break ([heap] in /proc/self/maps): where malloc puts the blocks a main
-// allocates before bsp_init (those of 128 KiB and more are mappings of their own, not seen here).
+// With a sanitizer's allocator (which does not use the program break): whether p is the start of
+// a block it handed out. Weak: absent in plain builds, where break_heap decides.
+extern "C" int __sanitizer_get_ownership(const volatile void* p) __attribute__((weak));
+
+// The heap of the program break ([heap] in /proc/self/maps): where glibc's malloc puts the blocks
+// a main allocates before bsp_init (those of 128 KiB and more are mappings of their own, not seen
+// here).
 std::pair<std::uintptr_t, std::uintptr_t> break_heap() {
   std::pair<std::uintptr_t, std::uintptr_t> heap{0, 0};
   if (std::FILE* maps = std::fopen("/proc/self/maps", "re")) {
@@ -239,10 +244,12 @@ void PrivateGlobals::take_what_main_set() {
   }
   if (taken.empty() || !note_shared_heap_) return;
   const int saved_errno = errno;  // the process's own, untouched by reading /proc and the note
-  const auto [lo, hi] = break_heap();
+  const auto [lo, hi] = __sanitizer_get_ownership ? std::pair<std::uintptr_t, std::uintptr_t>{0, 0} : break_heap();
   std::vector<std::uintptr_t> pointers;
   for (const auto& [address, value] : taken)
-    if (value >= lo && value < hi) pointers.push_back(address);
+    if (__sanitizer_get_ownership ? __sanitizer_get_ownership(reinterpret_cast<const void*>(value)) != 0
+                                  : value >= lo && value < hi)
+      pointers.push_back(address);
   auto note = std::move(note_shared_heap_);  // once: the first process to start
   note_shared_heap_ = nullptr;
   if (!pointers.empty()) note(pointers);
