@@ -148,6 +148,27 @@ void report_outside_spmd(Finding f) {
 // bsp_init programs: the globals process 0 changed between bsp_init and bsp_begin, which
 // processes 1..p-1 do not see (BSPlib 2.1 (4)) although under MulticoreBSP, whose processes are
 // threads, they would. A note, not a finding: the program is correct if only process 0 uses them.
+// The program's variable at `address` by its symbol, without "+offset"; "" for unnamed bytes and
+// the C library's own copies (stdout, optind...: "name@GLIBC"), which are not the program's.
+std::string program_variable(const ElfSymbols& symbols, std::uintptr_t address) {
+  std::string name = symbols.name(address);
+  if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);
+  return name.find('@') == std::string::npos ? name : std::string();
+}
+
+// Adds a variable's name to a note's list, once for the run of bytes it names.
+void add_variable(std::vector<std::string>& names, std::string name) {
+  if (!name.empty() && (names.empty() || names.back() != name)) names.push_back(std::move(name));
+}
+
+// "`a`, `b`, `c`, `d`, `e` and 3 more": a note's list of variables.
+std::string variable_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (std::size_t k = 0; k < names.size() && k < 5; ++k) list += (k ? ", `" : "`") + names[k] + "`";
+  if (names.size() > 5) list += " and " + std::to_string(names.size() - 5) + " more";
+  return list;
+}
+
 void note_globals_changed_after_init(std::FILE* out) {
   const ProgramImage& image = program_image();
   if (g_globals_at_init.size() != image.total) return;
@@ -159,24 +180,16 @@ void note_globals_changed_after_init(std::FILE* out) {
       i += equal_prefix_raw(r.lo + i, g_globals_at_init.data() + at + i, r.size - i);  // (redzones: uninstrumented)
       if (i >= r.size) break;
       if (!symbols) symbols = std::make_unique<ElfSymbols>("/proc/self/exe", image.load_base);
-      std::string name = symbols->name(reinterpret_cast<std::uintptr_t>(r.lo + i));
-      if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);
-      // The C library's own copies (stdout, optind...) and unnamed bytes are not the program's.
-      if (!name.empty() && name.find('@') == std::string::npos &&
-          (names.empty() || names.back() != name))
-        names.push_back(name);
+      add_variable(names, program_variable(*symbols, reinterpret_cast<std::uintptr_t>(r.lo + i)));
     }
     at += r.size;
   }
   if (names.empty()) return;
-  std::string list;
-  for (std::size_t k = 0; k < names.size() && k < 5; ++k) list += (k ? ", `" : "`") + names[k] + "`";
-  if (names.size() > 5) list += " and " + std::to_string(names.size() - 5) + " more";
   std::fprintf(out,
                "bsp-check: note: process 0 changed %s after bsp_init; processes 1..p-1 see the values of "
                "the bsp_init call, as with BSPonMPI or the Oxford toolset (under MulticoreBSP they would "
                "see the new ones): send such values if the other processes need them\n",
-               list.c_str());
+               variable_list(names).c_str());
 }
 
 // bsp_init programs: the globals main pointed at heap blocks before bsp_init, which every process
@@ -186,21 +199,13 @@ void note_globals_changed_after_init(std::FILE* out) {
 void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>& globals) {
   ElfSymbols symbols("/proc/self/exe", program_image().load_base);
   std::vector<std::string> names;
-  for (std::uintptr_t a : globals) {
-    std::string name = symbols.name(a);
-    if (const std::size_t plus = name.rfind('+'); plus != std::string::npos) name.resize(plus);
-    if (name.empty() || name.find('@') != std::string::npos) continue;  // the C library's own
-    if (names.empty() || names.back() != name) names.push_back(name);
-  }
+  for (std::uintptr_t a : globals) add_variable(names, program_variable(symbols, a));
   if (names.empty()) return;
-  std::string list;
-  for (std::size_t k = 0; k < names.size() && k < 5; ++k) list += (k ? ", `" : "`") + names[k] + "`";
-  if (names.size() > 5) list += " and " + std::to_string(names.size() - 5) + " more";
   std::fprintf(out,
                "bsp-check: note: main pointed %s at heap memory before bsp_init; every process starts with "
                "that pointer, so they share the memory here (under BSPonMPI or the Oxford toolset each would "
                "allocate its own): allocate it in the SPMD function, after bsp_begin\n",
-               list.c_str());
+               variable_list(names).c_str());
 }
 
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
