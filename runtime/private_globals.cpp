@@ -173,10 +173,10 @@ namespace {
 
 // One aligned word (or the part of one at a range's ends) of a bsp_init program's process, after
 // its constructors: `live` takes `at_init`'s bytes when the constructors left it as in the
-// `initial` image and main had changed it by bsp_init; true when it did. Whole words, never single bytes: a pointer
-// the constructors set (to this process's own heap block) must not take some of its bytes from
-// process 0's pointer where they happen to equal the initial image's (a zero byte). Raw accesses:
-// the ranges hold sanitizer redzones.
+// `initial` image and main had changed it by bsp_init; true when it did. Whole words, never single
+// bytes: a pointer the constructors set (to this process's own heap block) must not take some of
+// its bytes from process 0's pointer where they happen to equal the initial image's (a zero
+// byte). Raw accesses: the ranges hold sanitizer redzones.
 __attribute__((no_sanitize("address", "thread", "undefined"))) bool take_word(std::byte* live, const std::byte* initial,
                                                                              const std::byte* at_init, std::size_t n) {
   auto* l = reinterpret_cast<volatile unsigned char*>(live);
