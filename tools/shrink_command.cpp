@@ -185,7 +185,10 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
   if (kept.empty() && !c.options.run.expected_output.empty())  // a divergence, kept with its reference
     std::printf("  no choice matters: the default schedule's output differs from the reference run's too\n");
   else if (kept.empty())
-    std::printf("  no choice matters: the default schedule fails too, so the failure does not depend on the schedule\n");
+    // Not "independent of the schedule": the default order of writes or messages may be one of
+    // the failing ones (a put collision whose default winner is the wrong one), and other seeds pass.
+    std::printf("  no choice matters: the default schedule (every choice at its default) fails too; other schedules "
+                "may still pass (run --seeds to see)\n");
   // Choices are followed by position: the kept ones are described where the minimal run made
   // them (its own trace), which is where they matter.
   for (std::size_t i : kept) {
