@@ -428,8 +428,16 @@ int run_command(const RunConfig& c) {
       std::filesystem::remove(again.options.run.trace_file, ignored);
       return 128 + interrupt_signal();
     }
-    if (r.passed && !first_failure_diverged)
+    if (r.passed && !first_failure_diverged) {
       std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
+      // Concurrent runs of one program share its working directory, files and everything else
+      // outside the OS process: a program that creates a fixed file name trips over its twin.
+      if (prefetch)
+        std::fprintf(stderr,
+                     "  this session ran %u runs at once (-j %u), which share the working directory, files and "
+                     "other outside state: if the program uses files, run again with -j 1\n",
+                     jobs, jobs);
+    }
     if ((!r.passed || first_failure_diverged) && kept_trace_valid(again.options.run.trace_file))
       std::fprintf(stderr, "  trace: %s\n  replay: %s\n", again.options.run.trace_file.c_str(),
                    replay_line(c.options, again.options.run.trace_file).c_str());
