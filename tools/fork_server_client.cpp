@@ -155,15 +155,15 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
   const std::int32_t report_bytes = channel_->report_bytes.load(std::memory_order_acquire);
   report_file_used_ = report_bytes < 0 || static_cast<std::size_t>(report_bytes) > sizeof channel_->report;
-  finish_outcome_from_text(r, c, report_file_used_ ? read_all(report_fd_)
-                                                   : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
   if (!prelude_read_) {  // what main printed before bsp_begin, once
     prelude_read_ = true;
     prelude_ = read_all(prelude_out_fd_);
     prelude_err_ = read_all(prelude_err_fd_);
   }
   r.out = prelude_ + read_all(out_fd_);
-  r.err = prelude_err_ + read_all(err_fd_);
+  r.err = prelude_err_ + read_all(err_fd_);  // first: the outcome reads the C library's last words in it
+  finish_outcome_from_text(r, c, report_file_used_ ? read_all(report_fd_)
+                                                   : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
   return true;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -124,6 +125,24 @@ std::vector<char*> program_argv(const RunConfig& c) {
   _exit(127);
 }
 
+static std::string heap_error(const std::string& err) {
+  // glibc's malloc_printerr writes one of these lines straight to file descriptor 2, then aborts.
+  // When the abort strikes inside bsp-check's own allocation (building the report of an earlier
+  // fault, or any runtime call), the crash handler cannot run on that heap: the line is all there is.
+  static const char* const kMessages[] = {"malloc(): ", "free(): ", "realloc(): ", "double free or corruption",
+                                          "corrupted size vs. prev_size", "corrupted double-linked list",
+                                          "munmap_chunk(): ", "malloc_consolidate(): ", "tcache_thread_shutdown(): "};
+  for (std::size_t at = 0; at < err.size();) {
+    std::size_t end = err.find('\n', at);
+    if (end == std::string::npos) end = err.size();
+    const std::string_view line(err.data() + at, end - at);
+    for (const char* m : kMessages)
+      if (line.substr(0, std::strlen(m)) == m) return std::string(line.substr(0, 120));
+    at = end + 1;
+  }
+  return {};
+}
+
 void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report_path) {
   std::string text;
   if (std::ifstream rep(report_path); rep) {
@@ -158,7 +177,12 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
     r.reason = "killed by SIG" + (abbrev ? std::string(abbrev) : std::to_string(sig)) + " (" + (what ? what : "?") +
                ") before it wrote a bsp-check report: a signal from outside the program (kill, timeout), or one the "
                "kernel sent it (alarm, CPU limit)";
-  } else if (!r.reported)
+  } else if (!r.reported && r.exit_status != 127 && !heap_error(r.err).empty())
+    r.reason = "the C library found its heap corrupt (\"" + heap_error(r.err) +
+               "\") and aborted the program before bsp-check could write its report: a process wrote past a heap "
+               "block or freed one twice, at some point before; build with bspcc -fsanitize=address to be shown "
+               "that write, exit status " + std::to_string(r.exit_status);
+  else if (!r.reported)
     r.reason = r.exit_status == 127 ? "could not be executed"
                                     : "the program ended without a bsp-check report (it never called bsp_begin, or the "
                                       "runtime could not write the report), exit status " +
@@ -244,17 +268,17 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
   else if (WIFSIGNALED(status)) r.exit_status = 128 + WTERMSIG(status);
 
+  if (out_fd >= 0) {  // first: the outcome reads the C library's last words in it
+    r.out = read_fd(out_fd);
+    r.err = read_fd(err_fd);
+    close(out_fd);
+    close(err_fd);
+  }
   if (report_memfd >= 0) {
     finish_outcome_from_text(r, c, read_fd(report_memfd));
     close(report_memfd);
   } else {
     finish_outcome(r, c, report_path);
-  }
-  if (out_fd >= 0) {
-    r.out = read_fd(out_fd);
-    r.err = read_fd(err_fd);
-    close(out_fd);
-    close(err_fd);
   }
   return r;
 }

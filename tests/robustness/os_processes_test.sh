@@ -11,6 +11,7 @@ source "$(dirname "$0")/lib.sh"
 compile fork_child
 compile deep_recursion
 compile waits_for_a_signal
+compile heap_abort
 b="$BSPCHECK"
 sanitized=0
 case "$CFLAGS" in *sanitize*) sanitized=1 ;; esac
@@ -104,4 +105,14 @@ if [ -s "$work/pid" ]; then
 else
   echo "FAIL: signal from outside: the program never wrote its pid"; kill "$driver"; fail=1
 fi
+# A heap the C library finds corrupt inside the runtime's own allocation leaves no report, only
+# glibc's line on file descriptor 2: the driver names the corruption and the way to find it, not
+# "it never called bsp_begin".
+for server in "" --no-fork-server; do
+  # shellcheck disable=SC2086
+  out="$("$b" run -p 2 --seeds 2 $server "$work/heap_abort" 2>&1 </dev/null)"; status=$?
+  [ "$status" = 1 ] || { echo "FAIL: heap abort ($server): driver exited $status"; fail=1; }
+  grep -q 'the C library found its heap corrupt ("malloc(): invalid size (unsorted)").*-fsanitize=address' <<<"$out" ||
+    { echo "FAIL: heap abort ($server): not named"; echo "$out" | tail -5; fail=1; }
+done
 exit "$fail"
