@@ -1,6 +1,7 @@
 #include "engine/output_capture.hpp"
 
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <streambuf>
 
@@ -10,6 +11,7 @@ namespace bspcheck::rt {
 namespace {
 
 OutputCapture::Sink g_sink = nullptr;  // the installed capture's
+const OutputCapture* g_installed = nullptr;
 
 void emit(int stream, const char* data, std::size_t n) {
   if (g_sink) g_sink(stream, data, n);
@@ -63,6 +65,18 @@ OutputCapture::OutputCapture(Sink sink) {
   saved_bufs_[1] = std::cerr.rdbuf();
   saved_bufs_[2] = std::clog.rdbuf();
   install_in_running_process();
+  g_installed = this;
+}
+
+int OutputCapture::stream_of(const std::FILE* f) {
+  if (!g_installed || !f) return -1;
+  for (int s = 0; s < 2; ++s)
+    if (f == g_installed->cookies_[s]) return s;
+  return -1;
+}
+
+int OutputCapture::original_descriptor(int stream) {
+  return g_installed && g_installed->saved_[stream] ? fileno(g_installed->saved_[stream]) : stream + 1;
 }
 
 void OutputCapture::install_in_running_process() {
@@ -74,6 +88,7 @@ void OutputCapture::install_in_running_process() {
 }
 
 OutputCapture::~OutputCapture() {
+  g_installed = nullptr;  // its streams are closed below for real
   std::cout.rdbuf(static_cast<std::streambuf*>(saved_bufs_[0]));
   std::cerr.rdbuf(static_cast<std::streambuf*>(saved_bufs_[1]));
   std::clog.rdbuf(static_cast<std::streambuf*>(saved_bufs_[2]));

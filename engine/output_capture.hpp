@@ -27,6 +27,12 @@ class OutputCapture {
   void install_in_running_process();
   // The stream that stdout (0) or stderr (1) was before the capture: where output really goes.
   std::FILE* original(int stream) const { return saved_[stream]; }
+  // Which of the installed capture's streams f is: 0 (stdout), 1 (stderr), or -1 (not one, or no
+  // capture). Its streams are no files and are shared by all processes, so the C library calls
+  // that would change them are taken over (engine/stdio_interposition.cpp).
+  static int stream_of(const std::FILE* f);
+  // The file descriptor output of stream 0 or 1 really goes to (fileno of the original).
+  static int original_descriptor(int stream);
   OutputCapture(const OutputCapture&) = delete;
   OutputCapture& operator=(const OutputCapture&) = delete;
 
