@@ -17,10 +17,14 @@ void World::set_tagsize(int* tag_nbytes) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes " +
                              (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
   } else {
+    // "The previous value of the tag size", which the caller may pass back to reinstate it: this
+    // superstep's last request if there was one, else the size valid now (as BSPonMPI and the
+    // Oxford toolset answer, whose test suites check a second call in one superstep).
+    const int previous = me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize();
     me.tagsize_request = *tag_nbytes;
     tagsize_requests_ = true;
     me.tagsize_site = me.site;
-    *tag_nbytes = messages_.tagsize();  // the size valid in this superstep
+    *tag_nbytes = previous;
   }
 }
 

@@ -13,7 +13,7 @@ using unit::run;
 
 // ---------------------------------------------------------------- bsp_set_tagsize
 
-TEST(Tagsize, ReturnsTheSizeValidInTheCurrentSuperstep) {
+TEST(Tagsize, ReturnsThePreviousValueThisSuperstepsLastRequestOrTheValidSize) {
   const int p = 3;
   std::vector<std::array<int, 5>> ret(p);
   auto r = run(p, 4, [&] {
@@ -23,7 +23,7 @@ TEST(Tagsize, ReturnsTheSizeValidInTheCurrentSuperstep) {
     bsp_set_tagsize(&a);  // default is 0
     out[0] = a;
     int b = 8;
-    bsp_set_tagsize(&b);  // still superstep 0: valid size is 0; the last call (8) wins
+    bsp_set_tagsize(&b);  // still superstep 0: the previous value is the request (4); the last call (8) wins
     out[1] = b;
     bsp_sync();
     int c = 2;
@@ -40,7 +40,7 @@ TEST(Tagsize, ReturnsTheSizeValidInTheCurrentSuperstep) {
     bsp_end();
   });
   EXPECT_RUN_OK(r);
-  for (int i = 0; i < p; ++i) EXPECT_EQ(ret[i], (std::array<int, 5>{0, 0, 8, 2, 0})) << i;
+  for (int i = 0; i < p; ++i) EXPECT_EQ(ret[i], (std::array<int, 5>{0, 4, 8, 2, 0})) << i;
 }
 
 TEST(Tagsize, NewSizeAppliesFromTheNextSuperstepAndQueuedMessagesKeepTheirSize) {
