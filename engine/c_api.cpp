@@ -182,7 +182,13 @@ void bsp_abort(const char* format, ...) {
   va_start(ap, format);
   std::vsnprintf(buf, sizeof buf, format ? format : "", ap);
   va_end(ap);
-  if (World* w = enter("bsp_abort", SITE)) w->abort_run(buf);
+  if (!World::current()) {  // before bsp_begin (a usage error) or after bsp_end: the program stops
+    const Site site{g_site_file, g_site_line, 0, SITE};
+    g_site_file = nullptr;
+    bspcheck::rt::abort_outside_spmd(buf, site);
+  } else if (World* w = enter("bsp_abort", SITE)) {
+    w->abort_run(buf);
+  }
   std::fprintf(stderr, "bsp_abort: %s\n", buf);
   std::fflush(nullptr);
   std::_Exit(1);

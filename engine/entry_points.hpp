@@ -47,5 +47,8 @@ int available_processors();
 
 // A primitive was called while no BSPlib computation runs.
 void misuse_outside_spmd(const char* call, const Site& site);
+// bsp_abort while no BSPlib computation runs: not a misuse (BSPlib has it halt "the entire BSPlib
+// program", and programs check their arguments before bsp_begin), an abort finding in the report.
+void abort_outside_spmd(const char* message, const Site& site);
 
 }  // namespace bspcheck::rt

@@ -515,6 +515,21 @@ void misuse_outside_spmd(const char* call, const Site& site) {
   report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, g_report_written ? g_final_superstep : 0, {loc}});
 }
 
+void abort_outside_spmd(const char* message, const Site& site) {
+  const bool after = g_report_written;
+  std::string text = message;
+  while (!text.empty() && text.back() == '\n') text.pop_back();  // a format's own newline
+  Finding f{rule_id(Rule::abort), rule_severity(Rule::abort),
+            std::string("process 0 called bsp_abort ") + (after ? "after bsp_end" : "before bsp_begin") + ": " + text,
+            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}}}};
+  if (Launch* l = active_launch()) {
+    l->findings.push_back(std::move(f));
+    return;
+  }
+  report_outside_spmd(f);
+  if (!after && !in_forked_child()) write_report(false);  // the caller ends the program at once
+}
+
 // Process 0 continues the thread that called bsp_begin. On the main thread its stack grows up to
 // RLIMIT_STACK (8 MiB by default), not --stack-size: the soft limit is raised (up to the hard
 // one) so that process 0 has at least --stack-size from here, as every other process has from its

@@ -12,6 +12,7 @@ compile fork_child
 compile deep_recursion
 compile waits_for_a_signal
 compile heap_abort
+compile abort_before_begin
 b="$BSPCHECK"
 sanitized=0
 case "$CFLAGS" in *sanitize*) sanitized=1 ;; esac
@@ -115,4 +116,12 @@ for server in "" --no-fork-server; do
   grep -q 'the C library found its heap corrupt ("malloc(): invalid size (unsorted)").*-fsanitize=address' <<<"$out" ||
     { echo "FAIL: heap abort ($server): not named"; echo "$out" | tail -5; fail=1; }
 done
+# bsp_abort before bsp_begin (a usage check) halts the program with an abort finding in the report.
+out="$("$b" run -p 2 --seed 1 --json "$work/abort.json" "$work/abort_before_begin" 2>&1 </dev/null)"; status=$?
+[ "$status" = 1 ] || { echo "FAIL: abort before bsp_begin: driver exited $status"; fail=1; }
+grep -q "error\[abort\]: process 0 called bsp_abort before bsp_begin: usage: .*abort_before_begin N$" <<<"$out" ||
+  { echo "FAIL: abort before bsp_begin: not an abort finding"; echo "$out" | head -5; fail=1; }
+! grep -q "without a bsp-check report\|api-misuse" <<<"$out" || { echo "FAIL: abort before bsp_begin: misexplained"; echo "$out" | head -5; fail=1; }
+python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["runs"][0]; sys.exit(0 if [f["rule"] for f in r["findings"]] == ["abort"] else 1)' "$work/abort.json" ||
+  { echo "FAIL: abort before bsp_begin: the report lacks the abort finding"; fail=1; }
 exit "$fail"
