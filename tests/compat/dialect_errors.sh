@@ -84,6 +84,17 @@ void f(double *x) {
 C
 must_not_build direct_get.c "dialect mcbsp" "$bspcc"
 
+# Miller's Oxford BSP library addresses unregistered statics of other processes: refused by name.
+cat > miller_store.c <<'C'
+#include <bsp.h>
+static int x;
+void f(void) {
+  int y = 1;
+  bspstore(1, &y, &x, sizeof y);
+}
+C
+must_not_build miller_store.c "bspstore (Oxford BSP library) is not supported" "$bspcc"
+
 cat > both_headers.c <<'C'
 #include <bsp.h>
 #include <mcbsp.h>
