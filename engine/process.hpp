@@ -62,6 +62,10 @@ struct alignas(64) Process {
   std::vector<checker::HygieneState> level1;
 
   ProcessOutput output;  // what it printed (engine/process_output.hpp)
+
+  // Its bsp_time at its previous bsp_dtime (the Oxford toolset's, engine/oxford_api.cpp); 0, the
+  // time of bsp_begin, before the first.
+  double dtime_last = 0.0;
 };
 
 }  // namespace bspcheck::rt

@@ -5,9 +5,17 @@
  * function-like macro that records the call's __FILE__ and __LINE__ just before the call, so
  * that every diagnostic can name the source line. Taking a primitive's address (&bsp_put) still
  * yields the real function: a function-like macro only expands when followed by '('.
- * Define BSPCHECK_NO_SITE_MACROS before including this header to get the bare declarations. */
+ * Define BSPCHECK_NO_SITE_MACROS before including this header to get the bare declarations.
+ *
+ * It also declares what the Oxford BSP toolset's bsp.h adds to the primitives (bsp_dtime, the
+ * machine parameters bsp_s/l/g/nhalf, the older names bsp_pushregister, bsp_set_tag_size, ...),
+ * since its programs use them with this header alone; docs/dialects.md lists them. */
 #ifndef BSPCHECK_BSP_H
 #define BSPCHECK_BSP_H
+
+/* The Oxford BSP toolset's bsp.h includes <stdio.h>, and its programs print to stdout and call
+ * fflush(stdout) with no include of their own. */
+#include <stdio.h>
 
 /* MulticoreBSP's mcbsp.h declares the same names with size_t types: the two cannot meet in one
  * file (engine/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
@@ -52,6 +60,38 @@ void bsp_get_tag(int *status, void *tag);
 void bsp_move(void *payload, int reception_nbytes);
 int bsp_hpmove(void **tag_ptr, void **payload_ptr);
 
+/* The Oxford BSP toolset's additions (its bsp.h and bsp_level1.h declare them; engine/oxford_api.cpp).
+ * bsp_dtime: seconds since this process's previous bsp_dtime (the first call: since bsp_begin);
+ * bsp_cputime: the process's time since bsp_begin, which is bsp_time's (the toolset, too, returns
+ * bsp_time where it has no CPU timer: bsp-check's processes share one OS thread).
+ * bsp_s, bsp_l, bsp_g, bsp_nhalf: the machine of bsp-check's virtual clock, in the toolset's units
+ * (s in flop/s; l in flops; g in flops per 32-bit word; nhalf in words): 1e9, 10000, 4 and 250. */
+double bsp_dtime(void);
+double bsp_cputime(void);
+double bsp_s(void);
+double bsp_l(void);
+double bsp_g(void);
+int bsp_nhalf(void);
+
+/* Richard Miller's Oxford BSP library, which the toolset also serves (bspstart, bspstore, ...),
+ * addresses any static variable of another process without registering it; the toolset makes
+ * that work by registering a fake area of INT_MAX/2 bytes. The engine checks every access against
+ * real registrations, so these are a compile error naming the replacement instead (with
+ * compilers that have GCC's error attribute; elsewhere they are merely undeclared).
+ * bspsstep and bspsstep_end (the superstep brackets) are served, below. */
+#if defined(__has_attribute)
+#if __has_attribute(error)
+void bspstart(int argc, char **argv, int maxprocs, int *nprocs, int *mypid) __attribute__((error(
+    "bsp-check: Miller's bspstart (Oxford BSP library) is not supported; use bsp_begin, see docs/dialects.md")));
+void bspfinish(void) __attribute__((error(
+    "bsp-check: Miller's bspfinish (Oxford BSP library) is not supported; use bsp_end, see docs/dialects.md")));
+void bspstore(int pid, void *src, void *dst, int nbytes) __attribute__((error(
+    "bsp-check: Miller's bspstore (Oxford BSP library) is not supported; register dst with bsp_push_reg and use bsp_put, see docs/dialects.md")));
+void bspfetch(int pid, void *src, void *dst, int nbytes) __attribute__((error(
+    "bsp-check: Miller's bspfetch (Oxford BSP library) is not supported; register src with bsp_push_reg and use bsp_get, see docs/dialects.md")));
+#endif
+#endif
+
 /* bsp-check extension: the source location of the next BSPlib call. The macros below set it;
  * the runtime reads and clears it at the call. */
 void bspcheck_set_site(const char *file, int line);
@@ -59,6 +99,9 @@ void bspcheck_set_site(const char *file, int line);
 int bspcheck_nprocs_at(const char *file, int line);
 int bspcheck_pid_at(const char *file, int line);
 double bspcheck_time_at(const char *file, int line);
+/* bsp-check extension: the toolset's bsp_dtime and bsp_cputime with their source location. */
+double bspcheck_dtime_at(const char *file, int line);
+double bspcheck_cputime_at(const char *file, int line);
 
 #ifdef __cplusplus
 }
@@ -90,6 +133,17 @@ int *bspcheck_classic_tagsize(void) __attribute__((error(
 #define BSPCHECK_SET_TAGSIZE_ARGS_(...) __VA_ARGS__
 #endif
 
+/* The toolset's other names for primitives (its bsp.h defines them as these macros too), and
+ * Miller's superstep brackets: bspsstep marks a superstep's start and does nothing, bspsstep_end
+ * ends it with a barrier. Object-like where the toolset's take the same arguments, so that they
+ * rescan into the site macros below (or the bare functions without them). */
+#define bsp_pushregister bsp_push_reg
+#define bsp_popregister bsp_pop_reg
+#define bsp_set_tag_size bsp_set_tagsize
+#define bsp_bsmp_info bsp_qsize
+#define bspsstep(sstepid) ((void)(sstepid))
+#define bspsstep_end(sstepid) ((void)(sstepid), bsp_sync())
+
 #ifndef BSPCHECK_NO_SITE_MACROS
 #define BSPCHECK_AT_ (bspcheck_set_site(__FILE__, __LINE__))
 #define bsp_begin(...) (BSPCHECK_AT_, bsp_begin(__VA_ARGS__))
@@ -102,6 +156,8 @@ int *bspcheck_classic_tagsize(void) __attribute__((error(
 #define bsp_nprocs() bspcheck_nprocs_at(__FILE__, __LINE__)
 #define bsp_pid() bspcheck_pid_at(__FILE__, __LINE__)
 #define bsp_time() bspcheck_time_at(__FILE__, __LINE__)
+#define bsp_dtime() bspcheck_dtime_at(__FILE__, __LINE__)
+#define bsp_cputime() bspcheck_cputime_at(__FILE__, __LINE__)
 #define bsp_sync(...) (BSPCHECK_AT_, bsp_sync(__VA_ARGS__))
 #define bsp_push_reg(...) (BSPCHECK_AT_, bsp_push_reg(__VA_ARGS__))
 #define bsp_pop_reg(...) (BSPCHECK_AT_, bsp_pop_reg(__VA_ARGS__))

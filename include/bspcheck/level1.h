@@ -64,6 +64,12 @@
 #ifndef BSPCHECK_LEVEL1_H
 #define BSPCHECK_LEVEL1_H
 
+/* The Oxford toolset's bsp_level1.h makes bsp_bcast, bsp_gather, bsp_scatter and bsp_scan macros
+ * of its own arguments (docs/dialects.md): after it, the declarations below would not parse. */
+#ifdef BSPCHECK_OXFORD_LEVEL1_H
+#error "bsp-check: the Oxford toolset's <bsp_level1.h> and bsp-check's <bspcheck/level1.h> declare bsp_bcast, bsp_gather, bsp_scatter and bsp_scan with different arguments: include one of them"
+#endif
+
 #include <stddef.h>
 
 #ifdef __cplusplus

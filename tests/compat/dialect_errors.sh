@@ -84,6 +84,17 @@ void f(double *x) {
 C
 must_not_build direct_get.c "dialect mcbsp" "$bspcc"
 
+# Miller's Oxford BSP library addresses unregistered statics of other processes: refused by name.
+cat > miller_store.c <<'C'
+#include <bsp.h>
+static int x;
+void f(void) {
+  int y = 1;
+  bspstore(1, &y, &x, sizeof y);
+}
+C
+must_not_build miller_store.c "bspstore (Oxford BSP library) is not supported" "$bspcc"
+
 cat > both_headers.c <<'C'
 #include <bsp.h>
 #include <mcbsp.h>
@@ -310,6 +321,38 @@ if "$bspcheck" run -p 2 --seeds 1 ./mcbsp_race >race.out 2>&1 || ! grep -q "glob
 else
   echo "ok: two MulticoreBSP processes writing one global is global-shared, naming the variable"
 fi
+
+# The Oxford toolset's level-1 operations are built on the primitives and checked like them: a
+# bsp_bcast into a dst the program never registered is reg-unregistered at the program's line
+# (line 8 below), not inside the library.
+cat > oxford_bcast.c <<'C'
+#include "bsp.h"
+#include "bsp_level1.h"
+int main(void) {
+  int x = 0, y = 0;
+  bsp_begin(bsp_nprocs());
+  x = 42;
+  y = bsp_sumI(1);
+  bsp_bcast(0, &x, &y, sizeof x);
+  bsp_end();
+  return 0;
+}
+C
+"$bspcc" -O2 oxford_bcast.c -o oxford_bcast $extra
+"$bspcheck" run -p 2 --seeds 1 ./oxford_bcast >oxford_bcast.out 2>&1
+if ! grep -q "reg-unregistered" oxford_bcast.out || ! grep -q "oxford_bcast.c:8" oxford_bcast.out; then
+  fail "oxford: bsp_bcast into an unregistered dst is not reg-unregistered at the program's line"
+  cat oxford_bcast.out
+else
+  echo "ok: an Oxford bsp_bcast into an unregistered dst is reg-unregistered at the program's line"
+fi
+
+# bsp_level1.h (Oxford) and bspcheck/level1.h (bsp-check's) give bsp_bcast other arguments.
+cat > both_level1.c <<'C'
+#include <bsp_level1.h>
+#include <bspcheck/level1.h>
+C
+must_not_build both_level1.c "include one of them" "$bspcc"
 
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all dialect checks passed"
