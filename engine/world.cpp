@@ -63,8 +63,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
-    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write) {
-      report_poisoned_access(r, is_write);
+    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write, bool trapped) {
+      report_poisoned_access(r, is_write, trapped);
     });
   if (options.grant_fewer && p_ > 1) {
     // BSPlib 2.1: bsp_begin(maxprocs) starts *at most* maxprocs processes. The number granted is
@@ -535,15 +535,17 @@ void World::barrier(bool final) {
 }
 
 
-void World::report_poisoned_access(const PoisonedRegion* r, bool is_write) {
-  // Called from AddressSanitizer's death callback: the program is being stopped.
+void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool trapped) {
+  // Called from AddressSanitizer's death callback (the program is being stopped), or from a
+  // watchpoint's SIGTRAP handler right after the access (runtime/watchpoints.hpp).
   const Process& me = self();
   const PoisonedAccess access = Poisoning::describe_access(r, me.pid, is_write, me.call);
   Finding f = running_finding(access.rule, access.message);
   // The access itself: the sanitizer's callback runs on the stack of the instruction it caught,
-  // so the program's line is in this stack (else the process's last call, with the stack).
+  // and the trap's handler on the stack it interrupted, so the program's line is in this stack
+  // (else the process's last call, with the stack).
   Site at = me.site;
-  at.stack = capture_current_stack();
+  at.stack = trapped ? capture_interrupted_stack(true) : capture_current_stack();
   f.locations = {diag_.location(at, me.pid, at.stack ? (is_write ? location_event::write : location_event::read) : me.call)};
   if (r) {
     if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);

@@ -243,6 +243,7 @@ class World {
   }
   // Private globals: the live values, and the poisoning of private regions, become `to`'s.
   void switch_globals(int from, int to) {
+    if (poisoning_) poison_.leave_process();
     globals_->switch_to(from, to);
     if (poisoning_) poison_.switch_process(to);
   }
@@ -266,7 +267,7 @@ class World {
   void apply_tagsize();
   void deliver_messages();
   void fire_hp(std::size_t pending_index, bool during_superstep);
-  void report_poisoned_access(const PoisonedRegion* region, bool is_write);
+  void report_poisoned_access(const PoisonedRegion* region, bool is_write, bool trapped);
   // A finding of the running process in the current superstep, its locations still to be added.
   Finding running_finding(Rule rule, std::string message) const;
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);

@@ -7,7 +7,9 @@
 //   hpmove-stale        message storage handed out by bsp_hpmove, after its superstep ended
 // When the program touches a poisoned byte ASan stops it; its death callback finds the region,
 // reports the finding in bsp-check's words (process, superstep, call site) and ends the run.
-// ASan poisons in 8-byte granules, so a region's unaligned edges may stay unpoisoned.
+// ASan poisons in 8-byte granules, a granule only from some byte to its end: the last bytes of a
+// region that share their granule with live bytes after them stay unpoisoned, and a hardware
+// watchpoint watches them instead where one is free (watchpoints.hpp).
 //
 // A private global (private_globals.hpp) has one live address that holds whichever process runs:
 // its region belongs to one process and is poisoned only while that process runs. The world
@@ -35,6 +37,7 @@ struct PoisonedRegion {
   Site site;
   const char* call;
   int private_to = -1;  // >= 0: a private global's live bytes, forbidden to this process only
+  int watch = -1;       // >= 0: the watchpoint on its last bytes, which ASan cannot poison
 };
 
 // What touching a poisoned region breaks, as the finding says it.
@@ -55,6 +58,10 @@ class Poisoning {
   struct Hooks {
     void (*poison)(void const volatile* addr, std::size_t size) = nullptr;
     void (*unpoison)(void const volatile* addr, std::size_t size) = nullptr;
+    // Whether the byte is unaddressable (a redzone, another poisoned region): a region that ends
+    // in the middle of a granule is poisoned up to its end only if the byte after it is. Without
+    // it, every region is taken as poisoned whole (no watchpoints).
+    int (*is_poisoned)(void const volatile* addr) = nullptr;
   };
   // Replaces the functions (tests); set_hooks({}) goes back to AddressSanitizer's.
   static void set_hooks(const Hooks& hooks);
@@ -73,15 +80,21 @@ class Poisoning {
   const PoisonedRegion* find(std::uintptr_t addr) const;
 
   // Process `to` starts running: the private regions of the one that stops are lifted and its own
-  // are poisoned.
+  // are poisoned. The runtime swaps the live values of the private globals in between, with the
+  // outgoing process's regions lifted (leave_process), so that no watchpoint sees the copy.
+  void leave_process() {
+    if (__builtin_expect(private_regions_ != 0, false)) lift_private_regions();
+  }
   void switch_process(int to) {
     if (__builtin_expect(private_regions_ != 0, false)) switch_private_regions(to);
     resident_ = to;
   }
 
   // Called from ASan's death callback with the faulting region (nullptr: not a poisoned region,
-  // e.g. another memory error or a signal ASan handled) and the access type; nullptr to stop.
-  static void set_reporter(std::function<void(const PoisonedRegion*, std::uintptr_t addr, bool is_write)> f);
+  // e.g. another memory error or a signal ASan handled) and the access type, or from a
+  // watchpoint's trap (trapped: in a signal handler, after the access); nullptr to stop.
+  using Reporter = std::function<void(const PoisonedRegion*, std::uintptr_t addr, bool is_write, bool trapped)>;
+  static void set_reporter(Reporter f);
 
   // The rule and message of process pid's access to region r (nullptr: some other memory error
   // ASan stopped it for; last_call is the process's last BSPlib call): writing an hp destination
@@ -92,8 +105,10 @@ class Poisoning {
   // Whether the region's bytes are poisoned now: shared memory always, a private global's while
   // its process runs.
   bool live(const PoisonedRegion& r) const { return r.private_to < 0 || r.private_to == resident_; }
+  void lift_private_regions();
   void switch_private_regions(int to);
   void forget(std::size_t keep);  // keeps regions_[0, keep), recounting the private ones
+  static int watch_edge(const PoisonedRegion& r, bool enabled);  // the watchpoint of r's unpoisonable end
 
   std::vector<PoisonedRegion> regions_;
   std::size_t private_regions_ = 0;  // regions with private_to >= 0

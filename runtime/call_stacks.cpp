@@ -103,6 +103,7 @@ struct Unwinding {
   std::uintptr_t from = 0;  // the wrapper's return address: frames start there (0: skip `skip`)
   int skip = 0;
   bool from_signal = false;  // frames start at the one a signal interrupted
+  bool trapped_after = false;  // ...after its instruction ran (a watchpoint's trap), not at it
   int limit = kMaxFrames;
   std::array<std::uintptr_t, kMaxAllocFrames> ips{};
   std::array<std::uintptr_t, kMaxAllocFrames> cfas{};  // each frame's canonical frame address
@@ -116,7 +117,9 @@ _Unwind_Reason_Code collect(_Unwind_Context* ctx, void* data) {
   if (u->n == 0) {  // the runtime's own frames (and the signal's) are not kept
     if (u->from ? ip != u->from : u->from_signal ? !interrupted : u->skip-- > 0) return _URC_NO_REASON;
   }
-  if (interrupted) ip += 1;  // kept as a return address is: symbolise() looks one byte before
+  // Kept as a return address is (symbolise() looks one byte before): a fault's IP is the
+  // instruction's own, a trap's the next one's, which already is.
+  if (interrupted && !u->trapped_after) ip += 1;
   u->cfas[static_cast<std::size_t>(u->n)] = _Unwind_GetCFA(ctx);
   u->ips[static_cast<std::size_t>(u->n++)] = ip;
   return u->n == u->limit ? _URC_END_OF_STACK : _URC_NO_REASON;
@@ -340,9 +343,10 @@ __attribute__((noinline)) std::uint32_t capture_current_stack() {
   return u.n ? intern(u) : 0;
 }
 
-__attribute__((noinline)) std::uint32_t capture_interrupted_stack() {
+__attribute__((noinline)) std::uint32_t capture_interrupted_stack(bool trapped_after) {
   Unwinding u;
   u.from_signal = true;
+  u.trapped_after = trapped_after;
   u.limit = kMaxAllocFrames;
   _Unwind_Backtrace(collect, &u);
   return u.n ? intern(u) : 0;

@@ -64,8 +64,9 @@ void ignore_throws_of(const std::type_info& type);
 // below, in the program).
 std::uint32_t capture_current_stack();
 // In a signal handler: the stack of the code the signal interrupted, from the faulting
-// instruction (0 outside a handler).
-std::uint32_t capture_interrupted_stack();
+// instruction (0 outside a handler); trapped_after: the signal is a trap delivered after its
+// instruction ran (a watchpoint's), so the interrupted IP is already the next instruction's.
+std::uint32_t capture_interrupted_stack(bool trapped_after = false);
 
 // The return address into the code that called the wrapper (the second frame of a captured stack;
 // 0 without one). Comparing it tells two calls through the same wrapper line apart without
