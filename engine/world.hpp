@@ -15,6 +15,7 @@
 #include "checker/diagnostics.hpp"
 #include "runtime/asan_poisoning.hpp"
 #include "runtime/byte_arena.hpp"
+#include "runtime/exception_state.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
 #include "engine/barrier.hpp"
@@ -236,6 +237,7 @@ class World {
     ++switches_;
     if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
     if (globals_) switch_globals(me.pid, next);
+    exceptions_.switch_to(me.pid, next);
     if (__builtin_expect(work_.on(), false)) work_.switched(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
@@ -305,6 +307,7 @@ class World {
   bool aborted_ = false;
   std::string abort_message_;
   std::uint64_t switches_ = 0;
+  ExceptionStates exceptions_;  // each process's C++ exception state, switched with it
   mutable std::uintptr_t main_stack_lo_ = 0, main_stack_hi_ = 0;  // process 0's, in program mode
 
   RegistrationTable regs_;
