@@ -1,16 +1,27 @@
 // libc_state.cpp: the C library's hidden state that separate processes would each have: the
-// rand/random generator, the drand48 family and strtok's position. While a world with private
-// globals runs, these functions (interposed here: the executable binds to the runtime library
-// before the C library) use the running process's own state through glibc's reentrant variants,
-// which compute exactly what the plain functions compute. Every process starts from the state
-// the C library had when the world began, as each OS process would have inherited it. Outside
-// a world, or with shared globals, the C library's own functions run.
+// rand/random generator, the drand48 family, strtok's position and the environment. While a
+// world with private globals runs, these functions (interposed here: the executable binds to the
+// runtime library before the C library) use the running process's own state through glibc's
+// reentrant variants, which compute exactly what the plain functions compute. Every process
+// starts from the state the C library had when the world began, as each OS process would have
+// inherited it. Outside a world, or with shared globals, the C library's own functions run.
+//
+// The environment: `environ` is switched with each process (PrivateGlobals::switch_to), so
+// getenv reads the running process's. glibc's setenv and unsetenv edit the array `environ`
+// points to in place, and its setenv grows the array it allocated last (a static of the C
+// library, whichever process it was made for) with realloc; so while a world runs, setenv,
+// unsetenv, putenv and clearenv are done here, on an array of the process's own, copied from the
+// one it sees at its first change and never shared (a process's arrays and strings stay
+// allocated: another process's environment never points into them).
 #include <dlfcn.h>
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
+
+extern char** environ;
 
 #include "runtime/private_globals.hpp"
 
@@ -23,6 +34,8 @@ struct ProcessLibcState {
   bool random_ready = false;
   drand48_data rand48{};
   char* strtok_next = nullptr;
+  char** own_environ = nullptr;  // the array this process made for itself, or none yet
+  std::size_t own_capacity = 0;  // its entries, the null one included
 };
 
 template <class F>
@@ -38,6 +51,10 @@ struct States {
   unsigned short inherited_x[3];   // drand48's state then
 };
 States g_states;
+
+// What the processes' setenv and putenv allocated: never freed, as glibc never frees what its
+// setenv allocated (a pointer getenv returned stays valid), and kept here so that it is not a leak.
+std::vector<void*> g_environment_blocks;
 
 void inherit_from_c_library() {
   // setstate returns the previous state in the format setstate takes, including where the
@@ -230,6 +247,146 @@ char* strtok(char* str, const char* delim) {
     return real(str, delim);
   }
   return strtok_r(str, delim, &s->strtok_next);
+}
+
+}  // extern "C"
+
+// --- the environment ------------------------------------------------------------------------
+
+namespace {
+
+std::size_t environment_size() {
+  std::size_t n = 0;
+  if (environ)
+    while (environ[n]) ++n;
+  return n;
+}
+
+// The index of name's entry in environ (name is namelen bytes, without '='), or -1.
+long find_variable(const char* name, std::size_t namelen) {
+  if (!environ) return -1;
+  for (long i = 0; environ[i]; ++i)
+    if (std::strncmp(environ[i], name, namelen) == 0 && environ[i][namelen] == '=') return i;
+  return -1;
+}
+
+// Makes environ an array of the running process's own with room for `more` entries, and returns
+// it; nullptr when out of memory.
+char** own_environment(ProcessLibcState& s, std::size_t more) {
+  const std::size_t n = environment_size();
+  if (environ && environ == s.own_environ && n + more + 1 <= s.own_capacity) return environ;
+  const std::size_t capacity = (n + more + 1) * 2;
+  auto* a = static_cast<char**>(std::malloc(capacity * sizeof(char*)));
+  if (!a) return nullptr;
+  if (n) std::memcpy(a, environ, n * sizeof(char*));
+  a[n] = nullptr;
+  g_environment_blocks.push_back(a);
+  s.own_environ = a;
+  s.own_capacity = capacity;
+  environ = a;
+  return a;
+}
+
+// Puts `entry` ("NAME=value", name namelen bytes) into the process's environment.
+int put_variable(ProcessLibcState& s, const char* entry, std::size_t namelen, bool replace) {
+  const long at = find_variable(entry, namelen);
+  if (at >= 0 && !replace) return 0;
+  char** a = own_environment(s, at >= 0 ? 0 : 1);
+  if (!a) {
+    errno = ENOMEM;
+    return -1;
+  }
+  if (at >= 0) {
+    a[at] = const_cast<char*>(entry);
+  } else {
+    const std::size_t n = environment_size();
+    a[n] = const_cast<char*>(entry);
+    a[n + 1] = nullptr;
+  }
+  return 0;
+}
+
+bool bad_name(const char* name) { return !name || !*name || std::strchr(name, '='); }
+
+void remove_variable(ProcessLibcState& s, const char* name, std::size_t namelen) {
+  if (find_variable(name, namelen) < 0) return;
+  char** a = own_environment(s, 0);
+  if (!a) return;  // (glibc's unsetenv cannot fail either)
+  for (char** ep = a; *ep;) {
+    if (std::strncmp(*ep, name, namelen) == 0 && (*ep)[namelen] == '=') {
+      for (char** dp = ep; (dp[0] = dp[1]) != nullptr; ++dp) {
+      }
+    } else {
+      ++ep;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int setenv(const char* name, const char* value, int replace) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(const char*, const char*, int)>("setenv");
+    return real(name, value, replace);
+  }
+  if (bad_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  const std::size_t namelen = std::strlen(name);
+  if (!replace && find_variable(name, namelen) >= 0) return 0;
+  const std::size_t valuelen = std::strlen(value);
+  auto* entry = static_cast<char*>(std::malloc(namelen + valuelen + 2));
+  if (!entry) {
+    errno = ENOMEM;
+    return -1;
+  }
+  std::memcpy(entry, name, namelen);
+  entry[namelen] = '=';
+  std::memcpy(entry + namelen + 1, value, valuelen + 1);
+  g_environment_blocks.push_back(entry);
+  return put_variable(*s, entry, namelen, true);
+}
+
+int unsetenv(const char* name) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(const char*)>("unsetenv");
+    return real(name);
+  }
+  if (bad_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  remove_variable(*s, name, std::strlen(name));
+  return 0;
+}
+
+int putenv(char* string) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(char*)>("putenv");
+    return real(string);
+  }
+  const char* eq = std::strchr(string, '=');
+  if (!eq) {  // glibc: a name alone removes the variable
+    remove_variable(*s, string, std::strlen(string));
+    return 0;
+  }
+  return put_variable(*s, string, static_cast<std::size_t>(eq - string), true);
+}
+
+int clearenv(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)()>("clearenv");
+    return real();
+  }
+  environ = nullptr;
+  return 0;
 }
 
 }  // extern "C"

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""What a process owns and how it ends, as with separate OS processes (one check per run):
+
+environment:        setenv, putenv and unsetenv of one process are not seen by the others
+                    (environment.c, with and without a reference to `environ`), p = 1..4
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+failures = []
+SEEDS = (1, 2, 3, 17, 40, 99)
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def direct(prog, procs, seed, args=(), env_extra=None):
+    env = dict(os.environ, BSPCHECK_OPTIONS=f"procs={procs}:seed={seed}", **(env_extra or {}))
+    return subprocess.run([prog, *args], env=env, capture_output=True, text=True, timeout=120)
+
+
+def process_lines(stdout):
+    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^process (\d+): (.*)$", stdout, re.M)}
+
+
+def check_environment(a):
+    for name in ("environment", "environment_environ"):
+        prog = os.path.join(a.bin, name)
+        for p in (1, 2, 3, 4):
+            for seed in SEEDS:
+                r = direct(prog, p, seed, env_extra={"BSPCHECK_TEST_VAR": "orig"})
+                what = f"{name} p={p} seed={seed}"
+                check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+                lines = process_lines(r.stdout)
+                check(sorted(lines) == list(range(p)), f"{what}: lines from {sorted(lines)}\n{r.stdout}")
+                for pid, line in lines.items():
+                    var = "(unset)" if pid % 2 else f"p{pid}"
+                    want = f"RANK={pid} PUT_RANK={pid} VAR={var} own=20 others=0"
+                    check(line.startswith(want + " "), f"{what}: process {pid} printed {line!r}, wanted {want!r}")
+
+
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("check", choices=["environment"])
+    ap.add_argument("--bin", required=True)
+    a = ap.parse_args()
+    globals()["check_" + a.check](a)
+    if failures:
+        print(f"{len(failures)} failure(s)")
+        sys.exit(1)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
