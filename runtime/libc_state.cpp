@@ -1,10 +1,11 @@
 // libc_state.cpp: the C library's hidden state that separate processes would each have: the
-// rand/random generator, the drand48 family, strtok's position and the environment. While a
-// world with private globals runs, these functions (interposed here: the executable binds to the
-// runtime library before the C library) use the running process's own state through glibc's
-// reentrant variants, which compute exactly what the plain functions compute. Every process
-// starts from the state the C library had when the world began, as each OS process would have
-// inherited it. Outside a world, or with shared globals, the C library's own functions run.
+// rand/random generator (with initstate and setstate), the drand48 family, strtok's position and
+// the environment. While a world with private globals runs, these functions (interposed here:
+// the executable binds to the runtime library before the C library) use the running process's
+// own state through glibc's reentrant variants, which compute exactly what the plain functions
+// compute. Every process starts from the state the C library had when the world began, as each
+// OS process would have inherited it. Outside a world, or with shared globals, the C library's
+// own functions run.
 //
 // The environment: `environ` is switched with each process (PrivateGlobals::switch_to), so
 // getenv reads the running process's. glibc's setenv and unsetenv edit the array `environ`
@@ -16,6 +17,7 @@
 #include <dlfcn.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -29,7 +31,7 @@ namespace {
 
 struct ProcessLibcState {
   random_data random{};
-  alignas(8) char random_buffer[128];  // TYPE_3 state, as glibc's own default table
+  alignas(8) char random_buffer[256];  // room for the largest state (TYPE_4, 256 bytes)
   alignas(8) char scratch[128];        // where setstate_r leaves the state it replaces
   bool random_ready = false;
   drand48_data rand48{};
@@ -47,7 +49,7 @@ F next_fn(const char* name) {
 struct States {
   const bspcheck::rt::PrivateGlobals* owner = nullptr;
   std::vector<ProcessLibcState> per_process;
-  char inherited_random[128];  // glibc's state when the world began (setstate's format)
+  alignas(8) char inherited_random[256];  // glibc's state when the world began (setstate's format)
   unsigned short inherited_x[3];   // drand48's state then
 };
 States g_states;
@@ -69,7 +71,12 @@ void inherit_from_c_library() {
   using SetState = char* (*)(char*);
   static const auto set = next_fn<SetState>("setstate");
   char* now = set(probe);
-  std::memcpy(g_states.inherited_random, now, 128);
+  // As long as its type says (a program may have given initstate 8 to 256 bytes before bsp_begin):
+  // the first word is 5 * position + type, and a type-k state has 0, 7, 15, 31 or 63 more words.
+  static constexpr std::size_t kWords[5] = {1, 8, 16, 32, 64};
+  std::int32_t head = 0;
+  std::memcpy(&head, now, sizeof head);
+  std::memcpy(g_states.inherited_random, now, kWords[static_cast<unsigned>(head) % 5] * sizeof head);
   set(now);
   using Seed48 = unsigned short* (*)(unsigned short*);
   static const auto seed = next_fn<Seed48>("seed48");
@@ -144,6 +151,28 @@ void srandom(unsigned seed) {
     return real(seed);
   }
   srandom_r(seed, &s->random);
+}
+
+// As glibc's: the state in use (its buffer: random_data::state points one word past the start)
+// is returned, in the form setstate takes, after the new one is made the process's.
+char* initstate(unsigned seed, char* state, size_t n) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<char* (*)(unsigned, char*, size_t)>("initstate");
+    return real(seed, state, n);
+  }
+  char* previous = reinterpret_cast<char*>(s->random.state - 1);
+  return initstate_r(seed, state, n, &s->random) == -1 ? nullptr : previous;
+}
+
+char* setstate(char* state) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<char* (*)(char*)>("setstate");
+    return real(state);
+  }
+  char* previous = reinterpret_cast<char*>(s->random.state - 1);
+  return setstate_r(state, &s->random) < 0 ? nullptr : previous;
 }
 
 double drand48(void) {

@@ -3,6 +3,8 @@
 
 environment:        setenv, putenv and unsetenv of one process are not seen by the others
                     (environment.c, with and without a reference to `environ`), p = 1..4
+random_state:       initstate and setstate act on the process's own generator: each process
+                    prints what a separate process prints (random_state_reference)
 """
 import argparse
 import os
@@ -47,10 +49,31 @@ def check_environment(a):
 
 
 
+def check_random_state(a):
+    prog = os.path.join(a.bin, "random_state")
+    reference = {}
+    for pid in range(4):
+        out = subprocess.run([a.random_reference, str(pid)], capture_output=True, text=True, check=True).stdout
+        reference[pid] = process_lines(out)[pid]
+    check(len(set(reference.values())) == 4, f"the reference prints the same for two pids: {reference}")
+    for p in (1, 2, 3, 4):
+        for seed in SEEDS:
+            r = direct(prog, p, seed)
+            what = f"random_state p={p} seed={seed}"
+            check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+            lines = process_lines(r.stdout)
+            check(sorted(lines) == list(range(p)), f"{what}: lines from {sorted(lines)}")
+            for pid, line in lines.items():
+                check(line == reference[pid], f"{what}: process {pid} printed {line!r}, a separate process {reference[pid]!r}")
+
+
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["environment"])
+    ap.add_argument("check", choices=["environment", "random_state"])
     ap.add_argument("--bin", required=True)
+    ap.add_argument("--random-reference")
     a = ap.parse_args()
     globals()["check_" + a.check](a)
     if failures:
