@@ -657,7 +657,9 @@ void end_program() {
   World& w = *g_world;
   g_end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
   g_final_superstep = w.superstep();
-  w.flush_partial_lines(w.self());
+  // Process 0 goes on after bsp_end: a line it has not finished is shown as it is, and what it
+  // writes next continues it, as in a separate process (the others' lines end with them).
+  w.flush_partial_lines(w.self(), false);
   compare_with_expected_output(w);
   w.diagnostics().print_repeat_summary();
   g_errors = w.diagnostics().errors();

@@ -621,7 +621,9 @@ std::unique_ptr<OutputCapture> World::capture_output() {
   return capture;
 }
 
-void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out); }
+void World::flush_partial_lines(Process& pr, bool terminate) {
+  output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out, terminate);
+}
 
 LineContext World::line_context(const Process& pr) const {
   LineContext where;

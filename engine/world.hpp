@@ -184,7 +184,8 @@ class World {
   static void on_output(int stream, const char* data, std::size_t n);
   // Captures the processes' output (engine/output_capture.hpp), real_out pointing at the originals.
   std::unique_ptr<OutputCapture> capture_output();
-  void flush_partial_lines(Process& pr);
+  // A process's unfinished lines, shown at its end; with a newline unless `terminate` is false.
+  void flush_partial_lines(Process& pr, bool terminate = true);
   // Where process pr is, for the output prefix's %s and %c.
   LineContext line_context(const Process& pr) const;
 

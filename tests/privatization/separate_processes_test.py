@@ -5,6 +5,7 @@ environment:        setenv, putenv and unsetenv of one process are not seen by t
                     (environment.c, with and without a reference to `environ`), p = 1..4
 random_state:       initstate and setstate act on the process's own generator: each process
                     prints what a separate process prints (random_state_reference)
+unfinished_line:    process 0's line left unfinished at bsp_end is continued after it, not ended
 """
 import argparse
 import os
@@ -69,9 +70,26 @@ def check_random_state(a):
 
 
 
+def check_unfinished_line(a):
+    prog = os.path.join(a.bin, "unfinished_line")
+    r = direct(prog, 1, 1)
+    check(r.returncode == 0 and r.stdout == "a0b0\nend\n", f"unfinished_line p=1: printed {r.stdout!r}, wanted 'a0b0\\nend\\n'")
+    for p in (2, 3, 4):
+        for seed in SEEDS:
+            r = direct(prog, p, seed)
+            what = f"unfinished_line p={p} seed={seed}"
+            check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+            # Processes 1..p-1 end at bsp_end with their lines; process 0 continues its own.
+            check(r.stdout.endswith("a0b0\nend\n"), f"{what}: process 0's line: {r.stdout!r}")
+            check(sorted(r.stdout.splitlines()) == sorted([f"a{k}b{k}" for k in range(p)] + ["end"]),
+                  f"{what}: lines {r.stdout!r}")
+
+
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["environment", "random_state"])
+    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--random-reference")
     a = ap.parse_args()
