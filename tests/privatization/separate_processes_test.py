@@ -6,6 +6,8 @@ environment:        setenv, putenv and unsetenv of one process are not seen by t
 random_state:       initstate and setstate act on the process's own generator: each process
                     prints what a separate process prints (random_state_reference)
 unfinished_line:    process 0's line left unfinished at bsp_end is continued after it, not ended
+return_without_end: process 0 returning from main before bsp_end is reported as such (and exit()
+                    as exit), at its last BSPlib call
 """
 import argparse
 import os
@@ -87,9 +89,39 @@ def check_unfinished_line(a):
 
 
 
+def check_return_without_end(a):
+    prog = os.path.join(a.bin, "no_end")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "no_end.c")
+    marks = {}
+    with open(src) as f:
+        for n, text in enumerate(f, 1):
+            for mark in ("LAST", "EXIT"):
+                if f"/* {mark} */" in text:
+                    marks[mark] = n
+    for how in ("return", "exit"):
+        for p in (1, 3):
+            for seed in SEEDS[:3]:
+                r = direct(prog, p, seed, args=[how])
+                what = f"no_end {how} p={p} seed={seed}"
+                check(r.returncode == 1, f"{what}: exit {r.returncode}\n{r.stderr}")
+                if how == "return":
+                    want = r"process 0 returned from main \(ending the program\) inside the SPMD part, without calling bsp_end"
+                else:
+                    want = r"process 0 called exit\(\) inside the SPMD part, before bsp_end"
+                check(re.search(r"error\[superstep-mismatch\]: superstep 1: " + want, r.stderr) is not None,
+                      f"{what}: no finding saying so\n{r.stderr}")
+                check(re.search(rf"^  at (.*/)?no_end\.c:{marks['LAST']} \(bsp_sync, process 0\)$", r.stderr, re.M)
+                      is not None, f"{what}: not located at the last bsp_sync (line {marks['LAST']})\n{r.stderr}")
+                if how == "exit":
+                    check(re.search(rf"^  at (.*/)?no_end\.c:{marks['EXIT']} \(exit, process 0\)$", r.stderr, re.M)
+                          is not None, f"{what}: not located at the exit (line {marks['EXIT']})\n{r.stderr}")
+
+
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line"])
+    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line", "return_without_end"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--random-reference")
     a = ap.parse_args()
