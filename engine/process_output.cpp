@@ -18,13 +18,14 @@ void OutputLines::write(ProcessOutput& o, int pid, const LineContext& where, int
   part.erase(0, start);
 }
 
-void OutputLines::flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2]) const {
+void OutputLines::flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2],
+                        bool terminate) const {
   if (!echo_) return;
   for (int stream = 0; stream < 2; ++stream) {
     if (o.partial[stream].empty()) continue;
     write_prefix(out[stream], pid, where);
     std::fwrite(o.partial[stream].data(), 1, o.partial[stream].size(), out[stream]);
-    std::fputc('\n', out[stream]);
+    if (terminate) std::fputc('\n', out[stream]);
     o.partial[stream].clear();
   }
 }

@@ -41,8 +41,10 @@ class OutputLines {
   // Bytes process pid wrote to stream (0 stdout, 1 stderr); complete lines go to out[stream].
   void write(ProcessOutput& o, int pid, const LineContext& where, int stream, const char* data, std::size_t n,
              std::FILE* const out[2]) const;
-  // The process ends: an unfinished last line is shown too, with a newline.
-  void flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2]) const;
+  // The process ends: an unfinished last line is shown too, with a newline unless `terminate` is
+  // false (process 0 at bsp_end, which goes on writing the line itself).
+  void flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2],
+             bool terminate = true) const;
 
  private:
   void write_prefix(std::FILE* out, int pid, const LineContext& where) const;

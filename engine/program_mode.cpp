@@ -209,6 +209,12 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 }
 
 // The run cannot go on (abort, fatal error, crash, timeout): show everything, report, exit.
+// The program called exit (the interposer at the end of this file), as opposed to returning from
+// main, where the C library calls its own exit; and where, when it did so in the SPMD part (taken
+// there: at_exit's stack would show the interposer between the C library's exit and the program).
+bool g_called_exit = false;
+std::uint32_t g_exit_stack = 0;
+
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
     w->flush_trace();
@@ -223,13 +229,20 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 
 void at_exit() {
   if (in_forked_child()) return;  // a child the program forked: the run's report is its parent's
-  if (g_world) {  // exit() during the SPMD part, by some process
+  if (g_world) {  // exit() during the SPMD part, by some process, or main returned
     World& w = *g_world;
     // Located where the program called exit (this handler's caller's caller: the first line of
-    // the program in the stack), and at the process's last BSPlib call.
+    // the program in the stack), and at the process's last BSPlib call. When main returned, the
+    // stack has no line of the program (exit's caller is the C library's start): at the last
+    // call only.
+    const std::uint32_t stack = g_exit_stack ? g_exit_stack : capture_current_stack();
+    const bool called_exit = g_called_exit || (stack != 0 && symbolised_stack(stack).user >= 0);
+    const std::string who = "process " + std::to_string(w.pid());
     w.report_event(Rule::superstep_mismatch,
-                   "process " + std::to_string(w.pid()) + " called exit() inside the SPMD part, before bsp_end",
-                   capture_current_stack(), location_event::exit);
+                   called_exit ? who + " called exit() inside the SPMD part, before bsp_end"
+                               : who + " returned from main (ending the program) inside the SPMD part, "
+                                       "without calling bsp_end",
+                   stack, location_event::exit);
     stop_program(1);
   }
   write_report(true);
@@ -672,7 +685,9 @@ void end_program() {
   World& w = *g_world;
   g_end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
   g_final_superstep = w.superstep();
-  w.flush_partial_lines(w.self());
+  // Process 0 goes on after bsp_end: a line it has not finished is shown as it is, and what it
+  // writes next continues it, as in a separate process (the others' lines end with them).
+  w.flush_partial_lines(w.self(), false);
   compare_with_expected_output(w);
   w.diagnostics().print_repeat_summary();
   g_errors = w.diagnostics().errors();
@@ -695,4 +710,17 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   // set before bsp_init, as under a BSPlib whose processes all ran main up to bsp_init
   // (PrivateGlobals::take_what_main_set, docs/semantics.md).
   bspcheck::rt::g_globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
+}
+
+// exit() called by the program (the executable binds to the runtime library before the C
+// library): noted, for at_exit's finding, and passed on. The C library's start calls its own exit
+// when main returns, which does not come here.
+extern "C" [[noreturn]] void exit(int status) {
+  bspcheck::rt::g_called_exit = true;
+  if (bspcheck::rt::g_world && !bspcheck::rt::in_forked_child())
+    bspcheck::rt::g_exit_stack = bspcheck::rt::capture_current_stack();
+  using Exit = void (*)(int);
+  static const auto real = reinterpret_cast<Exit>(dlsym(RTLD_NEXT, "exit"));
+  real(status);
+  __builtin_unreachable();
 }

@@ -6,6 +6,7 @@
 #include "bspcheck/bspcheck.hpp"
 #include "checker/finding_text.hpp"
 #include "engine/entry_points.hpp"
+#include "runtime/exception_state.hpp"
 
 namespace bspcheck {
 
@@ -88,8 +89,12 @@ RunResult run_in_process(const Options& options, const std::function<void()>& sp
   l.stack0 = stack_pool.stack(0);
   make_context(l.process0, l.stack0.top(), l.stack0.size, &launch_entry, &l);
   g_launch = &l;
+  // The processes start with no exception in flight, whatever handler the caller is in; its own
+  // exception state is back when they have finished (runtime/exception_state.hpp).
+  const ExceptionStates::Globals host_exceptions = ExceptionStates::take();
   switch_context(l.host, l.process0);
   // Every process has finished.
+  ExceptionStates::give_back(host_exceptions);
   g_launch = nullptr;
   l.capture.reset();
   RunResult r;

@@ -48,6 +48,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
           },
           guide),
       sched_(&schedule_.scheduler()),
+      exceptions_(nprocs),
       regs_(nprocs),
       output_lines_(options.output_prefix, options.capture_output, options.echo_output),
       messages_(nprocs),
@@ -257,6 +258,7 @@ void World::leave(Process& me, bool unwound) {
   ++switches_;
   if (watch_) watch_->collect(me.pid, me.site, me.call);
   if (globals_) switch_globals(me.pid, next);
+  exceptions_.resume(next);
   if (work_.on()) work_.switched(-1, next);
   exit_context(me.slot, procs_[next].slot);
 }
@@ -621,7 +623,9 @@ std::unique_ptr<OutputCapture> World::capture_output() {
   return capture;
 }
 
-void World::flush_partial_lines(Process& pr) { output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out); }
+void World::flush_partial_lines(Process& pr, bool terminate) {
+  output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out, terminate);
+}
 
 LineContext World::line_context(const Process& pr) const {
   LineContext where;

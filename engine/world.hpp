@@ -15,6 +15,7 @@
 #include "checker/diagnostics.hpp"
 #include "runtime/asan_poisoning.hpp"
 #include "runtime/byte_arena.hpp"
+#include "runtime/exception_state.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/private_globals.hpp"
 #include "engine/barrier.hpp"
@@ -183,7 +184,8 @@ class World {
   static void on_output(int stream, const char* data, std::size_t n);
   // Captures the processes' output (engine/output_capture.hpp), real_out pointing at the originals.
   std::unique_ptr<OutputCapture> capture_output();
-  void flush_partial_lines(Process& pr);
+  // A process's unfinished lines, shown at its end; with a newline unless `terminate` is false.
+  void flush_partial_lines(Process& pr, bool terminate = true);
   // Where process pr is, for the output prefix's %s and %c.
   LineContext line_context(const Process& pr) const;
 
@@ -236,6 +238,7 @@ class World {
     ++switches_;
     if (__builtin_expect(watch_ != nullptr, false)) watch_->collect(me.pid, me.site, me.call);
     if (globals_) switch_globals(me.pid, next);
+    exceptions_.switch_to(me.pid, next);
     if (__builtin_expect(work_.on(), false)) work_.switched(me.pid, next);
     switch_context(me.slot, to.slot);
     // Resumed: whoever switched here has set running_ to our pid.
@@ -306,6 +309,7 @@ class World {
   bool aborted_ = false;
   std::string abort_message_;
   std::uint64_t switches_ = 0;
+  ExceptionStates exceptions_;  // each process's C++ exception state, switched with it
   mutable std::uintptr_t main_stack_lo_ = 0, main_stack_hi_ = 0;  // process 0's, in program mode
 
   RegistrationTable regs_;

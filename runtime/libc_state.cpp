@@ -1,16 +1,29 @@
 // libc_state.cpp: the C library's hidden state that separate processes would each have: the
-// rand/random generator, the drand48 family and strtok's position. While a world with private
-// globals runs, these functions (interposed here: the executable binds to the runtime library
-// before the C library) use the running process's own state through glibc's reentrant variants,
-// which compute exactly what the plain functions compute. Every process starts from the state
-// the C library had when the world began, as each OS process would have inherited it. Outside
-// a world, or with shared globals, the C library's own functions run.
+// rand/random generator (with initstate and setstate), the drand48 family, strtok's position and
+// the environment. While a world with private globals runs, these functions (interposed here:
+// the executable binds to the runtime library before the C library) use the running process's
+// own state through glibc's reentrant variants, which compute exactly what the plain functions
+// compute. Every process starts from the state the C library had when the world began, as each
+// OS process would have inherited it. Outside a world, or with shared globals, the C library's
+// own functions run.
+//
+// The environment: `environ` is switched with each process (PrivateGlobals::switch_to), so
+// getenv reads the running process's. glibc's setenv and unsetenv edit the array `environ`
+// points to in place, and its setenv grows the array it allocated last (a static of the C
+// library, whichever process it was made for) with realloc; so while a world runs, setenv,
+// unsetenv, putenv and clearenv are done here, on an array of the process's own, copied from the
+// one it sees at its first change and never shared (a process's arrays and strings stay
+// allocated: another process's environment never points into them).
 #include <dlfcn.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
+
+extern char** environ;
 
 #include "runtime/private_globals.hpp"
 
@@ -18,11 +31,13 @@ namespace {
 
 struct ProcessLibcState {
   random_data random{};
-  alignas(8) char random_buffer[128];  // TYPE_3 state, as glibc's own default table
+  alignas(8) char random_buffer[256];  // room for the largest state (TYPE_4, 256 bytes)
   alignas(8) char scratch[128];        // where setstate_r leaves the state it replaces
   bool random_ready = false;
   drand48_data rand48{};
   char* strtok_next = nullptr;
+  char** own_environ = nullptr;  // the array this process made for itself, or none yet
+  std::size_t own_capacity = 0;  // its entries, the null one included
 };
 
 template <class F>
@@ -34,10 +49,14 @@ F next_fn(const char* name) {
 struct States {
   const bspcheck::rt::PrivateGlobals* owner = nullptr;
   std::vector<ProcessLibcState> per_process;
-  char inherited_random[128];  // glibc's state when the world began (setstate's format)
+  alignas(8) char inherited_random[256];  // glibc's state when the world began (setstate's format)
   unsigned short inherited_x[3];   // drand48's state then
 };
 States g_states;
+
+// What the processes' setenv and putenv allocated: never freed, as glibc never frees what its
+// setenv allocated (a pointer getenv returned stays valid), and kept here so that it is not a leak.
+std::vector<void*> g_environment_blocks;
 
 void inherit_from_c_library() {
   // setstate returns the previous state in the format setstate takes, including where the
@@ -52,7 +71,12 @@ void inherit_from_c_library() {
   using SetState = char* (*)(char*);
   static const auto set = next_fn<SetState>("setstate");
   char* now = set(probe);
-  std::memcpy(g_states.inherited_random, now, 128);
+  // As long as its type says (a program may have given initstate 8 to 256 bytes before bsp_begin):
+  // the first word is 5 * position + type, and a type-k state has 0, 7, 15, 31 or 63 more words.
+  static constexpr std::size_t kWords[5] = {1, 8, 16, 32, 64};
+  std::int32_t head = 0;
+  std::memcpy(&head, now, sizeof head);
+  std::memcpy(g_states.inherited_random, now, kWords[static_cast<unsigned>(head) % 5] * sizeof head);
   set(now);
   using Seed48 = unsigned short* (*)(unsigned short*);
   static const auto seed = next_fn<Seed48>("seed48");
@@ -127,6 +151,28 @@ void srandom(unsigned seed) {
     return real(seed);
   }
   srandom_r(seed, &s->random);
+}
+
+// As glibc's: the state in use (its buffer: random_data::state points one word past the start)
+// is returned, in the form setstate takes, after the new one is made the process's.
+char* initstate(unsigned seed, char* state, size_t n) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<char* (*)(unsigned, char*, size_t)>("initstate");
+    return real(seed, state, n);
+  }
+  char* previous = reinterpret_cast<char*>(s->random.state - 1);
+  return initstate_r(seed, state, n, &s->random) == -1 ? nullptr : previous;
+}
+
+char* setstate(char* state) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<char* (*)(char*)>("setstate");
+    return real(state);
+  }
+  char* previous = reinterpret_cast<char*>(s->random.state - 1);
+  return setstate_r(state, &s->random) < 0 ? nullptr : previous;
 }
 
 double drand48(void) {
@@ -230,6 +276,146 @@ char* strtok(char* str, const char* delim) {
     return real(str, delim);
   }
   return strtok_r(str, delim, &s->strtok_next);
+}
+
+}  // extern "C"
+
+// --- the environment ------------------------------------------------------------------------
+
+namespace {
+
+std::size_t environment_size() {
+  std::size_t n = 0;
+  if (environ)
+    while (environ[n]) ++n;
+  return n;
+}
+
+// The index of name's entry in environ (name is namelen bytes, without '='), or -1.
+long find_variable(const char* name, std::size_t namelen) {
+  if (!environ) return -1;
+  for (long i = 0; environ[i]; ++i)
+    if (std::strncmp(environ[i], name, namelen) == 0 && environ[i][namelen] == '=') return i;
+  return -1;
+}
+
+// Makes environ an array of the running process's own with room for `more` entries, and returns
+// it; nullptr when out of memory.
+char** own_environment(ProcessLibcState& s, std::size_t more) {
+  const std::size_t n = environment_size();
+  if (environ && environ == s.own_environ && n + more + 1 <= s.own_capacity) return environ;
+  const std::size_t capacity = (n + more + 1) * 2;
+  auto* a = static_cast<char**>(std::malloc(capacity * sizeof(char*)));
+  if (!a) return nullptr;
+  if (n) std::memcpy(a, environ, n * sizeof(char*));
+  a[n] = nullptr;
+  g_environment_blocks.push_back(a);
+  s.own_environ = a;
+  s.own_capacity = capacity;
+  environ = a;
+  return a;
+}
+
+// Puts `entry` ("NAME=value", name namelen bytes) into the process's environment.
+int put_variable(ProcessLibcState& s, const char* entry, std::size_t namelen, bool replace) {
+  const long at = find_variable(entry, namelen);
+  if (at >= 0 && !replace) return 0;
+  char** a = own_environment(s, at >= 0 ? 0 : 1);
+  if (!a) {
+    errno = ENOMEM;
+    return -1;
+  }
+  if (at >= 0) {
+    a[at] = const_cast<char*>(entry);
+  } else {
+    const std::size_t n = environment_size();
+    a[n] = const_cast<char*>(entry);
+    a[n + 1] = nullptr;
+  }
+  return 0;
+}
+
+bool bad_name(const char* name) { return !name || !*name || std::strchr(name, '='); }
+
+void remove_variable(ProcessLibcState& s, const char* name, std::size_t namelen) {
+  if (find_variable(name, namelen) < 0) return;
+  char** a = own_environment(s, 0);
+  if (!a) return;  // (glibc's unsetenv cannot fail either)
+  for (char** ep = a; *ep;) {
+    if (std::strncmp(*ep, name, namelen) == 0 && (*ep)[namelen] == '=') {
+      for (char** dp = ep; (dp[0] = dp[1]) != nullptr; ++dp) {
+      }
+    } else {
+      ++ep;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int setenv(const char* name, const char* value, int replace) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(const char*, const char*, int)>("setenv");
+    return real(name, value, replace);
+  }
+  if (bad_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  const std::size_t namelen = std::strlen(name);
+  if (!replace && find_variable(name, namelen) >= 0) return 0;
+  const std::size_t valuelen = std::strlen(value);
+  auto* entry = static_cast<char*>(std::malloc(namelen + valuelen + 2));
+  if (!entry) {
+    errno = ENOMEM;
+    return -1;
+  }
+  std::memcpy(entry, name, namelen);
+  entry[namelen] = '=';
+  std::memcpy(entry + namelen + 1, value, valuelen + 1);
+  g_environment_blocks.push_back(entry);
+  return put_variable(*s, entry, namelen, true);
+}
+
+int unsetenv(const char* name) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(const char*)>("unsetenv");
+    return real(name);
+  }
+  if (bad_name(name)) {
+    errno = EINVAL;
+    return -1;
+  }
+  remove_variable(*s, name, std::strlen(name));
+  return 0;
+}
+
+int putenv(char* string) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)(char*)>("putenv");
+    return real(string);
+  }
+  const char* eq = std::strchr(string, '=');
+  if (!eq) {  // glibc: a name alone removes the variable
+    remove_variable(*s, string, std::strlen(string));
+    return 0;
+  }
+  return put_variable(*s, string, static_cast<std::size_t>(eq - string), true);
+}
+
+int clearenv(void) {
+  ProcessLibcState* s = mine();
+  if (!s) {
+    static const auto real = next_fn<int (*)()>("clearenv");
+    return real();
+  }
+  environ = nullptr;
+  return 0;
 }
 
 }  // extern "C"

@@ -42,6 +42,8 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
       ran_(static_cast<std::size_t>(nprocs), 0),
       errno_of_(static_cast<std::size_t>(nprocs), 0),
       errno_slot_(&errno),
+      environ_of_(static_cast<std::size_t>(nprocs), environ),
+      environ_slot_(&environ),
       exit_handlers_(static_cast<std::size_t>(nprocs)) {
   // Without constructors to run again and no bsp_init image (in-process callers), processes
   // start from process 0's values now: its static objects already constructed.

@@ -56,12 +56,17 @@ class PrivateGlobals {
   int nprocs() const { return p_; }
   bool remapped() const { return remap_.fd >= 0; }
 
-  // Process `from` stops running and `to` starts or resumes.
+  // Process `from` stops running and `to` starts or resumes. `environ` is saved before the data
+  // and put back after it: it is the executable's (a copy relocation, switched with the data) or
+  // the C library's, and either way each process's own (libc_state.cpp edits only the arrays a
+  // process made for itself).
   void switch_to(int from, int to) {
+    environ_of_[static_cast<std::size_t>(from)] = *environ_slot_;
     save(from);
     load(to);
     errno_of_[static_cast<std::size_t>(from)] = *errno_slot_;
     *errno_slot_ = errno_of_[static_cast<std::size_t>(to)];
+    *environ_slot_ = environ_of_[static_cast<std::size_t>(to)];
     resident_ = to;
   }
 
@@ -139,6 +144,8 @@ class PrivateGlobals {
   std::vector<std::uint8_t> ran_;     // a process has been switched out at least once
   std::vector<int> errno_of_;
   int* errno_slot_;
+  std::vector<char**> environ_of_;  // every process starts with the environment of bsp_begin
+  char*** environ_slot_;
   int resident_ = 0;
   struct ExitHandler {
     void (*fn)(void*);

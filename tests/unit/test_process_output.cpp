@@ -47,6 +47,9 @@ TEST(ProcessOutput, EchoesWholeLinesWithThePrefix) {
   EXPECT_EQ(s.text(0), "[1] other\n[0] hello\n[0] wor\n") << "the unfinished last line, with a newline";
   lines.write(a, 0, {}, 1, "err\n", 4, s.f);
   EXPECT_EQ(s.text(1), "[0] err\n");
+  lines.write(b, 1, {}, 0, "go", 2, s.f);
+  lines.flush(b, 1, {}, s.f, false);
+  EXPECT_EQ(s.text(0), "[1] other\n[0] hello\n[0] wor\n[1] go") << "unterminated: the process goes on with the line";
 }
 
 TEST(ProcessOutput, DigestCoversEverythingEchoedOrNot) {
