@@ -496,8 +496,8 @@ ModelResult simulate(const Program& prog) {
             break;
           }
           case OpKind::SetTagsize:
-            // Returns the previous tag size: the one valid in this superstep.
-            r.setTagsize[s][me].push_back(T);
+            // Returns the previous tag size: this superstep's last request, else the valid one.
+            r.setTagsize[s][me].push_back(tagsizes[me].empty() ? T : tagsizes[me].back());
             tagsizes[me].push_back(op.len);
             break;
           case OpKind::Qsize:
