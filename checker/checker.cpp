@@ -207,8 +207,12 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
           << "'s " << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
       } else {
         f.rule = rule_id(Rule::put_collision);
-        m << "processes " << pids_text({pid_of(prev), pid_of(cur)}) << " write different data to the same "
-          << hi - lo << " bytes on process " << owner << " in one superstep: "
+        // Two gets of one process into one buffer are one process's two calls, not "processes 0".
+        if (pid_of(prev) == pid_of(cur))
+          m << "process " << pid_of(cur) << "'s " << call_of(prev) << " and " << call_of(cur);
+        else
+          m << "processes " << pids_text({pid_of(prev), pid_of(cur)});
+        m << " write different data to the same " << hi - lo << " bytes on process " << owner << " in one superstep: "
           << collision_outcome(call_of(prev), call_of(cur));
       }
       f.message = m.str();

@@ -140,6 +140,29 @@ TEST(Checker, PutCollisionWithDifferentDataIsAWarningNamingBothSites) {
   }
 }
 
+TEST(Checker, TwoGetsOfOneProcessIntoOneBufferAreNamedAsItsTwoCalls) {
+  for (std::uint64_t seed : unit::seeds(5)) {
+    auto r = run(3, seed, [] {
+      bsp_begin(3);
+      int value = 10 + bsp_pid(), got = -1;
+      bsp_push_reg(&value, sizeof value);
+      bsp_sync();
+      if (bsp_pid() == 0) {
+        bsp_get(1, &value, 0, &got, sizeof got);
+        bsp_get(2, &value, 0, &got, sizeof got);
+      }
+      bsp_sync();
+      bsp_pop_reg(&value);
+      bsp_end();
+    });
+    const bspcheck::Finding* f = find(r, "put-collision");
+    ASSERT_NE(f, nullptr) << r.summary();
+    EXPECT_EQ(f->message.rfind("process 0's bsp_get and bsp_get write different data to the same 4 bytes on process 0", 0),
+              0u)
+        << f->message;
+  }
+}
+
 TEST(Checker, PutCollisionWithIdenticalDataIsClean) {
   auto r = run(3, 1, [] { colliding_puts(true); });
   EXPECT_TRUE(r.findings.empty()) << r.summary();
