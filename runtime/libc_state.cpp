@@ -56,7 +56,8 @@ States g_states;
 
 // What the processes' setenv and putenv allocated: never freed, as glibc never frees what its
 // setenv allocated (a pointer getenv returned stays valid), and kept here so that it is not a leak.
-std::vector<void*> g_environment_blocks;
+// Never destroyed: a leak checker runs after the static destructors, and must still find them.
+std::vector<void*>& g_environment_blocks = *new std::vector<void*>;
 
 void inherit_from_c_library() {
   // setstate returns the previous state in the format setstate takes, including where the
