@@ -64,11 +64,16 @@ static void *ox_alloc(const char *fn, size_t n, ox_site at) {
   return m;
 }
 
+/* The opening of a rooted collective (bcast, gather, scatter): entered, root and size checked. */
+static void ox_begin(const char *fn, int pid, int nbytes, ox_site at) {
+  ox_enter(fn, at);
+  ox_check_pid(fn, pid, at);
+  ox_check_nbytes(fn, nbytes, at);
+}
+
 void bspcheck_oxford_bcast(int pid, void *src, void *dst, int nbytes, const char *file, int line) {
   const ox_site at = {file, line};
-  ox_enter("bsp_bcast", at);
-  ox_check_pid("bsp_bcast", pid, at);
-  ox_check_nbytes("bsp_bcast", nbytes, at);
+  ox_begin("bsp_bcast", pid, nbytes, at);
   const int p = ox_nprocs(at);
   /* Into every process's dst, the root's own included: a put, not a copy, so that the root's dst
    * changes at the barrier like everybody else's (and src may be dst). */
@@ -80,9 +85,7 @@ void bspcheck_oxford_bcast(int pid, void *src, void *dst, int nbytes, const char
 
 void bspcheck_oxford_gather(int pid, void *src, void *dst, int nbytes, const char *file, int line) {
   const ox_site at = {file, line};
-  ox_enter("bsp_gather", at);
-  ox_check_pid("bsp_gather", pid, at);
-  ox_check_nbytes("bsp_gather", nbytes, at);
+  ox_begin("bsp_gather", pid, nbytes, at);
   const int me = ox_pid(at);
   ox_table_bytes("bsp_gather", ox_nprocs(at), nbytes, at);
   OX_CALL(at, bsp_put(pid, src, dst, me * nbytes, nbytes));
@@ -92,9 +95,7 @@ void bspcheck_oxford_gather(int pid, void *src, void *dst, int nbytes, const cha
 
 void bspcheck_oxford_scatter(int pid, void *src, void *dst, int nbytes, const char *file, int line) {
   const ox_site at = {file, line};
-  ox_enter("bsp_scatter", at);
-  ox_check_pid("bsp_scatter", pid, at);
-  ox_check_nbytes("bsp_scatter", nbytes, at);
+  ox_begin("bsp_scatter", pid, nbytes, at);
   const int me = ox_pid(at);
   ox_table_bytes("bsp_scatter", ox_nprocs(at), nbytes, at);
   OX_CALL(at, bsp_get(pid, src, me * nbytes, dst, nbytes));

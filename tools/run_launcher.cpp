@@ -159,6 +159,7 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
   if (checker::is_binary_report(report_text)) r.reported = checker::run_report_from_bytes(report_text, r.report);
   else if (!report_text.empty()) r.reported = checker::run_report_from_json(report_text, r.report);
 
+  const std::string heap = r.reported ? std::string() : heap_error(r.err);  // glibc's own abort line, if any
   bool errors = false;  // findings that fail the run: errors, and with --werror warnings
   for (const Finding& f : r.report.findings) errors = errors || checker::finding_fails(f, c.options.run.werror);
   if (r.timed_out) r.reason = "killed: still running 5 s past its --timeout";
@@ -177,8 +178,8 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
     r.reason = "killed by SIG" + (abbrev ? std::string(abbrev) : std::to_string(sig)) + " (" + (what ? what : "?") +
                ") before it wrote a bsp-check report: a signal from outside the program (kill, timeout), or one the "
                "kernel sent it (alarm, CPU limit)";
-  } else if (!r.reported && r.exit_status != 127 && !heap_error(r.err).empty())
-    r.reason = "the C library found its heap corrupt (\"" + heap_error(r.err) +
+  } else if (!r.reported && r.exit_status != 127 && !heap.empty())
+    r.reason = "the C library found its heap corrupt (\"" + heap +
                "\") and aborted the program before bsp-check could write its report: a process wrote past a heap "
                "block or freed one twice, at some point before; build with bspcc -fsanitize=address to be shown "
                "that write, exit status " + std::to_string(r.exit_status);
