@@ -641,6 +641,12 @@ void begin_program(int maxprocs, const Site& site) {
     globals->on_shared_heap_pointers(
         [out = w.real_out[1]](const std::vector<std::uintptr_t>& at) { note_shared_heap_pointers(out, at); });
     w.set_private_globals(std::move(globals), [] { g_capture->install_in_running_process(); });
+  } else if (p > 1) {
+    // Shared globals (MulticoreBSP's threads): each process still has what a thread has.
+    w.set_private_globals(std::make_unique<PrivateGlobals>(thread_local_image(), p, false,
+                                                           thread_local_image().initial, o.globals_remap_at,
+                                                           PrivateGlobals::Scope::thread),
+                          nullptr);
   }
   if (p > 1 && o.run.checks)
     w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));

@@ -20,6 +20,7 @@ extern char** environ;
 namespace bspcheck::rt {
 
 PrivateGlobals* PrivateGlobals::active_ = nullptr;
+PrivateGlobals* PrivateGlobals::running_ = nullptr;
 
 namespace {
 int g_main_argc = 0;
@@ -34,7 +35,7 @@ void PrivateGlobals::set_main_arguments(int argc, char** argv) {
 }
 
 PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors,
-                               std::vector<std::byte> start, std::size_t remap_at)
+                               std::vector<std::byte> start, std::size_t remap_at, Scope scope)
     : image_(image),
       p_(nprocs),
       rerun_constructors_(rerun_constructors),
@@ -43,8 +44,10 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
       errno_of_(static_cast<std::size_t>(nprocs), 0),
       errno_slot_(&errno),
       environ_of_(static_cast<std::size_t>(nprocs), environ),
-      environ_slot_(&environ),
-      exit_handlers_(static_cast<std::size_t>(nprocs)) {
+      environ_slot_(scope == Scope::process ? &environ : &shared_environ_stand_in_),
+      exit_handlers_(static_cast<std::size_t>(nprocs)),
+      thread_exit_handlers_(static_cast<std::size_t>(nprocs)),
+      scope_(scope) {
   // Without constructors to run again and no bsp_init image (in-process callers), processes
   // start from process 0's values now: its static objects already constructed.
   if (!rerun_constructors_ && start_.size() != image_.total) start_ = snapshot_ranges(image_);
@@ -75,7 +78,8 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
     if (!slots_) throw std::bad_alloc();
     std::memset(slots_, 0, slots_bytes_);
   }
-  active_ = this;
+  if (scope_ == Scope::process) active_ = this;
+  running_ = this;
 }
 
 void PrivateGlobals::set_up_remap(const PrivateRange& data) {
@@ -124,6 +128,7 @@ PrivateGlobals::~PrivateGlobals() {
   if (slots_bytes_ > kSlotsFromHeap) munmap(slots_, slots_bytes_);
   else std::free(slots_);
   if (active_ == this) active_ = nullptr;
+  if (running_ == this) running_ = nullptr;
 }
 
 const std::byte* PrivateGlobals::start_bytes() const {
@@ -259,20 +264,37 @@ void PrivateGlobals::take_what_main_set() {
 }
 
 void PrivateGlobals::finish_process(int pid) {
-  auto& handlers = exit_handlers_[static_cast<std::size_t>(pid)];
-  while (!handlers.empty()) {  // last registered first; a handler may register more
-    const ExitHandler h = handlers.back();
-    handlers.pop_back();
-    h.fn(h.arg);
+  // As at exit(): the thread's thread-local objects first, then the static ones; last registered
+  // first, and a destructor may register more.
+  for (auto* list : {&thread_exit_handlers_, &exit_handlers_}) {
+    auto& handlers = (*list)[static_cast<std::size_t>(pid)];
+    while (!handlers.empty()) {
+      const ExitHandler h = handlers.back();
+      handlers.pop_back();
+      h.fn(h.arg);
+    }
   }
 }
 
 bool PrivateGlobals::take_exit_handler(void (*fn)(void*), void* arg, void* dso) {
   // Process 0's destructors run at the real exit, where its values are live again. A non-PIE
   // executable's handle is null (so is atexit's there); shared libraries pass their own.
-  if (resident_ == 0 || (dso && !image_.contains(dso))) return false;
+  if (scope_ != Scope::process || resident_ == 0 || (dso && !image_.contains(dso))) return false;
   exit_handlers_[static_cast<std::size_t>(resident_)].push_back({fn, arg});
   return true;
+}
+
+bool PrivateGlobals::take_thread_exit_handler(void (*fn)(void*), void* obj, void* dso) {
+  // Process 0 is the thread's own start: its objects are destroyed at the real exit, where its
+  // copy is live again. Objects elsewhere (a shared library's thread-locals) are shared anyway.
+  if (resident_ == 0 || (dso && !image_.contains(dso))) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(obj);
+  for (const PrivateRange& r : image_.ranges)
+    if (r.thread_local_block && a - reinterpret_cast<std::uintptr_t>(r.lo) < r.size) {
+      thread_exit_handlers_[static_cast<std::size_t>(resident_)].push_back({fn, obj});
+      return true;
+    }
+  return false;
 }
 
 }  // namespace bspcheck::rt

@@ -31,13 +31,24 @@ namespace bspcheck::rt {
 
 class PrivateGlobals {
  public:
+  // What each process has of its own.
+  //  - process: all that a separate OS process would (every real BSPlib but MulticoreBSP): the
+  //    image's ranges, errno, the environment, its static objects' destructors (and, through
+  //    active(), its C library state in libc_state.cpp).
+  //  - thread: what a thread has when the globals are shared (--globals=shared, MulticoreBSP,
+  //    whose processes are threads): the image is the thread-local block alone
+  //    (thread_local_image()), errno; the environment and the C library's state stay shared.
+  // Either way each process's thread-local objects are destroyed when it ends, as at a thread's
+  // exit (take_thread_exit_handler).
+  enum class Scope { process, thread };
+
   // How processes 1..p-1 start. `rerun_constructors`: from the program's initial image, running
   // the executable's constructors on their own, as an MPI-based BSPlib starts every process from
   // the program's start; then, where `start` is given (bsp_init programs: the data as it was when
   // bsp_init was called), with what main set before bsp_init (take_what_main_set). Otherwise
   // (in-process callers) from `start`, or from the data as it is now, without constructors.
   PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun_constructors, std::vector<std::byte> start,
-                 std::size_t remap_at);
+                 std::size_t remap_at, Scope scope = Scope::process);
   ~PrivateGlobals();
   PrivateGlobals(const PrivateGlobals&) = delete;
   PrivateGlobals& operator=(const PrivateGlobals&) = delete;
@@ -59,7 +70,8 @@ class PrivateGlobals {
   // Process `from` stops running and `to` starts or resumes. `environ` is saved before the data
   // and put back after it: it is the executable's (a copy relocation, switched with the data) or
   // the C library's, and either way each process's own (libc_state.cpp edits only the arrays a
-  // process made for itself).
+  // process made for itself). In the thread scope the slot is a stand-in, so the real `environ`
+  // stays shared without a test here.
   void switch_to(int from, int to) {
     environ_of_[static_cast<std::size_t>(from)] = *environ_slot_;
     save(from);
@@ -106,10 +118,18 @@ class PrivateGlobals {
   // The C++ runtime registers destructors of static objects through __cxa_atexit; those of the
   // executable registered while process pid >= 1 runs belong to that process. True when taken.
   bool take_exit_handler(void (*fn)(void*), void* arg, void* dso);
+  // Destructors of thread-local objects (__cxa_thread_atexit_impl): the C library keeps one list
+  // for the thread, run at its exit on whichever copy of the block is live then; those of an
+  // object in the executable's thread-local block registered while process pid >= 1 runs belong
+  // to that process and run first when it ends. True when taken.
+  bool take_thread_exit_handler(void (*fn)(void*), void* obj, void* dso);
 
-  // The process whose values are live (the running one), and the instance of the running world.
+  // The process whose values are live (the running one), and the instance of the running world:
+  // active() when processes own all that separate processes would (the process scope), running()
+  // in either scope.
   int resident() const { return resident_; }
   static PrivateGlobals* active() { return active_; }
+  static PrivateGlobals* running() { return running_; }
 
  private:
   std::byte* slot(int pid) const { return slots_ + static_cast<std::size_t>(pid) * stride_; }
@@ -152,7 +172,11 @@ class PrivateGlobals {
     void* arg;
   };
   std::vector<std::vector<ExitHandler>> exit_handlers_;
+  std::vector<std::vector<ExitHandler>> thread_exit_handlers_;
+  Scope scope_;
+  char** shared_environ_stand_in_ = nullptr;  // the thread scope's environ slot
   static PrivateGlobals* active_;
+  static PrivateGlobals* running_;
 };
 
 }  // namespace bspcheck::rt

@@ -116,6 +116,27 @@ __attribute__((constructor)) void read_program_image() {
 
 const ProgramImage& program_image() { return g_image; }
 
+const ProgramImage& thread_local_image() {
+  static const ProgramImage tls = [] {
+    ProgramImage im;
+    im.exe_lo = g_image.exe_lo;
+    im.exe_hi = g_image.exe_hi;
+    im.load_base = g_image.load_base;
+    std::size_t at = 0;
+    for (const PrivateRange& r : g_image.ranges) {
+      if (r.thread_local_block) {
+        im.ranges.push_back(r);
+        im.initial.insert(im.initial.end(), g_image.initial.begin() + static_cast<std::ptrdiff_t>(at),
+                          g_image.initial.begin() + static_cast<std::ptrdiff_t>(at + r.size));
+        im.total += r.size;
+      }
+      at += r.size;
+    }
+    return im;
+  }();
+  return tls;
+}
+
 std::vector<std::byte> snapshot_ranges(const ProgramImage& image) {
   std::vector<std::byte> bytes(image.total);
   std::size_t at = 0;

@@ -42,6 +42,11 @@ struct ProgramImage {
 // when there is nothing to privatise (or the executable could not be read).
 const ProgramImage& program_image();
 
+// Its thread-local block alone (no ranges when the executable has none), with that block's
+// initial contents: what a new thread starts from, and so each thread of MulticoreBSP, whose
+// threads share the rest.
+const ProgramImage& thread_local_image();
+
 // The current contents of the image's ranges, one after the other (the layout of `initial`).
 std::vector<std::byte> snapshot_ranges(const ProgramImage& image);
 

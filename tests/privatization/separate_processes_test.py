@@ -8,6 +8,9 @@ random_state:       initstate and setstate act on the process's own generator: e
 unfinished_line:    process 0's line left unfinished at bsp_end is continued after it, not ended
 return_without_end: process 0 returning from main before bsp_end is reported as such (and exit()
                     as exit), at its last BSPlib call
+thread_locals:      thread-locals (their initial values, their objects' destructors) and errno are
+                    each process's own, with private globals and with MulticoreBSP's shared ones
+                    (thread_locals.cpp built twice), p = 1..4
 """
 import argparse
 import os
@@ -119,9 +122,27 @@ def check_return_without_end(a):
 
 
 
+def check_thread_locals(a):
+    for name, shared in (("thread_locals", False), ("thread_locals_mcbsp", True)):
+        prog = os.path.join(a.bin, name)
+        for p in (1, 2, 3, 4):
+            for seed in SEEDS:
+                r = direct(prog, p, seed)
+                what = f"{name} p={p} seed={seed}"
+                check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+                lines = r.stdout.splitlines()
+                for pid in range(p):
+                    global_value = 42 if shared or pid == 0 else 0
+                    want = [f"process {pid}: ok=1 global={global_value}", f"process {pid}: destroyed size={100 + pid}"]
+                    for w in want:
+                        check(lines.count(w) == 1, f"{what}: {lines.count(w)} lines {w!r}\n{r.stdout}")
+                check(len(lines) == 2 * p, f"{what}: {len(lines)} lines, wanted {2 * p}\n{r.stdout}")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line", "return_without_end"])
+    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line", "return_without_end",
+                                        "thread_locals"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--random-reference")
     a = ap.parse_args()

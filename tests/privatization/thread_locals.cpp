@@ -1,0 +1,41 @@
+// Thread-locals and errno are a process's own whether or not it shares the globals: separate
+// processes each have them, and so do MulticoreBSP's threads (this program is built for both,
+// the second as thread_locals_mcbsp, where the ordinary global is shared). A thread-local object
+// with a destructor is destroyed once per process, with that process's value, when it ends.
+#include <bsp.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <vector>
+
+static thread_local int tl_counter = 5;  // an initial value (.tdata)
+static __thread long tl_zero;            // zero (.tbss)
+struct Owned {
+  std::vector<int> v;
+  int owner = -1;
+  ~Owned() { std::printf("process %d: destroyed size=%zu\n", owner, v.size()); }
+};
+static thread_local Owned tl_owned;  // constructed at its first use in each process
+int plain_global = 0;
+
+int main() {
+  bsp_begin(bsp_nprocs());
+  const int me = static_cast<int>(bsp_pid());
+  bool ok = tl_counter == 5 && tl_zero == 0 && tl_owned.owner == -1;
+  tl_counter += me;
+  tl_zero = 1000 + me;
+  tl_owned.owner = me;
+  tl_owned.v.assign(static_cast<std::size_t>(100 + me), me);
+  for (int s = 0; s < 3; ++s) {
+    errno = 200 + me + s;
+    bsp_sync();
+    ok = ok && errno == 200 + me + s && tl_counter == 5 + me + s && tl_zero == 1000 + me && tl_owned.owner == me &&
+         tl_owned.v.size() == static_cast<std::size_t>(100 + me) && tl_owned.v.back() == me;
+    ++tl_counter;
+  }
+  if (me == 0) plain_global = 42;
+  bsp_sync();
+  std::printf("process %d: ok=%d global=%d\n", me, ok ? 1 : 0, plain_global);
+  bsp_end();
+  return 0;
+}
