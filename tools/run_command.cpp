@@ -390,6 +390,8 @@ int run_command(const RunConfig& c) {
                static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs,
                !c.keep_going && done < total ? "; stopped at the first failure (--keep-going runs all)" : "");
   for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
+  if (stdin_feed.gave_input())
+    std::fputs("  (the runs were given bsp-check's standard input: give a reproduction the same input, e.g. < FILE)\n", stderr);
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");

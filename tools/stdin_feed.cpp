@@ -21,6 +21,7 @@ StdinFeed::StdinFeed() {
     shared_fd_ = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3);
     start_ = lseek(STDIN_FILENO, 0, SEEK_CUR);
     if (start_ < 0) start_ = 0;
+    if (S_ISREG(st.st_mode) && st.st_size > start_) file_bytes_ = st.st_size - start_;
     return;
   }
   streamed_ = true;

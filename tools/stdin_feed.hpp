@@ -26,6 +26,9 @@ class StdinFeed {
   // true for a terminal or a regular file; a streamed pipe gives each run a pipe of its own.
   bool shareable() const { return !streamed_; }
   bool terminal() const { return terminal_; }
+  // Whether runs were handed input a reproduction needs too: a non-empty file, or bytes read
+  // from a pipe (not a terminal, where the user typed it, nor /dev/null). After the runs.
+  bool gave_input() const { return streamed_ ? buffered_ > 0 : file_bytes_ > 0; }
 
   // The input of one run, alive from before its fork until it was reaped.
   class Run {
@@ -49,6 +52,7 @@ class StdinFeed {
   bool terminal_ = false, streamed_ = false, eof_ = false;
   int shared_fd_ = -1;   // regular file: the driver's stdin
   off_t start_ = 0;      // regular file: where every run starts
+  off_t file_bytes_ = 0;  // regular file: the bytes from there on
   int buffer_fd_ = -1;   // streamed: the bytes read from stdin so far
   off_t buffered_ = 0;
 };

@@ -45,6 +45,12 @@ expect 0 '"help": "keep offset \+ nbytes'     -- "$bspcheck" --list-rules --json
 expect 2 "bogus"                           -- "$bspcheck" --list-rules --bogus
 
 # A failing run prints its reproduce line, and that line reproduces the failure with identical output.
+# Given input, its reproduction needs the same input: said after the reproduce lines, not otherwise.
+out="$("$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1 </dev/null)"
+grep -q "give a reproduction the same input" <<<"$out" && { echo "FAIL: input reminder without input"; fail=1; }
+out="$(echo some input | "$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1)"
+grep -A1 "reproduce: " <<<"$out" | grep -q "give a reproduction the same input" ||
+  { echo "FAIL: no input reminder after a piped input"; echo "$out" | tail -4; fail=1; }
 out="$("$bspcheck" run -p 4 --seeds 50 "$buggy" 2>&1)"; status=$?
 [ "$status" = 1 ] || { echo "FAIL: the buggy example was not found (status $status)"; echo "$out" | tail; fail=1; }
 repro="$(grep -m1 -oE 'reproduce: bsp-check run .*' <<<"$out" | sed 's/^reproduce: bsp-check //')"
