@@ -211,8 +211,11 @@ Finding output_nondeterminism_finding(const RunConfig& c, const std::string& pat
   f.rule = rule_id(Rule::uncontrolled_nondeterminism);
   f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
   f.processes = {pid};
+  // Located as schedule-divergence is: the seed twice more, with each line's superstep and call.
+  const bool located = locate_output_difference(c, path, p, seed, seed, pid, in, f);
   f.message = "two runs of the same seed make the same calls but print differently: process " + std::to_string(pid) +
               " (p = " + std::to_string(p) + ", seed " + std::to_string(seed) + "), " + detail +
+              (located ? " (the locations: each run's last BSPlib call before that line, run once more)" : "") +
               "; likely source: " + source +
               ". Its output is not a function of the seed, so this session does not compare it across seeds "
               "(schedule-divergence). Reproduce: " + repro_command(c, p, seed) + " (twice, with --prefix '[%p] ')";

@@ -86,13 +86,27 @@ bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Findin
     const PrintedLine* pb = i < lb.size() ? &lb[i] : lb.empty() ? nullptr : &lb.back();
     f.superstep = pb ? pb->superstep : pa ? pa->superstep : 0;
     if (pa) f.locations.push_back(pa->after);
-    if (pb) f.locations.push_back(pb->after);
+    const auto same = [](const Location& x, const Location& y) {
+      return x.file == y.file && x.line == y.line && x.process == y.process && x.call == y.call;
+    };
+    if (pb && !(pa && same(pa->after, pb->after))) f.locations.push_back(pb->after);  // once when both agree
     return true;
   }
   return false;
 }
 
 }  // namespace
+
+bool locate_output_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                              std::uint64_t seed_b, int pid, StdinFeed& in, Finding& f) {
+  RunConfig again = c;
+  again.prefix = kContextPrefix;
+  again.keep_trace = false;
+  again.options.run.trace_file.clear();
+  const RunOutcome a = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  return locate_difference(a, b, pid, f);
+}
 
 std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b) {
   return repro_command(c, p, seed_a, seed_b > seed_a ? seed_b - seed_a + 1 : 1);
@@ -107,10 +121,6 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   again.keep_trace = false;
   const RunOutcome a = run_once(again, path, p, seed_a, in, false);
   const RunOutcome b = run_once(again, path, p, seed_b, in, false);
-  // Once more with the superstep and last call in the prefix, to locate the difference.
-  again.prefix = kContextPrefix;
-  const RunOutcome ca = run_once(again, path, p, seed_a, in, false);
-  const RunOutcome cb = run_once(again, path, p, seed_b, in, false);
   // A seed that disagrees with itself says nothing about schedules: the program's output depends
   // on something else (the prefix is not in the digests).
   for (const auto& [run, first, seed] : {std::tuple{&a, &digests_a, seed_a}, std::tuple{&b, &digests_b, seed_b}})
@@ -128,7 +138,8 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
   f.severity = rule_severity(Rule::schedule_divergence);
-  const bool located = locate_difference(ca, cb, pid, f);
+  // Once more with the superstep and last call in the prefix, to locate the difference.
+  const bool located = locate_output_difference(c, path, p, seed_a, seed_b, pid, in, f);
   const std::string session = divergence_reproduce(c, p, seed_a, seed_b);
   f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
                  " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +

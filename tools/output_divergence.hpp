@@ -36,6 +36,13 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
                            const std::vector<std::uint64_t>& digests_b);
 
+// Where process pid's output parts between a run of seed_a and one of seed_b (the same seed twice
+// for uncontrolled-nondeterminism): both run again with the superstep and last BSPlib call in
+// every line's prefix. Sets f.superstep and f.locations (each run's last call before its
+// differing line); false when the two runs print the same this time.
+bool locate_output_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                              std::uint64_t seed_b, int pid, StdinFeed& in, Finding& f);
+
 // The command that reproduces a divergence between the reference seed_a and seed_b: the session
 // of p from seed_a to seed_b (each seed alone runs clean; the reference is the first clean run of
 // p, so this session fails the same way, or earlier).

@@ -8,6 +8,7 @@ off; a single run is checked too. With --virtual-time, a program reading the wal
 the same in every run and session.
 Usage: determinism_test.py BSP-CHECK BSPCC PROGRAM-SOURCE DETERMINISTIC-PROGRAM [CFLAGS]"""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -68,6 +69,17 @@ with tempfile.TemporaryDirectory() as work:
           f"pid printed: exit {status}: {out[-1200:]}")
     check("print differently" in out and "line 2" in out and "likely source: getpid()" in out,
           f"the finding does not name the line and getpid: {out[-1200:]}")
+    # Located at the last BSPlib call before the differing line (the line's own bsp_pid), in
+    # superstep 1, once, and so in the summary table.
+    sync_line = next(n for n, text in enumerate(open(os.path.join(os.path.dirname(source), "prints_pid.c")), 1)
+                     if "BUG" in text)
+    at = re.findall(r"^  at \S*prints_pid\.c:(\d+) \(bsp_pid, process \d+\)$", out, re.M)
+    check(at and all(int(n) == sync_line for n in at) and "uncontrolled-nondeterminism]: superstep 1:" in out,
+          f"not located at prints_pid.c:{sync_line} in superstep 1: {out[-1200:]}")
+    check(re.search(rf"uncontrolled-nondeterminism +\S*prints_pid\.c:{sync_line} ", out) is not None,
+          f"the summary's location: {out[-600:]}")
+    block = out.split("warning[uncontrolled-nondeterminism]", 1)[-1].split("  rule:", 1)[0]
+    check(block.count("  at ") == 1, f"the same location twice: {block}")
     # Without the check, the comparison across seeds finds a seed that disagrees with itself: the
     # same finding, not a schedule-divergence with advice about schedules.
     status, out = run("-p", "2", "--seeds", "4", "--no-determinism-check", pid)
