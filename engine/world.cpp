@@ -4,6 +4,7 @@
 #include "engine/foreign_contexts.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/call_stacks.hpp"
+#include "runtime/program_unwinder.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -200,6 +201,7 @@ void World::process_entry(void* arg) {
     const SpmdEnd end = run_spmd(
         [&w, &me] {
           if (w.globals_) w.globals_->start_process(me.pid, w.globals_prepare_);
+          prime_program_unwinder();  // its own copy, before a ProcessExit unwinds through the program
           w.body_();
         },
         me.pid);

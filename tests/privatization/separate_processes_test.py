@@ -10,7 +10,8 @@ return_without_end: process 0 returning from main before bsp_end is reported as 
                     as exit), at its last BSPlib call
 thread_locals:      thread-locals (their initial values, their objects' destructors) and errno are
                     each process's own, with private globals and with MulticoreBSP's shared ones
-                    (thread_locals.cpp built twice), p = 1..4
+                    (thread_locals.cpp built twice), and with the program's own unwinder
+                    (-static-libstdc++ -static-libgcc), p = 1..4
 """
 import argparse
 import os
@@ -123,7 +124,7 @@ def check_return_without_end(a):
 
 
 def check_thread_locals(a):
-    for name, shared in (("thread_locals", False), ("thread_locals_mcbsp", True)):
+    for name, shared in (("thread_locals", False), ("thread_locals_mcbsp", True), ("thread_locals_static", False)):
         prog = os.path.join(a.bin, name)
         for p in (1, 2, 3, 4):
             for seed in SEEDS:

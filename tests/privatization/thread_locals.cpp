@@ -2,6 +2,9 @@
 // processes each have them, and so do MulticoreBSP's threads (this program is built for both,
 // the second as thread_locals_mcbsp, where the ordinary global is shared). A thread-local object
 // with a destructor is destroyed once per process, with that process's value, when it ends.
+// Built a third time with -static-libstdc++ -static-libgcc (thread_locals_static): the program
+// then has an unwinder of its own, which processes 1..p-1 leave bsp_end through (main's `local`
+// has a destructor to run), program_unwinder.hpp.
 #include <bsp.h>
 
 #include <cerrno>
@@ -21,6 +24,7 @@ int plain_global = 0;
 int main() {
   bsp_begin(bsp_nprocs());
   const int me = static_cast<int>(bsp_pid());
+  const std::vector<int> local(3, me);
   bool ok = tl_counter == 5 && tl_zero == 0 && tl_owned.owner == -1;
   tl_counter += me;
   tl_zero = 1000 + me;
@@ -35,7 +39,7 @@ int main() {
   }
   if (me == 0) plain_global = 42;
   bsp_sync();
-  std::printf("process %d: ok=%d global=%d\n", me, ok ? 1 : 0, plain_global);
+  std::printf("process %d: ok=%d global=%d\n", local.back(), ok ? 1 : 0, plain_global);
   bsp_end();
   return 0;
 }
