@@ -5,6 +5,7 @@
 #include <link.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -65,7 +66,9 @@ std::uintptr_t executable_function(const char* name) {
 
 // At load, before any process runs (and before a fork server's worker snapshots its memory).
 __attribute__((constructor)) void find_program_unwinder() {
+  const int saved_errno = errno;  // the program starts with errno 0 (C11 7.5)
   g_program_backtrace = reinterpret_cast<BacktraceFn>(executable_function("_Unwind_Backtrace"));
+  errno = saved_errno;
 }
 
 int stop_at_once(void*, void*) { return 5; }  // _URC_END_OF_STACK: anything but _URC_NO_REASON stops

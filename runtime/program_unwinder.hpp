@@ -12,7 +12,8 @@ namespace bspcheck::rt {
 
 // Fills the running process's copy of the program's own unwinder's tables: one call of its
 // _Unwind_Backtrace that stops at once. Nothing when the executable has no unwinder of its own
-// (found once, when the runtime is loaded, from the executable's symbol table).
+// (found once, when the runtime is loaded, from the executable's symbol table; a stripped
+// executable has none to read, and such a program still aborts at bsp_end).
 void prime_program_unwinder();
 
 }  // namespace bspcheck::rt
