@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "engine/world.hpp"
 
@@ -107,10 +108,14 @@ BspkRuntime::Region* BspkRuntime::region(const ComemPtr& p, const Use& use, Regi
 }
 
 bool BspkRuntime::in_bounds(const Region& r, long elem, long n, const Use& use) {
-  if (elem >= 0 && n >= 0 && elem + n <= r.n) return true;
-  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." +
-                                          std::to_string(elem + n) + " of a region of " + std::to_string(r.n) +
-                                          " elements (allocated at " + where(r.site) + ")",
+  // Written so that no sum overflows: elem + n of a huge count would wrap and pass.
+  if (elem >= 0 && n >= 0 && elem <= r.n && n <= r.n - elem) return true;
+  long end = 0;
+  const std::string last = __builtin_add_overflow(elem, n, &end) ? std::to_string(elem) + "+" + std::to_string(n)
+                                                                 : std::to_string(end);
+  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." + last +
+                                          " of a region of " + std::to_string(r.n) + " elements (allocated at " +
+                                          where(r.site) + ")",
             use);
   return false;
 }
@@ -234,14 +239,18 @@ void* BspkRuntime::elem_ptr(ComemPtr p) {
 
 ComemPtr BspkRuntime::incr(ComemPtr p, long amount) {
   ComemPtr q = p;
-  q.elem += amount;
+  // A sum past the range of a long is out of every region: it is kept at the bound it passed.
+  const bool wrapped = __builtin_add_overflow(p.elem, amount, &q.elem);
+  if (wrapped) q.elem = amount > 0 ? std::numeric_limits<long>::max() : std::numeric_limits<long>::min();
   bind(p);
   if (p.owner == -2) return q;  // a lookup not decided yet: checked at its use
   const Use use = here("bspk_incr");
   Region* r = region(p, use);
-  if (r && (q.elem < 0 || q.elem > r->n))
+  if (r && (wrapped || q.elem < 0 || q.elem > r->n))
     sync_.report(Rule::bspk_out_of_bounds, "bspk_incr by " + std::to_string(amount) + " to element " +
-                                               std::to_string(q.elem) + " of a region of " + std::to_string(r->n) +
+                                               (wrapped ? std::to_string(p.elem) + "+" + std::to_string(amount)
+                                                        : std::to_string(q.elem)) +
+                                               " of a region of " + std::to_string(r->n) +
                                                " elements (allocated at " + where(r->site) + ")");
   return q;
 }

@@ -3,6 +3,7 @@
 // findings are located. Each test runs over many seeds: a finding in some seeds only is a failure.
 #include <bspk.h>
 
+#include <climits>
 #include <set>
 
 #include "unit_helpers.hpp"
@@ -242,6 +243,26 @@ TEST(Bspk, MessageAfterTheReceiverTookItsMessagesGivesBothCounts) {
     }
     EXPECT_TRUE(sync && send) << f->message;
   }
+}
+
+// A count whose end (element + n) passes the range of a long wrapped and passed the bounds check:
+// the copy was posted, and the sync then tried to copy ~2^63 elements (the run crashed in
+// std::vector). Both copies are out of bounds, reported at their call; nothing is copied.
+TEST(Bspk, CountPastTheRangeOfALongIsOutOfBounds) {
+  for (int p : {1, 2})
+    for (auto seed : seeds(3)) {
+      auto r = run(p, seed, [p] {
+        bsp_begin(p);
+        bspk_ptr a = bspk_malloc("", 0, 4, sizeof(long));
+        bspk_ptr b = bspk_malloc("", 0, 4, sizeof(long));
+        bspk_copy(bspk_incr(a, 1), bspk_incr(b, 2), LONG_MAX);
+        bspk_send(0, bspk_incr(b, 1), LONG_MAX);
+        bspk_sync();
+        bsp_end();
+      });
+      EXPECT_GE(r.count("bspk-out-of-bounds"), static_cast<std::size_t>(2 * p)) << r.summary();
+      EXPECT_EQ(r.findings.size(), r.count("bspk-out-of-bounds")) << r.summary();
+    }
 }
 
 }  // namespace
