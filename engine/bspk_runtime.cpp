@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <stdexcept>
 
 #include "engine/world.hpp"
 
@@ -156,11 +158,32 @@ ComemPtr BspkRuntime::malloc(const char* name, int idx, long n, long size) {
                                        " bytes: both must be positive (n may be 0)");
     return {};
   }
+  // The region holds n * size bytes; a product past the range of a long (or of what can be
+  // allocated) is no region: reported, and the null pointer returned, never a region whose
+  // elements lie outside the memory behind it.
+  long bytes = 0;
+  if (__builtin_mul_overflow(n, size, &bytes)) {
+    sync_.report(Rule::api_misuse, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                       " bytes: the region's size overflows a long; returns NULL_COMEM_PTR");
+    return {};
+  }
   PerProcess& pp = me();
   Region r;
   r.n = n;
   r.size = size;
-  r.data.assign(static_cast<std::size_t>(n * size), 0);
+  try {
+    r.data.assign(static_cast<std::size_t>(bytes), 0);
+  } catch (const std::bad_alloc&) {
+    sync_.report(Rule::out_of_memory, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                          " bytes (" + std::to_string(bytes) +
+                                          " bytes) cannot be allocated; returns NULL_COMEM_PTR");
+    return {};
+  } catch (const std::length_error&) {
+    sync_.report(Rule::out_of_memory, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                          " bytes (" + std::to_string(bytes) +
+                                          " bytes) cannot be allocated; returns NULL_COMEM_PTR");
+    return {};
+  }
   r.site = world_.self().site;
   pp.regions.push_back(std::move(r));
   ComemPtr p{pid, static_cast<int>(pp.regions.size() - 1), 0};

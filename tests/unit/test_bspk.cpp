@@ -265,4 +265,29 @@ TEST(Bspk, CountPastTheRangeOfALongIsOutOfBounds) {
     }
 }
 
+// bspk_malloc(n, size) whose n * size overflows a long made a region of n elements over the
+// wrapped number of bytes, and bspk_elemP then pointed outside it; a size that cannot be
+// allocated threw std::bad_alloc out of the runtime (the run crashed). Both are reported at the
+// bspk_malloc, which returns NULL_COMEM_PTR.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kHugeAllocationFails = false;  // ASan stops the process at such a request
+#else
+constexpr bool kHugeAllocationFails = true;
+#endif
+
+TEST(Bspk, MallocThatCannotBeMadeIsReportedAndReturnsNull) {
+  std::vector<int> null_result(2, 1);
+  auto r = run(1, 1, [&] {
+    bsp_begin(1);
+    null_result[0] = bspk_is_null(bspk_malloc("", 0, 1L << 40, 1L << 30));  // 2^70 bytes
+    if (kHugeAllocationFails) null_result[1] = bspk_is_null(bspk_malloc("", 0, 1L << 52, 1));  // 4 PiB
+    bspk_sync();
+    bsp_end();
+  });
+  EXPECT_EQ(null_result, (std::vector<int>{1, 1}));
+  EXPECT_EQ(r.count("api-misuse"), 1u) << r.summary();
+  EXPECT_EQ(r.count("out-of-memory"), kHugeAllocationFails ? 1u : 0u) << r.summary();
+  EXPECT_EQ(r.findings.size(), r.count("api-misuse") + r.count("out-of-memory")) << r.summary();
+}
+
 }  // namespace
