@@ -363,7 +363,31 @@ int BspkRuntime::sender_id(ComemPtr p) {
   return r ? r->sender : -1;
 }
 
+void BspkRuntime::retract_will_send(const char* call) {
+  // A second announcement of the superstep replaces the first (as a second bspk_expect does):
+  // the earlier bspk_will_send leaves the column sums and the count of announcers. Reported:
+  // other processes may have taken their counts from it already (then which sum they used would
+  // be the schedule's), and Table 1 announces once per superstep.
+  PerProcess& pp = me();
+  if (pp.announce != Announce::will_send) return;
+  const long s = sync_.superstep(world_.pid());
+  sync_.report(Rule::api_misuse, std::string(call) + " after bspk_will_send (" + where(pp.will_site) +
+                                     ") in the same superstep " + std::to_string(s) +
+                                     ": a process announces its messages once per superstep (the paper, Table 1); "
+                                     "the earlier announcement is withdrawn, but other processes may have counted on it");
+  auto& sum = will_sum_[s];
+  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] -= pp.will[static_cast<std::size_t>(q)];
+  --will_calls_[s];
+  pp.announce = Announce::none;
+}
+
 void BspkRuntime::expect(int nmsgs) {
+  if (nmsgs < 0) {
+    sync_.report(Rule::api_misuse, "bspk_expect(" + std::to_string(nmsgs) +
+                                       "): the number of messages must be >= 0; taken as bspk_expect(0)");
+    nmsgs = 0;
+  }
+  retract_will_send("bspk_expect");
   PerProcess& pp = me();
   pp.announce = Announce::expect;
   pp.expected = nmsgs;
@@ -374,14 +398,25 @@ void BspkRuntime::will_send(const int* per_pid) {
     sync_.report(Rule::api_misuse, "bspk_will_send(NULL)");
     return;
   }
+  retract_will_send("bspk_will_send");
   PerProcess& pp = me();
   const long s = sync_.superstep(world_.pid());
   pp.announce = Announce::will_send;
   pp.will.assign(per_pid, per_pid + world_.nprocs());
+  std::string negative;
+  for (int q = 0; q < world_.nprocs(); ++q)
+    if (pp.will[static_cast<std::size_t>(q)] < 0) {
+      negative += (negative.empty() ? "" : ", ") + std::string("[") + std::to_string(q) +
+                  "] = " + std::to_string(pp.will[static_cast<std::size_t>(q)]);
+      pp.will[static_cast<std::size_t>(q)] = 0;
+    }
+  if (!negative.empty())
+    sync_.report(Rule::api_misuse, "bspk_will_send with negative numbers of messages (" + negative +
+                                       "): each must be >= 0; taken as 0");
   pp.will_site = world_.self().site;
   auto& sum = will_sum_[s];
   sum.resize(static_cast<std::size_t>(world_.nprocs()), 0);
-  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += per_pid[q];
+  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += pp.will[static_cast<std::size_t>(q)];
   ++will_calls_[s];
   sync_.notify_all();
 }

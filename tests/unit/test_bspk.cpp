@@ -290,4 +290,54 @@ TEST(Bspk, MallocThatCannotBeMadeIsReportedAndReturnsNull) {
   EXPECT_EQ(r.findings.size(), r.count("api-misuse") + r.count("out-of-memory")) << r.summary();
 }
 
+// bspk_expect(-1) and a negative entry of bspk_will_send made the process wait for ever, and the
+// deadlock said it waited "for every process to enter its sync". Each is api-misuse, taken as 0.
+TEST(Bspk, NegativeAnnouncementIsMisuseTakenAsZero) {
+  for (int kind : {0, 1})
+    for (auto seed : seeds(5)) {
+      auto r = run(3, seed, [kind] {
+        bsp_begin(3);
+        std::vector<int> v(3, 0);
+        if (bsp_pid() == 0) v[1] = -2;
+        if (kind == 0) bspk_expect(bsp_pid() == 0 ? -1 : 0);
+        else bspk_will_send(v.data());
+        bspk_sync();
+        bsp_end();
+      });
+      EXPECT_EQ(r.count("api-misuse"), 1u) << "kind " << kind << " " << r.summary();
+      EXPECT_EQ(r.findings.size(), 1u) << "kind " << kind << " " << r.summary();
+    }
+}
+
+// A second bspk_will_send of one process in one superstep was added to the first: its receivers
+// waited for twice the messages, and the run ended in a count mismatch nobody made. The second
+// announcement replaces the first, and the repetition is reported once, at it.
+TEST(Bspk, SecondWillSendReplacesTheFirst) {
+  for (int p = 1; p <= 4; ++p)
+    for (auto seed : seeds(10)) {
+      std::vector<int> got(static_cast<std::size_t>(p), 0);
+      int again_line = 0;
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        const int me = bsp_pid(), right = (me + 1) % p;
+        std::vector<int> v(static_cast<std::size_t>(p), 0);
+        v[static_cast<std::size_t>(right)] = 1;
+        bspk_ptr o = bspk_malloc("", 0, 1, sizeof(long));
+        bspk_will_send(v.data());
+        again_line = __LINE__ + 1;
+        if (me == 0) AT(bspk_will_send(v.data()));
+        bspk_send(right, o, 1);
+        bspk_sync();
+        for (bspk_ptr m = bspk_recv(); !bspk_is_null(m); m = bspk_recv()) ++got[static_cast<std::size_t>(me)];
+        bsp_end();
+      });
+      EXPECT_EQ(r.count("api-misuse"), 1u) << "p=" << p << " " << r.summary();
+      EXPECT_EQ(r.findings.size(), 1u) << "p=" << p << " " << r.summary();
+      const bspcheck::Finding* f = find(r, "api-misuse");
+      ASSERT_NE(f, nullptr);
+      EXPECT_EQ(f->locations.at(0).line, again_line);
+      EXPECT_EQ(got, std::vector<int>(static_cast<std::size_t>(p), 1)) << "p=" << p;
+    }
+}
+
 }  // namespace
