@@ -617,6 +617,32 @@ void BspkRuntime::sync() {
   ++entered_[s];
   sync_.notify_all();
 
+  // Phase 0: what this process must receive is known: at once with bspk_expect; with
+  // bspk_will_send once every process has announced; without announcement (a barrier) once
+  // every process has entered its sync of s. Stuck here, the processes disagree on their
+  // supersteps (one never reaches this sync, or reached bsp_end): superstep-mismatch, the rule
+  // of a barrier that not every process reaches, and less specific than a count stuck below.
+  sync_.wait_until({[this, pid, s] { return expected_now(pid, s) >= 0; },
+                    [this, pid] {
+                      std::vector<int> missing;
+                      const bool will = procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send;
+                      const long here = sync_.superstep(pid);
+                      for (int q = 0; q < world_.nprocs(); ++q) {
+                        const PerProcess& o = procs_[static_cast<std::size_t>(q)];
+                        const bool in = will ? sync_.superstep(q) > here ||
+                                                   (sync_.superstep(q) == here && o.announce == Announce::will_send)
+                                             : sync_.superstep(q) > here || o.entered_sync >= here;
+                        if (!in) missing.push_back(q);
+                      }
+                      if (missing.empty())  // they passed announcing another way (bspk-announce-mixed)
+                        return std::string("waits in bspk_sync for every process to call bspk_will_send in superstep ") +
+                               std::to_string(here) + ", which some ended with another announcement";
+                      return std::string("waits in bspk_sync (") + (will ? "bspk_will_send" : "a barrier: no announcement") +
+                             ") for process" + (missing.size() > 1 ? "es " : " ") + pids(missing) + " to " +
+                             (will ? "call bspk_will_send in its superstep " : "enter its bspk_sync of superstep ") +
+                             std::to_string(here);
+                    },
+                    Rule::superstep_mismatch, 1});
   // Phase 1: the announced (or, without announcement, all) messages of s are in.
   sync_.wait_until({[this, pid, s] {
                       const long e = expected_now(pid, s);
