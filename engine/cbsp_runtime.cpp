@@ -167,40 +167,54 @@ void CbspRuntime::nsync(int count) {
   }
   const long s = sync_.superstep(me);
   sync_sites_[static_cast<std::size_t>(me)].push_back({world_.self().site, "cBSP_nsync"});
-  sync_.wait_until({[this, me, s, count] { return tagged(me, s) >= count; },
-                    [this, me, s, count] {
-                      return "waits in cBSP_nsync(" + std::to_string(count) + ") with " +
-                             std::to_string(tagged(me, s)) + " of " + std::to_string(count) +
-                             " messages of its superstep arrived";
-                    },
-                    Rule::cbsp_count_excess, 2});
-  // Which `count` of the arrived messages the sync takes is the arrival order: the seed's. The
-  // others of this superstep are counted by no sync of it: late. Messages of earlier supersteps
-  // (already reported late) land now, uncounted; those of later ones stay.
-  std::vector<Message>& in = inbox_[static_cast<std::size_t>(me)];
-  std::vector<Message> now, later, mine;
-  for (Message& m : in) (m.superstep < s ? now : m.superstep == s ? mine : later).push_back(std::move(m));
-  for (Message& m : now)  // arrived while this process was still leaving that superstep's sync
-    if (!m.reported) {
-      report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
-      m.reported = true;
+  // The sync takes `count` messages of its superstep. Normally all of them at once, when they
+  // have arrived. But a handler of a message already here may cause one of the others (a reply
+  // to a request, a message to its own process): when no process could go on otherwise, the
+  // messages that have arrived are delivered first (LocalSync::Wait::partial), and the sync
+  // waits again for the rest. Those delivered earlier are compared with the later ones for
+  // overlaps (as a cBSP_gsync's rounds are).
+  std::vector<Message> taken;  // delivered by this sync so far (its messages, and late ones)
+  long counted = 0;            // of them, messages of superstep s
+  for (;;) {
+    const long left = count - counted;
+    sync_.wait_until({[this, me, s, left] { return tagged(me, s) >= left; },
+                      [this, me, s, count, &counted] {
+                        return "waits in cBSP_nsync(" + std::to_string(count) + ") with " +
+                               std::to_string(counted + tagged(me, s)) + " of " + std::to_string(count) +
+                               " messages of its superstep arrived";
+                      },
+                      Rule::cbsp_count_excess, 2, [this, me, s] { return tagged(me, s) > 0; }});
+    // Which of the arrived messages the sync takes is the arrival order: the seed's. The others
+    // of this superstep are counted by no sync of it: late. Messages of earlier supersteps
+    // (already reported late) land now, uncounted; those of later ones stay.
+    std::vector<Message>& in = inbox_[static_cast<std::size_t>(me)];
+    std::vector<Message> now, later, mine;
+    for (Message& m : in) (m.superstep < s ? now : m.superstep == s ? mine : later).push_back(std::move(m));
+    for (Message& m : now)  // arrived while this process was still leaving that superstep's sync
+      if (!m.reported) {
+        report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
+        m.reported = true;
+      }
+    // Exploring offers only choices that can matter: the arrival order decides only which messages
+    // the sync takes (the order they are delivered in is deliver()'s choice).
+    if (!world_.scheduler().exploring() || mine.size() > static_cast<std::size_t>(left))
+      world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      if (i < static_cast<std::size_t>(left)) {
+        now.push_back(std::move(mine[i]));
+        ++counted;
+      } else {
+        report_late(mine[i], me, s, "is one more than the receiver's cBSP_nsync counts");
+        mine[i].reported = true;
+        later.push_back(std::move(mine[i]));
+      }
     }
-  // Exploring offers only choices that can matter: the arrival order decides only which messages
-  // the sync takes (the order they are delivered in is deliver()'s choice).
-  if (!world_.scheduler().exploring() || mine.size() > static_cast<std::size_t>(count))
-    world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
-  for (std::size_t i = 0; i < mine.size(); ++i) {
-    if (i < static_cast<std::size_t>(count)) {
-      now.push_back(std::move(mine[i]));
-    } else {
-      report_late(mine[i], me, s, "is one more than the receiver's cBSP_nsync counts");
-      mine[i].reported = true;
-      later.push_back(std::move(mine[i]));
-    }
+    in = std::move(later);
+    // Handlers run at the sync, still in superstep s: what they send belongs to it.
+    deliver(now, taken);
+    for (Message& m : now) taken.push_back(std::move(m));
+    if (counted >= count) break;
   }
-  in = std::move(later);
-  // Handlers run at the sync, still in superstep s: what they send belongs to it.
-  deliver(now, {});
   sync_.set_superstep(me, s + 1);
 }
 
