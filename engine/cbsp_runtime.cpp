@@ -322,24 +322,28 @@ bool CbspRuntime::check_overlaps(const std::vector<Message>& batch, const std::v
     return std::less<const void*>()(a.first->dest, b.first->dest);
   });
   bool any = false;
+  // Every overlapping pair, not only neighbours in address order: a long destination can overlap
+  // several that follow it (and those need not overlap one another).
   for (std::size_t i = 0; i + 1 < by_addr.size(); ++i) {
-    if (!by_addr[i].second && !by_addr[i + 1].second) continue;  // reported in their own round
-    const Message& a = *by_addr[i].first;
-    const Message& b = *by_addr[i + 1].first;
-    const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
-    if (static_cast<const unsigned char*>(b.dest) >= a_end) continue;
-    any = true;
-    const int me = world_.pid();
-    Finding f;
-    f.rule = rule_id(Rule::cbsp_dst_overlap);
-    f.message = "process " + std::to_string(me) + " receives, in one superstep, a message of process " +
-                std::to_string(a.src) + " (" + where(a.site) + ") and one of process " + std::to_string(b.src) +
-                " (" + where(b.site) + ") whose destinations overlap: which one is written last is not defined";
-    f.processes = {a.src, b.src, me};
-    f.superstep = static_cast<int>(sync_.superstep(me));
-    f.locations = {world_.diagnostics().location(a.site, a.src, "cBSP_send"),
-                   world_.diagnostics().location(b.site, b.src, "cBSP_send")};
-    world_.diagnostics().report(std::move(f));
+    for (std::size_t j = i + 1; j < by_addr.size(); ++j) {
+      const Message& a = *by_addr[i].first;
+      const Message& b = *by_addr[j].first;
+      const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
+      if (static_cast<const unsigned char*>(b.dest) >= a_end) break;  // nor any after b
+      if (!by_addr[i].second && !by_addr[j].second) continue;  // reported in their own round
+      any = true;
+      const int me = world_.pid();
+      Finding f;
+      f.rule = rule_id(Rule::cbsp_dst_overlap);
+      f.message = "process " + std::to_string(me) + " receives, in one superstep, a message of process " +
+                  std::to_string(a.src) + " (" + where(a.site) + ") and one of process " + std::to_string(b.src) +
+                  " (" + where(b.site) + ") whose destinations overlap: which one is written last is not defined";
+      f.processes = {a.src, b.src, me};
+      f.superstep = static_cast<int>(sync_.superstep(me));
+      f.locations = {world_.diagnostics().location(a.site, a.src, "cBSP_send"),
+                     world_.diagnostics().location(b.site, b.src, "cBSP_send")};
+      world_.diagnostics().report(std::move(f));
+    }
   }
   return any;
 }

@@ -220,4 +220,26 @@ TEST(Cbsp, NsyncCountsTheMessagesItsOwnHandlersCause) {
   }
 }
 
+// Overlapping destinations were compared only with their neighbour in address order: a long one
+// overlapping two that follow it (and not each other) was reported with the first only.
+TEST(Cbsp, EveryOverlappingPairOfDestinationsIsReported) {
+  for (auto seed : seeds(10)) {
+    std::vector<int> buf(4, 0);
+    auto r = run(4, seed, [&] {
+      bsp_begin(4);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      const int four[4] = {me, me, me, me};
+      if (me == 1) cBSP_send(0, &buf[0], four, sizeof four, nullptr);  // 0..3
+      if (me == 2) cBSP_send(0, &buf[1], four, sizeof(int), nullptr);  // 1
+      if (me == 3) cBSP_send(0, &buf[2], four, sizeof(int), nullptr);  // 2
+      cBSP_nsync(me == 0 ? 3 : 0);
+      cBSP_gsync();
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("cbsp-dst-overlap"), 2u) << r.summary();
+    EXPECT_EQ(r.findings.size(), 2u) << r.summary();
+  }
+}
+
 }  // namespace
