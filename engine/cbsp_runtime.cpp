@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "engine/world.hpp"
+#include "runtime/elf_symbols.hpp"
+#include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
 
@@ -66,6 +69,28 @@ std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
   if (world_.in_program_data(dest) || world_.in_process() || node == me) return "";
   return "not a global or static of the program (heap or other memory: its address names nothing the receiver is "
          "known to have)";
+}
+
+std::string CbspRuntime::destination_overrun(const void* dest, int nbytes) const {
+  if (nbytes <= 0 || !world_.in_program_data(dest)) return "";
+  // The executable's symbol table, read once per OS process (a run's processes, and the runs of a
+  // test binary, share it): only globals and statics have a size bsp-check can know.
+  static std::unique_ptr<ElfSymbols> symbols;
+  static std::uintptr_t symbols_base = 0;
+  const std::uintptr_t base = program_image().load_base;
+  if (!symbols || symbols_base != base) {
+    symbols = std::make_unique<ElfSymbols>("/proc/self/exe", base);
+    symbols_base = base;
+  }
+  std::uintptr_t lo = 0;
+  std::size_t size = 0;
+  const auto a = reinterpret_cast<std::uintptr_t>(dest);
+  if (!symbols->extent(a, lo, size)) return "";
+  const std::size_t room = lo + size - a;
+  if (static_cast<std::size_t>(nbytes) <= room) return "";
+  const std::string var = symbols->name(lo);
+  return "`" + var + "` (" + std::to_string(size) + " bytes) has " + std::to_string(room) + " bytes from " +
+         (a == lo ? var : symbols->name(a)) + " on";
 }
 
 long CbspRuntime::tagged(int pid, long superstep) const {
@@ -130,6 +155,19 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
                        ": destAddr is an address in the receiving node's memory (the paper: \"written to remote "
                        "virtual address destAddr on logical node node\"), and only a global or static names the same "
                        "variable on every node; the data is not written",
+                   {me, node});
+      dest = nullptr;
+    }
+  }
+  // The receiver's variable must hold the message: written past its end, the data would
+  // overwrite the receiver's neighbouring globals (the paper's cBSP_send writes nbytes at
+  // destAddr whatever is there). Sent and counted, but not written, as above.
+  if (dest) {
+    const std::string past = destination_overrun(dest, nbytes);
+    if (!past.empty()) {
+      sync_.report(Rule::cbsp_dest_overrun,
+                   "cBSP_send of " + std::to_string(nbytes) + " bytes to node " + std::to_string(node) + " at " + past +
+                       ": the rest would overwrite whatever follows it in the receiver's memory; the data is not written",
                    {me, node});
       dest = nullptr;
     }

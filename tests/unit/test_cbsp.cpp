@@ -242,4 +242,36 @@ TEST(Cbsp, EveryOverlappingPairOfDestinationsIsReported) {
   }
 }
 
+// A message longer than the receiver's variable at its destination was written past the
+// variable's end, over the receiver's next globals, without a word. It is cbsp-dest-overrun, at
+// the cBSP_send, and not written; a send into the middle of a variable that fits is fine.
+TEST(Cbsp, DestinationTooSmallForTheMessageIsReportedAndNotWritten) {
+  static long small[2];
+  for (auto seed : seeds(5)) {
+    small[0] = small[1] = -1;
+    int line = 0;
+    auto r = run(2, seed, [&] {
+      bsp_begin(2);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      const long four[4] = {me, me, me, me};
+      line = __LINE__ + 1;
+      bspcheck_set_site(__FILE__, __LINE__), cBSP_send(1 - me, small, four, sizeof four, nullptr);  // 32 bytes into 16
+      cBSP_nsync(1);
+      if (me == 0) cBSP_send(1, &small[1], four, sizeof(long), nullptr);  // the last 8 bytes: fits
+      cBSP_nsync(me == 1 ? 1 : 0);
+      cBSP_gsync();
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("cbsp-dest-overrun"), 2u) << r.summary();
+    EXPECT_EQ(r.findings.size(), 2u) << r.summary();
+    const bspcheck::Finding* f = find(r, "cbsp-dest-overrun");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->locations.at(0).line, line);
+    EXPECT_NE(f->message.find("16 bytes"), std::string::npos) << f->message;
+    EXPECT_EQ(small[0], -1);
+    EXPECT_EQ(small[1], 0);
+  }
+}
+
 }  // namespace
