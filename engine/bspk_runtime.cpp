@@ -789,7 +789,24 @@ void BspkRuntime::sync() {
 }
 
 void BspkRuntime::before_end(int pid) {
-  procs_[static_cast<std::size_t>(pid)].ended = true;
+  // Sends and copies are posted at the issuer's next bspk_sync (the paper: communication appears
+  // to take place at superstep boundaries); issued after the last one, they never happen.
+  PerProcess& pp = procs_[static_cast<std::size_t>(pid)];
+  const Process& self = world_.processes()[static_cast<std::size_t>(pid)];
+  for (const Op& op : pp.issued) {
+    const char* call = call_of(op.kind);
+    const char* what = op.kind == OpKind::send ? "bspk_send" : op.kind == OpKind::local_copy ? "local bspk_copy"
+                       : op.kind == OpKind::store                                           ? "bspk_copy (store)"
+                                                                                            : "bspk_copy (fetch)";
+    report_at(Rule::bspk_unsent_at_end,
+              "process " + std::to_string(pid) + " reaches bsp_end with its " + what + " of superstep " +
+                  std::to_string(op.superstep) + " (" + where(op.site) +
+                  ") never done: sends and copies take effect at the next bspk_sync (the paper, section 3: "
+                  "\"DSM copy calls also take effect at the point of the subsequent sync\"), and there is none",
+              Use{call, op.site, pid, call, op.superstep}, {}, {{self.site, pid, "bsp_end"}});
+  }
+  pp.issued.clear();
+  pp.ended = true;
   report_names();
   sync_.notify_all();
 }

@@ -369,4 +369,33 @@ TEST(Bspk, BarrierNotEveryProcessReachesIsSuperstepMismatch) {
     }
 }
 
+// Sends and copies issued after the last bspk_sync were dropped at bsp_end without a word (the
+// cBSP counterpart is cbsp-pending-at-end). Each is bspk-unsent-at-end, located at its call.
+TEST(Bspk, SendOrCopyAfterTheLastSyncIsReportedAtBspEnd) {
+  for (int p = 1; p <= 3; ++p)
+    for (auto seed : seeds(5)) {
+      int send_line = 0, copy_line = 0;
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        const int me = bsp_pid();
+        bspk_ptr a = bspk_malloc("", 0, 2, sizeof(long));
+        bspk_sync();
+        send_line = __LINE__ + 1;
+        AT(bspk_send(0, a, 1));
+        copy_line = __LINE__ + 1;
+        if (me == 0) AT(bspk_copy(bspk_incr(a, 1), a, 1));  // a local copy
+        bsp_end();
+      });
+      EXPECT_EQ(r.count("bspk-unsent-at-end"), static_cast<std::size_t>(p + 1)) << r.summary();
+      EXPECT_EQ(r.findings.size(), r.count("bspk-unsent-at-end")) << r.summary();
+      std::set<int> lines;
+      for (const auto& f : r.findings) {
+        lines.insert(f.locations.at(0).line);
+        EXPECT_EQ(f.locations.back().call, "bsp_end");
+        EXPECT_EQ(f.superstep, 1);
+      }
+      EXPECT_EQ(lines, (std::set<int>{send_line, copy_line}));
+    }
+}
+
 }  // namespace
