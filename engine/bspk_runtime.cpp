@@ -687,6 +687,29 @@ void BspkRuntime::sync() {
   }
   for (Op& op : self.local_copies) mine.push_back(std::move(op));
   self.local_copies.clear();
+  // A local copy reads its source when it lands, in the seeded landing order: the paper orders
+  // fetches after stores, but not a copy with both sides local against the stores and other local
+  // copies of the sync. One that reads what they write reads old or new data by the seed: warned
+  // (once per copy, naming the first such writer), not redefined.
+  for (const Op& reader : mine) {
+    if (reader.kind != OpKind::local_copy || reader.dud) continue;
+    for (const Op& writer : mine) {
+      if (&writer == &reader || writer.dud || (writer.kind != OpKind::store && writer.kind != OpKind::local_copy))
+        continue;
+      if (!overlapping({{reader.src, reader.n}}, {{writer.dst, writer.n}})) continue;
+      const char* how = writer.kind == OpKind::store ? "a store" : "a local copy";
+      std::vector<int> who{pid};
+      if (writer.issuer != pid) who.push_back(writer.issuer);
+      report_at(Rule::bspk_copy_order,
+                "process " + std::to_string(pid) + "'s local bspk_copy of superstep " + std::to_string(s) + " (" +
+                    where(reader.site) + ") reads elements that " + how + " of process " +
+                    std::to_string(writer.issuer) + " (" + where(writer.site) +
+                    ") writes at the same sync: the paper orders fetches after stores but not this copy, so "
+                    "whether it reads the old or the new elements is the seed's choice here",
+                Use{"bspk_copy", reader.site, pid, "bspk_copy", s}, who, {{writer.site, writer.issuer, "bspk_copy"}});
+      break;
+    }
+  }
   // Exploring offers only orders that can matter: of two or more sends (bspk_recv's order), or
   // of stores and local copies where one writes what another writes or reads.
   bool order_matters = !world_.scheduler().exploring();

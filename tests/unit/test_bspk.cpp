@@ -398,4 +398,34 @@ TEST(Bspk, SendOrCopyAfterTheLastSyncIsReportedAtBspEnd) {
     }
 }
 
+// A local copy (both sides local) that reads what a store of the same sync writes read the old or
+// the new elements by the seed, without a finding: at p = 1 the paper's "fetch after store"
+// pattern, with the process as its own neighbour, failed on some seeds only. It is
+// bspk-copy-order (a warning) at the copy, on every seed; a local copy of elements nobody writes
+// in the sync is not.
+TEST(Bspk, LocalCopyOfWhatAStoreWritesIsWarned) {
+  for (int p = 1; p <= 3; ++p)
+    for (auto seed : seeds(8)) {
+      int line = 0;
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        const int me = bsp_pid();
+        bspk_ptr cell = bspk_malloc("cell", me, 1, sizeof(long));
+        bspk_ptr src = bspk_malloc("", 0, 2, sizeof(long));
+        bspk_ptr ghost = bspk_malloc("", 0, 2, sizeof(long));
+        bspk_ptr right = bspk_lookup("cell", (me + 1) % p);
+        bspk_sync();
+        bspk_copy(right, src, 1);  // a store (at p = 1 a local copy into its own cell)
+        line = __LINE__ + 1;
+        AT(bspk_copy(ghost, cell, 1));  // reads what the left neighbour's store writes
+        AT(bspk_copy(bspk_incr(ghost, 1), bspk_incr(src, 1), 1));  // nobody writes src
+        bspk_sync();
+        bsp_end();
+      });
+      EXPECT_EQ(r.count("bspk-copy-order"), static_cast<std::size_t>(p)) << "p=" << p << " " << r.summary();
+      EXPECT_EQ(r.findings.size(), r.count("bspk-copy-order")) << r.summary();
+      for (const auto& f : r.findings) EXPECT_EQ(f.locations.at(0).line, line);
+    }
+}
+
 }  // namespace
