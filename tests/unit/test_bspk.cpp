@@ -428,4 +428,39 @@ TEST(Bspk, LocalCopyOfWhatAStoreWritesIsWarned) {
     }
 }
 
+// Every local copy that reads what another writes is warned, however many copies the sync has and
+// wherever the writer lies among the region's ranges: a long range written low in the region
+// reaches a copy that reads high, past many short ones that start after it and end before (the
+// running maximum of the writers' ends), and a copy whose source is only its own destination is
+// not warned.
+TEST(Bspk, EveryLocalCopyThatReadsAWrittenRangeIsWarnedAmongMany) {
+  for (auto seed : seeds(4)) {
+    std::vector<int> lines;
+    auto r = run(1, seed, [&] {
+      bsp_begin(1);
+      constexpr int n = 64;
+      bspk_ptr a = bspk_malloc("", 0, 4 * n, sizeof(int));
+      bspk_ptr b = bspk_malloc("", 0, 4 * n, sizeof(int));
+      bspk_ptr c = bspk_malloc("", 0, 3 * n, sizeof(int));
+      bspk_sync();
+      AT(bspk_copy(b, c, 3 * n));  // writes b[0, 3n) from c, which nothing writes
+      // Short ranges inside the long one, none reaching b[3n-1]: past them only the running
+      // maximum of the ends still knows the long range reaches it.
+      for (int i = 0; i < n; ++i) AT(bspk_copy(bspk_incr(b, n + i), bspk_incr(c, i), 1));
+      lines.push_back(__LINE__ + 1);
+      AT(bspk_copy(bspk_incr(a, 3 * n), bspk_incr(b, 3 * n - 1), 1));  // reads b[3n-1]: written by the first
+      lines.push_back(__LINE__ + 1);
+      AT(bspk_copy(bspk_incr(a, 3 * n + 1), bspk_incr(b, 2), 1));  // reads b[2]: written by the first
+      AT(bspk_copy(bspk_incr(b, 3 * n), bspk_incr(b, 3 * n), 1));  // reads only what it writes itself
+      bspk_sync();
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("bspk-copy-order"), lines.size()) << r.summary();
+    std::vector<int> got;
+    for (const auto& f : r.findings) got.push_back(f.locations.at(0).line);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, lines) << r.summary();
+  }
+}
+
 }  // namespace
