@@ -2,7 +2,12 @@
 #include "engine/bspk_runtime.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstring>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <tuple>
 
 #include "engine/world.hpp"
 
@@ -107,10 +112,14 @@ BspkRuntime::Region* BspkRuntime::region(const ComemPtr& p, const Use& use, Regi
 }
 
 bool BspkRuntime::in_bounds(const Region& r, long elem, long n, const Use& use) {
-  if (elem >= 0 && n >= 0 && elem + n <= r.n) return true;
-  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." +
-                                          std::to_string(elem + n) + " of a region of " + std::to_string(r.n) +
-                                          " elements (allocated at " + where(r.site) + ")",
+  // Written so that no sum overflows: elem + n of a huge count would wrap and pass.
+  if (elem >= 0 && n >= 0 && elem <= r.n && n <= r.n - elem) return true;
+  long end = 0;
+  const std::string last = __builtin_add_overflow(elem, n, &end) ? std::to_string(elem) + "+" + std::to_string(n)
+                                                                 : std::to_string(end);
+  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." + last +
+                                          " of a region of " + std::to_string(r.n) + " elements (allocated at " +
+                                          where(r.site) + ")",
             use);
   return false;
 }
@@ -151,11 +160,32 @@ ComemPtr BspkRuntime::malloc(const char* name, int idx, long n, long size) {
                                        " bytes: both must be positive (n may be 0)");
     return {};
   }
+  // The region holds n * size bytes; a product past the range of a long (or of what can be
+  // allocated) is no region: reported, and the null pointer returned, never a region whose
+  // elements lie outside the memory behind it.
+  long bytes = 0;
+  if (__builtin_mul_overflow(n, size, &bytes)) {
+    sync_.report(Rule::api_misuse, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                       " bytes: the region's size overflows a long; returns NULL_COMEM_PTR");
+    return {};
+  }
   PerProcess& pp = me();
   Region r;
   r.n = n;
   r.size = size;
-  r.data.assign(static_cast<std::size_t>(n * size), 0);
+  try {
+    r.data.assign(static_cast<std::size_t>(bytes), 0);
+  } catch (const std::bad_alloc&) {
+    sync_.report(Rule::out_of_memory, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                          " bytes (" + std::to_string(bytes) +
+                                          " bytes) cannot be allocated; returns NULL_COMEM_PTR");
+    return {};
+  } catch (const std::length_error&) {
+    sync_.report(Rule::out_of_memory, "bspk_malloc of " + std::to_string(n) + " elements of " + std::to_string(size) +
+                                          " bytes (" + std::to_string(bytes) +
+                                          " bytes) cannot be allocated; returns NULL_COMEM_PTR");
+    return {};
+  }
   r.site = world_.self().site;
   pp.regions.push_back(std::move(r));
   ComemPtr p{pid, static_cast<int>(pp.regions.size() - 1), 0};
@@ -234,14 +264,18 @@ void* BspkRuntime::elem_ptr(ComemPtr p) {
 
 ComemPtr BspkRuntime::incr(ComemPtr p, long amount) {
   ComemPtr q = p;
-  q.elem += amount;
+  // A sum past the range of a long is out of every region: it is kept at the bound it passed.
+  const bool wrapped = __builtin_add_overflow(p.elem, amount, &q.elem);
+  if (wrapped) q.elem = amount > 0 ? std::numeric_limits<long>::max() : std::numeric_limits<long>::min();
   bind(p);
   if (p.owner == -2) return q;  // a lookup not decided yet: checked at its use
   const Use use = here("bspk_incr");
   Region* r = region(p, use);
-  if (r && (q.elem < 0 || q.elem > r->n))
+  if (r && (wrapped || q.elem < 0 || q.elem > r->n))
     sync_.report(Rule::bspk_out_of_bounds, "bspk_incr by " + std::to_string(amount) + " to element " +
-                                               std::to_string(q.elem) + " of a region of " + std::to_string(r->n) +
+                                               (wrapped ? std::to_string(p.elem) + "+" + std::to_string(amount)
+                                                        : std::to_string(q.elem)) +
+                                               " of a region of " + std::to_string(r->n) +
                                                " elements (allocated at " + where(r->site) + ")");
   return q;
 }
@@ -331,7 +365,31 @@ int BspkRuntime::sender_id(ComemPtr p) {
   return r ? r->sender : -1;
 }
 
+void BspkRuntime::retract_will_send(const char* call) {
+  // A second announcement of the superstep replaces the first (as a second bspk_expect does):
+  // the earlier bspk_will_send leaves the column sums and the count of announcers. Reported:
+  // other processes may have taken their counts from it already (then which sum they used would
+  // be the schedule's), and Table 1 announces once per superstep.
+  PerProcess& pp = me();
+  if (pp.announce != Announce::will_send) return;
+  const long s = sync_.superstep(world_.pid());
+  sync_.report(Rule::api_misuse, std::string(call) + " after bspk_will_send (" + where(pp.will_site) +
+                                     ") in the same superstep " + std::to_string(s) +
+                                     ": a process announces its messages once per superstep (the paper, Table 1); "
+                                     "the earlier announcement is withdrawn, but other processes may have counted on it");
+  auto& sum = will_sum_[s];
+  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] -= pp.will[static_cast<std::size_t>(q)];
+  --will_calls_[s];
+  pp.announce = Announce::none;
+}
+
 void BspkRuntime::expect(int nmsgs) {
+  if (nmsgs < 0) {
+    sync_.report(Rule::api_misuse, "bspk_expect(" + std::to_string(nmsgs) +
+                                       "): the number of messages must be >= 0; taken as bspk_expect(0)");
+    nmsgs = 0;
+  }
+  retract_will_send("bspk_expect");
   PerProcess& pp = me();
   pp.announce = Announce::expect;
   pp.expected = nmsgs;
@@ -342,14 +400,25 @@ void BspkRuntime::will_send(const int* per_pid) {
     sync_.report(Rule::api_misuse, "bspk_will_send(NULL)");
     return;
   }
+  retract_will_send("bspk_will_send");
   PerProcess& pp = me();
   const long s = sync_.superstep(world_.pid());
   pp.announce = Announce::will_send;
   pp.will.assign(per_pid, per_pid + world_.nprocs());
+  std::string negative;
+  for (int q = 0; q < world_.nprocs(); ++q)
+    if (pp.will[static_cast<std::size_t>(q)] < 0) {
+      negative += (negative.empty() ? "" : ", ") + std::string("[") + std::to_string(q) +
+                  "] = " + std::to_string(pp.will[static_cast<std::size_t>(q)]);
+      pp.will[static_cast<std::size_t>(q)] = 0;
+    }
+  if (!negative.empty())
+    sync_.report(Rule::api_misuse, "bspk_will_send with negative numbers of messages (" + negative +
+                                       "): each must be >= 0; taken as 0");
   pp.will_site = world_.self().site;
   auto& sum = will_sum_[s];
   sum.resize(static_cast<std::size_t>(world_.nprocs()), 0);
-  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += per_pid[q];
+  for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] += pp.will[static_cast<std::size_t>(q)];
   ++will_calls_[s];
   sync_.notify_all();
 }
@@ -550,6 +619,32 @@ void BspkRuntime::sync() {
   ++entered_[s];
   sync_.notify_all();
 
+  // Phase 0: what this process must receive is known: at once with bspk_expect; with
+  // bspk_will_send once every process has announced; without announcement (a barrier) once
+  // every process has entered its sync of s. Stuck here, the processes disagree on their
+  // supersteps (one never reaches this sync, or reached bsp_end): superstep-mismatch, the rule
+  // of a barrier that not every process reaches, and less specific than a count stuck below.
+  sync_.wait_until({[this, pid, s] { return expected_now(pid, s) >= 0; },
+                    [this, pid] {
+                      std::vector<int> missing;
+                      const bool will = procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send;
+                      const long here = sync_.superstep(pid);
+                      for (int q = 0; q < world_.nprocs(); ++q) {
+                        const PerProcess& o = procs_[static_cast<std::size_t>(q)];
+                        const bool in = will ? sync_.superstep(q) > here ||
+                                                   (sync_.superstep(q) == here && o.announce == Announce::will_send)
+                                             : sync_.superstep(q) > here || o.entered_sync >= here;
+                        if (!in) missing.push_back(q);
+                      }
+                      if (missing.empty())  // they passed announcing another way (bspk-announce-mixed)
+                        return std::string("waits in bspk_sync for every process to call bspk_will_send in superstep ") +
+                               std::to_string(here) + ", which some ended with another announcement";
+                      return std::string("waits in bspk_sync (") + (will ? "bspk_will_send" : "a barrier: no announcement") +
+                             ") for process" + (missing.size() > 1 ? "es " : " ") + pids(missing) + " to " +
+                             (will ? "call bspk_will_send in its superstep " : "enter its bspk_sync of superstep ") +
+                             std::to_string(here);
+                    },
+                    Rule::superstep_mismatch, 1});
   // Phase 1: the announced (or, without announcement, all) messages of s are in.
   sync_.wait_until({[this, pid, s] {
                       const long e = expected_now(pid, s);
@@ -594,6 +689,63 @@ void BspkRuntime::sync() {
   }
   for (Op& op : self.local_copies) mine.push_back(std::move(op));
   self.local_copies.clear();
+  // A local copy reads its source when it lands, in the seeded landing order: the paper orders
+  // fetches after stores, but not a copy with both sides local against the stores and other local
+  // copies of the sync. One that reads what they write reads old or new data by the seed: warned
+  // (once per copy, naming the writer of lowest element it meets), not redefined. The writers'
+  // ranges are sorted by (owner, region, first element), with the running maximum of their ends
+  // in each region, so that each copy finds one by binary search: a sync of n local copies (at
+  // p = 1 every copy is local) costs n log n, not n^2.
+  struct WriterRange {
+    int owner, region;
+    long lo, hi, max_hi;  // max_hi: the largest hi from its region's first range to this one
+    const Op* op;
+  };
+  std::vector<WriterRange> writers;
+  bool any_reader = false;
+  for (const Op& op : mine) {
+    any_reader = any_reader || (op.kind == OpKind::local_copy && !op.dud);
+    if (!op.dud && op.n > 0 && (op.kind == OpKind::store || op.kind == OpKind::local_copy))
+      writers.push_back({op.dst.owner, op.dst.region, op.dst.elem, op.dst.elem + op.n, 0, &op});
+  }
+  if (!any_reader) writers.clear();
+  const auto key = [](const WriterRange& w) { return std::tuple(w.owner, w.region, w.lo); };
+  std::sort(writers.begin(), writers.end(), [&](const WriterRange& a, const WriterRange& b) { return key(a) < key(b); });
+  for (std::size_t i = 0; i < writers.size(); ++i) {
+    const bool same_region = i > 0 && writers[i - 1].owner == writers[i].owner && writers[i - 1].region == writers[i].region;
+    writers[i].max_hi = same_region ? std::max(writers[i - 1].max_hi, writers[i].hi) : writers[i].hi;
+  }
+  // The writer of lowest first element whose range meets [lo, hi) of (owner, region), other than
+  // `self`; null when none does.
+  const auto writer_of = [&](int owner, int region, long lo, long hi, const Op* self) -> const Op* {
+    const auto first = std::lower_bound(writers.begin(), writers.end(), std::tuple(owner, region, LONG_MIN),
+                                        [&](const WriterRange& w, const auto& k) { return key(w) < k; });
+    const auto past = std::lower_bound(first, writers.end(), std::tuple(owner, region, hi),
+                                       [&](const WriterRange& w, const auto& k) { return key(w) < k; });
+    // The ranges in [first, past) start before hi; the first whose running maximum passes lo is
+    // the first that ends past lo (the maximum rises there).
+    auto at = std::partition_point(first, past, [&](const WriterRange& w) { return w.max_hi <= lo; });
+    for (; at != past; ++at)
+      if (at->hi > lo && at->op != self) return at->op;
+    return nullptr;
+  };
+  for (const Op& reader : mine) {
+    if (reader.kind != OpKind::local_copy || reader.dud || reader.n <= 0) continue;
+    if (const Op* found = writer_of(reader.src.owner, reader.src.region, reader.src.elem, reader.src.elem + reader.n,
+                                    &reader)) {
+      const Op& writer = *found;
+      const char* how = writer.kind == OpKind::store ? "a store" : "a local copy";
+      std::vector<int> who{pid};
+      if (writer.issuer != pid) who.push_back(writer.issuer);
+      report_at(Rule::bspk_copy_order,
+                "process " + std::to_string(pid) + "'s local bspk_copy of superstep " + std::to_string(s) + " (" +
+                    where(reader.site) + ") reads elements that " + how + " of process " +
+                    std::to_string(writer.issuer) + " (" + where(writer.site) +
+                    ") writes at the same sync: the paper orders fetches after stores but not this copy, so "
+                    "whether it reads the old or the new elements is the seed's choice here",
+                Use{"bspk_copy", reader.site, pid, "bspk_copy", s}, who, {{writer.site, writer.issuer, "bspk_copy"}});
+    }
+  }
   // Exploring offers only orders that can matter: of two or more sends (bspk_recv's order), or
   // of stores and local copies where one writes what another writes or reads.
   bool order_matters = !world_.scheduler().exploring();
@@ -696,7 +848,24 @@ void BspkRuntime::sync() {
 }
 
 void BspkRuntime::before_end(int pid) {
-  procs_[static_cast<std::size_t>(pid)].ended = true;
+  // Sends and copies are posted at the issuer's next bspk_sync (the paper: communication appears
+  // to take place at superstep boundaries); issued after the last one, they never happen.
+  PerProcess& pp = procs_[static_cast<std::size_t>(pid)];
+  const Process& self = world_.processes()[static_cast<std::size_t>(pid)];
+  for (const Op& op : pp.issued) {
+    const char* call = call_of(op.kind);
+    const char* what = op.kind == OpKind::send ? "bspk_send" : op.kind == OpKind::local_copy ? "local bspk_copy"
+                       : op.kind == OpKind::store                                           ? "bspk_copy (store)"
+                                                                                            : "bspk_copy (fetch)";
+    report_at(Rule::bspk_unsent_at_end,
+              "process " + std::to_string(pid) + " reaches bsp_end with its " + what + " of superstep " +
+                  std::to_string(op.superstep) + " (" + where(op.site) +
+                  ") never done: sends and copies take effect at the next bspk_sync (the paper, section 3: "
+                  "\"DSM copy calls also take effect at the point of the subsequent sync\"), and there is none",
+              Use{call, op.site, pid, call, op.superstep}, {}, {{self.site, pid, "bsp_end"}});
+  }
+  pp.issued.clear();
+  pp.ended = true;
   report_names();
   sync_.notify_all();
 }

@@ -134,6 +134,9 @@ class BspkRuntime : public LocalSyncClient {
   static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& ranges);
   static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& a, const std::vector<std::pair<ComemPtr, long>>& b);
   long expected_now(int pid, long s) const;
+  // The running process announces again (`call`) in its superstep: its bspk_will_send, if it
+  // made one, no longer counts (reported).
+  void retract_will_send(const char* call);
   void report_count(const std::string& msg, std::vector<int> pids, long s,
                     const std::vector<std::tuple<Site, int, const char*>>& sites);
   // Reports the lookups decided unknown and the double allocations decided since the last call.

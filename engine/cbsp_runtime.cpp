@@ -4,8 +4,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "engine/world.hpp"
+#include "runtime/elf_symbols.hpp"
+#include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
 
@@ -66,6 +69,28 @@ std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
   if (world_.in_program_data(dest) || world_.in_process() || node == me) return "";
   return "not a global or static of the program (heap or other memory: its address names nothing the receiver is "
          "known to have)";
+}
+
+std::string CbspRuntime::destination_overrun(const void* dest, int nbytes) const {
+  if (nbytes <= 0 || !world_.in_program_data(dest)) return "";
+  // The executable's symbol table, read once per OS process (a run's processes, and the runs of a
+  // test binary, share it): only globals and statics have a size bsp-check can know.
+  static std::unique_ptr<ElfSymbols> symbols;
+  static std::uintptr_t symbols_base = 0;
+  const std::uintptr_t base = program_image().load_base;
+  if (!symbols || symbols_base != base) {
+    symbols = std::make_unique<ElfSymbols>("/proc/self/exe", base);
+    symbols_base = base;
+  }
+  std::uintptr_t lo = 0;
+  std::size_t size = 0;
+  const auto a = reinterpret_cast<std::uintptr_t>(dest);
+  if (!symbols->extent(a, lo, size)) return "";
+  const std::size_t room = lo + size - a;
+  if (static_cast<std::size_t>(nbytes) <= room) return "";
+  const std::string var = symbols->name(lo);
+  return "`" + var + "` (" + std::to_string(size) + " bytes) has " + std::to_string(room) + " bytes from " +
+         (a == lo ? var : symbols->name(a)) + " on";
 }
 
 long CbspRuntime::tagged(int pid, long superstep) const {
@@ -134,6 +159,19 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
       dest = nullptr;
     }
   }
+  // The receiver's variable must hold the message: written past its end, the data would
+  // overwrite the receiver's neighbouring globals (the paper's cBSP_send writes nbytes at
+  // destAddr whatever is there). Sent and counted, but not written, as above.
+  if (dest) {
+    const std::string past = destination_overrun(dest, nbytes);
+    if (!past.empty()) {
+      sync_.report(Rule::cbsp_dest_overrun,
+                   "cBSP_send of " + std::to_string(nbytes) + " bytes to node " + std::to_string(node) + " at " + past +
+                       ": the rest would overwrite whatever follows it in the receiver's memory; the data is not written",
+                   {me, node});
+      dest = nullptr;
+    }
+  }
   Message m{me, sync_.superstep(me), dest, {}, handler, world_.self().site, false};
   const int round = delivering_round_[static_cast<std::size_t>(me)];
   m.round = round >= 0 ? round + 1 : 0;  // sent by a handler a cBSP_gsync runs: its next round
@@ -167,40 +205,54 @@ void CbspRuntime::nsync(int count) {
   }
   const long s = sync_.superstep(me);
   sync_sites_[static_cast<std::size_t>(me)].push_back({world_.self().site, "cBSP_nsync"});
-  sync_.wait_until({[this, me, s, count] { return tagged(me, s) >= count; },
-                    [this, me, s, count] {
-                      return "waits in cBSP_nsync(" + std::to_string(count) + ") with " +
-                             std::to_string(tagged(me, s)) + " of " + std::to_string(count) +
-                             " messages of its superstep arrived";
-                    },
-                    Rule::cbsp_count_excess, 2});
-  // Which `count` of the arrived messages the sync takes is the arrival order: the seed's. The
-  // others of this superstep are counted by no sync of it: late. Messages of earlier supersteps
-  // (already reported late) land now, uncounted; those of later ones stay.
-  std::vector<Message>& in = inbox_[static_cast<std::size_t>(me)];
-  std::vector<Message> now, later, mine;
-  for (Message& m : in) (m.superstep < s ? now : m.superstep == s ? mine : later).push_back(std::move(m));
-  for (Message& m : now)  // arrived while this process was still leaving that superstep's sync
-    if (!m.reported) {
-      report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
-      m.reported = true;
+  // The sync takes `count` messages of its superstep. Normally all of them at once, when they
+  // have arrived. But a handler of a message already here may cause one of the others (a reply
+  // to a request, a message to its own process): when no process could go on otherwise, the
+  // messages that have arrived are delivered first (LocalSync::Wait::partial), and the sync
+  // waits again for the rest. Those delivered earlier are compared with the later ones for
+  // overlaps (as a cBSP_gsync's rounds are).
+  std::vector<Message> taken;  // delivered by this sync so far (its messages, and late ones)
+  long counted = 0;            // of them, messages of superstep s
+  for (;;) {
+    const long left = count - counted;
+    sync_.wait_until({[this, me, s, left] { return tagged(me, s) >= left; },
+                      [this, me, s, count, &counted] {
+                        return "waits in cBSP_nsync(" + std::to_string(count) + ") with " +
+                               std::to_string(counted + tagged(me, s)) + " of " + std::to_string(count) +
+                               " messages of its superstep arrived";
+                      },
+                      Rule::cbsp_count_excess, 2, [this, me, s] { return tagged(me, s) > 0; }});
+    // Which of the arrived messages the sync takes is the arrival order: the seed's. The others
+    // of this superstep are counted by no sync of it: late. Messages of earlier supersteps
+    // (already reported late) land now, uncounted; those of later ones stay.
+    std::vector<Message>& in = inbox_[static_cast<std::size_t>(me)];
+    std::vector<Message> now, later, mine;
+    for (Message& m : in) (m.superstep < s ? now : m.superstep == s ? mine : later).push_back(std::move(m));
+    for (Message& m : now)  // arrived while this process was still leaving that superstep's sync
+      if (!m.reported) {
+        report_late(m, me, m.superstep, "arrived after the receiver's sync of that superstep had taken its messages");
+        m.reported = true;
+      }
+    // Exploring offers only choices that can matter: the arrival order decides only which messages
+    // the sync takes (the order they are delivered in is deliver()'s choice).
+    if (!world_.scheduler().exploring() || mine.size() > static_cast<std::size_t>(left))
+      world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      if (i < static_cast<std::size_t>(left)) {
+        now.push_back(std::move(mine[i]));
+        ++counted;
+      } else {
+        report_late(mine[i], me, s, "is one more than the receiver's cBSP_nsync counts");
+        mine[i].reported = true;
+        later.push_back(std::move(mine[i]));
+      }
     }
-  // Exploring offers only choices that can matter: the arrival order decides only which messages
-  // the sync takes (the order they are delivered in is deliver()'s choice).
-  if (!world_.scheduler().exploring() || mine.size() > static_cast<std::size_t>(count))
-    world_.scheduler().shuffle(mine, ChoiceKind::queue_order);
-  for (std::size_t i = 0; i < mine.size(); ++i) {
-    if (i < static_cast<std::size_t>(count)) {
-      now.push_back(std::move(mine[i]));
-    } else {
-      report_late(mine[i], me, s, "is one more than the receiver's cBSP_nsync counts");
-      mine[i].reported = true;
-      later.push_back(std::move(mine[i]));
-    }
+    in = std::move(later);
+    // Handlers run at the sync, still in superstep s: what they send belongs to it.
+    deliver(now, taken);
+    for (Message& m : now) taken.push_back(std::move(m));
+    if (counted >= count) break;
   }
-  in = std::move(later);
-  // Handlers run at the sync, still in superstep s: what they send belongs to it.
-  deliver(now, {});
   sync_.set_superstep(me, s + 1);
 }
 
@@ -308,24 +360,28 @@ bool CbspRuntime::check_overlaps(const std::vector<Message>& batch, const std::v
     return std::less<const void*>()(a.first->dest, b.first->dest);
   });
   bool any = false;
+  // Every overlapping pair, not only neighbours in address order: a long destination can overlap
+  // several that follow it (and those need not overlap one another).
   for (std::size_t i = 0; i + 1 < by_addr.size(); ++i) {
-    if (!by_addr[i].second && !by_addr[i + 1].second) continue;  // reported in their own round
-    const Message& a = *by_addr[i].first;
-    const Message& b = *by_addr[i + 1].first;
-    const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
-    if (static_cast<const unsigned char*>(b.dest) >= a_end) continue;
-    any = true;
-    const int me = world_.pid();
-    Finding f;
-    f.rule = rule_id(Rule::cbsp_dst_overlap);
-    f.message = "process " + std::to_string(me) + " receives, in one superstep, a message of process " +
-                std::to_string(a.src) + " (" + where(a.site) + ") and one of process " + std::to_string(b.src) +
-                " (" + where(b.site) + ") whose destinations overlap: which one is written last is not defined";
-    f.processes = {a.src, b.src, me};
-    f.superstep = static_cast<int>(sync_.superstep(me));
-    f.locations = {world_.diagnostics().location(a.site, a.src, "cBSP_send"),
-                   world_.diagnostics().location(b.site, b.src, "cBSP_send")};
-    world_.diagnostics().report(std::move(f));
+    for (std::size_t j = i + 1; j < by_addr.size(); ++j) {
+      const Message& a = *by_addr[i].first;
+      const Message& b = *by_addr[j].first;
+      const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
+      if (static_cast<const unsigned char*>(b.dest) >= a_end) break;  // nor any after b
+      if (!by_addr[i].second && !by_addr[j].second) continue;  // reported in their own round
+      any = true;
+      const int me = world_.pid();
+      Finding f;
+      f.rule = rule_id(Rule::cbsp_dst_overlap);
+      f.message = "process " + std::to_string(me) + " receives, in one superstep, a message of process " +
+                  std::to_string(a.src) + " (" + where(a.site) + ") and one of process " + std::to_string(b.src) +
+                  " (" + where(b.site) + ") whose destinations overlap: which one is written last is not defined";
+      f.processes = {a.src, b.src, me};
+      f.superstep = static_cast<int>(sync_.superstep(me));
+      f.locations = {world_.diagnostics().location(a.site, a.src, "cBSP_send"),
+                     world_.diagnostics().location(b.site, b.src, "cBSP_send")};
+      world_.diagnostics().report(std::move(f));
+    }
   }
   return any;
 }

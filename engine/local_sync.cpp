@@ -13,14 +13,42 @@ bool LocalSync::any_waiting() const {
   return false;
 }
 
-void LocalSync::wait_until(Wait wait) {
-  if (wait.ready()) return;
-  const auto me = static_cast<std::size_t>(world_.pid());
+bool LocalSync::wait_until(Wait wait) {
+  if (wait.ready()) return false;
+  const int pid = world_.pid();
+  const auto me = static_cast<std::size_t>(pid);
   state_[me].wait = std::make_unique<Wait>(std::move(wait));
+  state_[me].released = false;
   // Woken by notify() once the predicate held; it is checked again because whatever a woken
-  // process waits for is its own state, which only it and the senders change.
-  while (!state_[me].wait->ready()) world_.block_local();
+  // process waits for is its own state, which only it and the senders change. Before the last
+  // process that could run blocks, a waiting process that can go on with less is released (the
+  // running one included), so that a wait that only its own partial progress can satisfy is
+  // no deadlock.
+  while (!state_[me].wait->ready() && !state_[me].released) {
+    if (nothing_else_runnable(pid) && release_partial(pid) && state_[me].released) break;
+    world_.block_local();
+  }
+  const bool partial = state_[me].released && !state_[me].wait->ready();
   state_[me].wait.reset();
+  state_[me].released = false;
+  return partial;
+}
+
+bool LocalSync::nothing_else_runnable(int pid) const {
+  for (const Process& pr : world_.processes())
+    if (pr.pid != pid && pr.state == ProcState::runnable) return false;
+  return true;
+}
+
+bool LocalSync::release_partial(int self) {
+  for (int q = 0; q < world_.nprocs(); ++q) {
+    ProcessState& s = state_[static_cast<std::size_t>(q)];
+    if (!s.wait || s.released || !s.wait->partial || !s.wait->partial()) continue;
+    s.released = true;
+    if (q != self) world_.wake_local(q);
+    return true;
+  }
+  return false;
 }
 
 void LocalSync::notify(int pid) {

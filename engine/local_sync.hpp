@@ -41,6 +41,10 @@ class LocalSync {
     std::function<std::string()> describe;  // "in cBSP_nsync(3) with 2 of 3 messages arrived"
     Rule rule_if_stuck;                     // the finding when the run deadlocks with it waiting
     int priority = 0;                       // of rule_if_stuck, when waits of several kinds are stuck
+    // Optional: the process could make progress with less than ready() asks (a cBSP_nsync whose
+    // arrived messages' handlers may send what it still waits for). Asked only when no process
+    // can run otherwise; the lowest such pid is then released (wait_until returns true).
+    std::function<bool()> partial{};
   };
 
   long superstep(int pid) const { return state_[static_cast<std::size_t>(pid)].superstep; }
@@ -49,8 +53,9 @@ class LocalSync {
   bool any_waiting() const;
 
   // Blocks the running process until wait.ready() holds (returns at once if it does). While
-  // blocked the process is not runnable; notify() re-evaluates the predicate.
-  void wait_until(Wait wait);
+  // blocked the process is not runnable; notify() re-evaluates the predicate. Returns true when
+  // the process was released by wait.partial instead (ready() does not hold).
+  bool wait_until(Wait wait);
   // Something pid waits for may have happened: pid becomes runnable if its predicate holds.
   void notify(int pid);
   void notify_all();
@@ -72,13 +77,22 @@ class LocalSync {
   }
   void before_end(int pid) {
     for (auto& [type, c] : clients_) c->before_end(pid);
+    // The running process blocks in bsp_end next: if it was the last that could run, a process
+    // that can go on with less is released, as wait_until does for the last one to block here.
+    if (nothing_else_runnable(pid)) release_partial(pid);
   }
 
  private:
   struct ProcessState {
     long superstep = 0;
     std::unique_ptr<Wait> wait;  // null: not blocked here
+    bool released = false;       // released by wait->partial (release_partial)
   };
+  // No process other than `pid` is runnable (every other one waits or has finished).
+  bool nothing_else_runnable(int pid) const;
+  // Releases the lowest waiting process whose wait can go on with less (Wait::partial), waking
+  // it unless it is the running process `self`. True if one was released.
+  bool release_partial(int self);
   World& world_;
   std::vector<ProcessState> state_;
   std::unordered_map<std::type_index, std::unique_ptr<LocalSyncClient>> clients_;

@@ -81,6 +81,17 @@ ElfSymbols::ElfSymbols(const std::string& path, std::uintptr_t base) {
   }
 }
 
+bool ElfSymbols::extent(std::uintptr_t addr, std::uintptr_t& lo, std::size_t& size) const {
+  auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
+                             [](std::uintptr_t a, const Symbol& s) { return a < s.lo; });
+  if (it == symbols_.begin()) return false;
+  --it;
+  if (addr >= it->lo + it->size) return false;
+  lo = it->lo;
+  size = it->size;
+  return true;
+}
+
 std::string ElfSymbols::name(std::uintptr_t addr) const {
   auto it = std::upper_bound(symbols_.begin(), symbols_.end(), addr,
                              [](std::uintptr_t a, const Symbol& s) { return a < s.lo; });

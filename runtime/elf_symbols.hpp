@@ -27,6 +27,8 @@ class ElfSymbols {
   // "counter" or "counter+4" (C++ names demangled) for an address inside a data symbol; empty
   // when no symbol covers it.
   std::string name(std::uintptr_t addr) const;
+  // The data symbol covering `addr` (its first byte and size), or false when none does.
+  bool extent(std::uintptr_t addr, std::uintptr_t& lo, std::size_t& size) const;
 
  private:
   struct Symbol {

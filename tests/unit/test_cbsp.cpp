@@ -166,4 +166,112 @@ TEST(Cbsp, FindingsCarryTheProcessesOwnSuperstep) {
   EXPECT_EQ(f->superstep, 2);
 }
 
+// cBSP_nsync waited for all `count` messages before delivering any, so a message that a handler
+// of an arrived one causes (a reply that comes back to the requester, a handler's message to its
+// own process) could never be counted: a false cbsp-count-excess deadlock. The paper's nsync
+// waits "until count messages have been received and written", with handlers run at the sync;
+// when nothing else can go on, what has arrived is delivered first.
+std::vector<int>* g_slots = nullptr;  // per process: 0 request, 1 reply, 2 acknowledgement
+
+void on_reply(int src, void* dest, int) {
+  const int v = *static_cast<int*>(dest) + 1;
+  cBSP_send(src, &(*g_slots)[3u * static_cast<unsigned>(src) + 2], &v, sizeof v, nullptr);
+}
+void on_request(int src, void* dest, int) {
+  const int v = *static_cast<int*>(dest) + 1;
+  cBSP_send(src, &(*g_slots)[3u * static_cast<unsigned>(src) + 1], &v, sizeof v, on_reply);
+}
+
+TEST(Cbsp, NsyncCountsTheMessagesItsOwnHandlersCause) {
+  for (int p = 2; p <= 4; ++p)
+    for (auto seed : seeds(10)) {
+      std::vector<int> slots(3u * static_cast<unsigned>(p), 0);
+      g_slots = &slots;
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        cBSP_initialize();
+        const int me = bsp_pid(), v = 1;
+        // Process 1 asks 0; 0's handler replies; 1's handler acknowledges to 0: 0 receives the
+        // request and the acknowledgement, 1 the reply, all in superstep 0.
+        if (me == 1) cBSP_send(0, &slots[0], &v, sizeof v, on_request);
+        cBSP_nsync(me == 0 ? 2 : me == 1 ? 1 : 0);
+        cBSP_gsync();
+        bsp_end();
+      });
+      EXPECT_TRUE(r.findings.empty()) << "p=" << p << " " << r.summary();
+      EXPECT_EQ(slots[0], 1);
+      EXPECT_EQ(slots[3 + 1], 2);
+      EXPECT_EQ(slots[2], 3);
+    }
+  // p = 1: a handler's message to its own process, counted by the same nsync.
+  for (auto seed : seeds(5)) {
+    std::vector<int> slots(3, 0);
+    g_slots = &slots;
+    auto r = run(1, seed, [&] {
+      bsp_begin(1);
+      cBSP_initialize();
+      const int v = 1;
+      cBSP_send(0, &slots[0], &v, sizeof v, on_request);  // the reply and its acknowledgement come back
+      cBSP_nsync(3);
+      bsp_end();
+    });
+    EXPECT_TRUE(r.findings.empty()) << r.summary();
+    EXPECT_EQ(slots, (std::vector<int>{1, 2, 3}));
+  }
+}
+
+// Overlapping destinations were compared only with their neighbour in address order: a long one
+// overlapping two that follow it (and not each other) was reported with the first only.
+TEST(Cbsp, EveryOverlappingPairOfDestinationsIsReported) {
+  for (auto seed : seeds(10)) {
+    std::vector<int> buf(4, 0);
+    auto r = run(4, seed, [&] {
+      bsp_begin(4);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      const int four[4] = {me, me, me, me};
+      if (me == 1) cBSP_send(0, &buf[0], four, sizeof four, nullptr);  // 0..3
+      if (me == 2) cBSP_send(0, &buf[1], four, sizeof(int), nullptr);  // 1
+      if (me == 3) cBSP_send(0, &buf[2], four, sizeof(int), nullptr);  // 2
+      cBSP_nsync(me == 0 ? 3 : 0);
+      cBSP_gsync();
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("cbsp-dst-overlap"), 2u) << r.summary();
+    EXPECT_EQ(r.findings.size(), 2u) << r.summary();
+  }
+}
+
+// A message longer than the receiver's variable at its destination was written past the
+// variable's end, over the receiver's next globals, without a word. It is cbsp-dest-overrun, at
+// the cBSP_send, and not written; a send into the middle of a variable that fits is fine.
+TEST(Cbsp, DestinationTooSmallForTheMessageIsReportedAndNotWritten) {
+  static long small[2];
+  for (auto seed : seeds(5)) {
+    small[0] = small[1] = -1;
+    int line = 0;
+    auto r = run(2, seed, [&] {
+      bsp_begin(2);
+      cBSP_initialize();
+      const int me = bsp_pid();
+      const long four[4] = {me, me, me, me};
+      line = __LINE__ + 1;
+      bspcheck_set_site(__FILE__, __LINE__), cBSP_send(1 - me, small, four, sizeof four, nullptr);  // 32 bytes into 16
+      cBSP_nsync(1);
+      if (me == 0) cBSP_send(1, &small[1], four, sizeof(long), nullptr);  // the last 8 bytes: fits
+      cBSP_nsync(me == 1 ? 1 : 0);
+      cBSP_gsync();
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("cbsp-dest-overrun"), 2u) << r.summary();
+    EXPECT_EQ(r.findings.size(), 2u) << r.summary();
+    const bspcheck::Finding* f = find(r, "cbsp-dest-overrun");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(f->locations.at(0).line, line);
+    EXPECT_NE(f->message.find("16 bytes"), std::string::npos) << f->message;
+    EXPECT_EQ(small[0], -1);
+    EXPECT_EQ(small[1], 0);
+  }
+}
+
 }  // namespace
