@@ -71,6 +71,13 @@ std::string tail_of(const std::string& s, std::size_t limit = 64 * 1024) {
 
 }  // namespace
 
+// After reproduce lines: a reproduction needs the input the runs were given.
+static void print_input_reminder(const StdinFeed& in) {
+  if (in.gave_input())
+    std::fputs("  (the runs were given bsp-check's standard input: give a reproduction the same input, e.g. < FILE)\n",
+               stderr);
+}
+
 int run_command(const RunConfig& c) {
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
@@ -368,6 +375,7 @@ int run_command(const RunConfig& c) {
                  session.interrupted_by.c_str(), static_cast<unsigned long long>(done),
                  static_cast<unsigned long long>(total), static_cast<unsigned long long>(failed), secs);
     for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
+    if (!repro_lines.empty()) print_input_reminder(stdin_feed);
     return 128 + stop_signal;  // as a shell reports a command ended by the signal
   }
   char range[200];
@@ -390,8 +398,7 @@ int run_command(const RunConfig& c) {
                static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs,
                !c.keep_going && done < total ? "; stopped at the first failure (--keep-going runs all)" : "");
   for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
-  if (stdin_feed.gave_input())
-    std::fputs("  (the runs were given bsp-check's standard input: give a reproduction the same input, e.g. < FILE)\n", stderr);
+  print_input_reminder(stdin_feed);
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
