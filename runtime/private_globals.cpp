@@ -22,9 +22,19 @@ namespace bspcheck::rt {
 PrivateGlobals* PrivateGlobals::active_ = nullptr;
 PrivateGlobals* PrivateGlobals::running_ = nullptr;
 
+// LeakSanitizer's interface, present when the program is built with -fsanitize=address or leak.
+extern "C" void __lsan_register_root_region(const void* p, std::size_t size) __attribute__((weak));
+
 namespace {
 int g_main_argc = 0;
 char** g_main_argv = nullptr;
+
+// Under LeakSanitizer the copies of processes 1..p-1 are kept, mapped and shown to the leak check
+// as roots, after the world too. A separate process's globals are a root of the check at its exit,
+// so a block it still points to from a global (a buffer allocated once, the C++ runtime's
+// emergency exception pool of a program linked with -static-libstdc++) is no leak; here those
+// globals are these copies, and freed they would make every such block a false leak report.
+bool keep_for_leak_check() { return __lsan_register_root_region != nullptr; }
 
 std::size_t page_size() { return static_cast<std::size_t>(sysconf(_SC_PAGESIZE)); }
 }  // namespace
@@ -66,7 +76,7 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   }
   stride_ = (stride_ + 63) & ~std::size_t{63};
   slots_bytes_ = stride_ * static_cast<std::size_t>(nprocs);
-  if (slots_bytes_ > kSlotsFromHeap) {
+  if (slots_bytes_ > kSlotsFromHeap || (slots_bytes_ && keep_for_leak_check())) {
     // Reserved, not committed: a slot's pages are touched only once its process has run.
     void* m = mmap(nullptr, slots_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
@@ -80,6 +90,7 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   }
   if (scope_ == Scope::process) active_ = this;
   running_ = this;
+  if (keep_for_leak_check() && slots_bytes_) __lsan_register_root_region(slots_, slots_bytes_);
 }
 
 void PrivateGlobals::set_up_remap(const PrivateRange& data) {
@@ -100,6 +111,7 @@ void PrivateGlobals::set_up_remap(const PrivateRange& data) {
   }
   remap_.fd = fd;
   remap_.view = static_cast<std::byte*>(view);
+  if (keep_for_leak_check()) __lsan_register_root_region(view, total);
   // Process 0's part holds the live values, then replaces the segment's own pages.
   copy_raw(remap_.view, data.page_lo, remap_.size);
   map_part(0);
@@ -120,13 +132,20 @@ PrivateGlobals::~PrivateGlobals() {
     // Process 0 goes on after the world with its own values; the other parts are given back.
     if (resident_ != 0) map_part(0);
     const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
-    fallocate(remap_.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(remap_.size),
-              static_cast<off_t>(total - remap_.size));
-    munmap(remap_.view, total);
+    if (!keep_for_leak_check()) {
+      fallocate(remap_.fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, static_cast<off_t>(remap_.size),
+                static_cast<off_t>(total - remap_.size));
+      munmap(remap_.view, total);
+    }
     close(remap_.fd);  // the segment's mapping keeps the file
   }
-  if (slots_bytes_ > kSlotsFromHeap) munmap(slots_, slots_bytes_);
-  else std::free(slots_);
+  if (keep_for_leak_check()) {
+    // kept: see keep_for_leak_check
+  } else if (slots_bytes_ > kSlotsFromHeap) {
+    munmap(slots_, slots_bytes_);
+  } else {
+    std::free(slots_);
+  }
   if (active_ == this) active_ = nullptr;
   if (running_ == this) running_ = nullptr;
 }
