@@ -40,9 +40,16 @@ void trace_name(World& w, Call call, const char* name, int idx, long size) {
 namespace {
 using bspcheck::rt::Site;
 
+// The bytes of n elements of `size` bytes, as a trace's size field: the product wrapped (a count
+// the runtime then reports as out of bounds or too large may not fit in a long; that is no
+// undefined behaviour in the entry point).
+long traced_bytes(long n, long size) {
+  return static_cast<long>(static_cast<unsigned long>(n) * static_cast<unsigned long>(size));
+}
+
 bspk_ptr do_malloc(World* w, const char* name, int idx, long n, long size) {
   if (!w) return NULL_COMEM_PTR;
-  trace_name(*w, Call::bspk_malloc, name, idx, n * size);
+  trace_name(*w, Call::bspk_malloc, name, idx, traced_bytes(n, size));
   bspk_ptr r = to_c(bspk(*w).malloc(name, idx, n, size));
   w->switch_point();
   return r;
@@ -148,7 +155,7 @@ void bspk_will_send(const int* nmsgs_per_pid) {
 void bspk_send(int dest, bspk_ptr local, long n) {
   BSPK_ENTER("bspk_send", );
   // The bytes are n elements of the local region; the data itself is read at the sync.
-  w->traced_call(Call::bspk_send, dest, n * bspk(*w).element_bytes(from_c(local)));
+  w->traced_call(Call::bspk_send, dest, traced_bytes(n, bspk(*w).element_bytes(from_c(local))));
   bspk(*w).send(dest, from_c(local), n);
   w->switch_point();
 }
@@ -159,9 +166,9 @@ void bspk_copy(bspk_ptr dst, bspk_ptr src, long n) {
     const int me = w->pid();
     const ComemPtr d = from_c(dst), s = from_c(src);
     BspkRuntime& k = bspk(*w);
-    if (d.owner == me && s.owner == me) w->traced_call(Call::bspk_copy_local, me, n * k.element_bytes(d));
-    else if (d.owner == me) w->traced_call(Call::bspk_fetch, k.owner_of(s), n * k.element_bytes(d));
-    else w->traced_call(Call::bspk_store, k.owner_of(d), n * k.element_bytes(s));
+    if (d.owner == me && s.owner == me) w->traced_call(Call::bspk_copy_local, me, traced_bytes(n, k.element_bytes(d)));
+    else if (d.owner == me) w->traced_call(Call::bspk_fetch, k.owner_of(s), traced_bytes(n, k.element_bytes(d)));
+    else w->traced_call(Call::bspk_store, k.owner_of(d), traced_bytes(n, k.element_bytes(s)));
   }
   bspk(*w).copy(from_c(dst), from_c(src), n);
   w->switch_point();
