@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "engine/world.hpp"
-#include "runtime/elf_symbols.hpp"
+#include "runtime/executable_symbols.hpp"
 #include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
@@ -73,15 +73,8 @@ std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
 
 std::string CbspRuntime::destination_overrun(const void* dest, int nbytes) const {
   if (nbytes <= 0 || !world_.in_program_data(dest)) return "";
-  // The executable's symbol table, read once per OS process (a run's processes, and the runs of a
-  // test binary, share it): only globals and statics have a size bsp-check can know.
-  static std::unique_ptr<ElfSymbols> symbols;
-  static std::uintptr_t symbols_base = 0;
-  const std::uintptr_t base = program_image().load_base;
-  if (!symbols || symbols_base != base) {
-    symbols = std::make_unique<ElfSymbols>("/proc/self/exe", base);
-    symbols_base = base;
-  }
+  // Only globals and statics have a size bsp-check can know.
+  const std::shared_ptr<const ElfSymbols> symbols = executable_symbols();
   std::uintptr_t lo = 0;
   std::size_t size = 0;
   const auto a = reinterpret_cast<std::uintptr_t>(dest);

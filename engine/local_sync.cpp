@@ -34,11 +34,7 @@ bool LocalSync::wait_until(Wait wait) {
   return partial;
 }
 
-bool LocalSync::nothing_else_runnable(int pid) const {
-  for (const Process& pr : world_.processes())
-    if (pr.pid != pid && pr.state == ProcState::runnable) return false;
-  return true;
-}
+bool LocalSync::nothing_else_runnable(int pid) const { return !world_.runnable_besides(pid); }
 
 bool LocalSync::release_partial(int self) {
   for (int q = 0; q < world_.nprocs(); ++q) {

@@ -29,7 +29,7 @@
 #include "checker/finding_text.hpp"
 #include "runtime/backtrace.hpp"
 #include "runtime/call_stacks.hpp"
-#include "runtime/elf_symbols.hpp"
+#include "runtime/executable_symbols.hpp"
 #include "engine/entry_points.hpp"
 #include "engine/foreign_contexts.hpp"
 #include "runtime/fork_server.hpp"
@@ -173,13 +173,13 @@ void note_globals_changed_after_init(std::FILE* out) {
   const ProgramImage& image = program_image();
   if (g_globals_at_init.size() != image.total) return;
   std::vector<std::string> names;
-  std::unique_ptr<ElfSymbols> symbols;
+  std::shared_ptr<const ElfSymbols> symbols;
   std::size_t at = 0;
   for (const PrivateRange& r : image.ranges) {
     for (std::size_t i = 0; !r.thread_local_block && i < r.size; ++i) {
       i += equal_prefix_raw(r.lo + i, g_globals_at_init.data() + at + i, r.size - i);  // (redzones: uninstrumented)
       if (i >= r.size) break;
-      if (!symbols) symbols = std::make_unique<ElfSymbols>("/proc/self/exe", image.load_base);
+      if (!symbols) symbols = executable_symbols();
       add_variable(names, program_variable(*symbols, reinterpret_cast<std::uintptr_t>(r.lo + i)));
     }
     at += r.size;
@@ -197,9 +197,9 @@ void note_globals_changed_after_init(std::FILE* out) {
 // be main's first statement, but easy to write; under BSPonMPI each process would have its own
 // block. A note: the program is correct if no process writes the block (or frees it).
 void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>& globals) {
-  ElfSymbols symbols("/proc/self/exe", program_image().load_base);
+  const std::shared_ptr<const ElfSymbols> symbols = executable_symbols();
   std::vector<std::string> names;
-  for (std::uintptr_t a : globals) add_variable(names, program_variable(symbols, a));
+  for (std::uintptr_t a : globals) add_variable(names, program_variable(*symbols, a));
   if (names.empty()) return;
   std::fprintf(out,
                "bsp-check: note: main pointed %s at heap memory before bsp_init; every process starts with "

@@ -153,6 +153,10 @@ class World {
   void block_local();
   Scheduler& scheduler() { return *sched_; }  // for the seeded choices of local-sync clients
   void wake_local(int pid);
+  // Some process other than `pid` may run (the runnable list's size: no pass over the processes).
+  bool runnable_besides(int pid) const {
+    return runnable_.size() > (runnable_pos_[static_cast<std::size_t>(pid)] >= 0 ? 1u : 0u);
+  }
 
   // Records (or, replaying, checks) the running process's call; data is what it sends. Public
   // for the cBSP and BSPk entry points (cbsp_api.cpp, bspk_api.cpp).

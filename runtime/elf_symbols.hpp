@@ -1,5 +1,5 @@
 // elf_symbols.hpp: the data symbols of a loaded ELF object (the executable or a shared library),
-// read from its file, so that a finding can name a variable ("the global `counter`") instead of
+// read from its file (elf_file.hpp: its symbol tables and relocations, not its debug information), so that a finding can name a variable ("the global `counter`") instead of
 // an address. Also tells which of its bytes are program variables (.data, .bss) and which are
 // copies of library variables made by copy relocations (stdout, std::cout, optind...).
 #pragma once
@@ -34,8 +34,11 @@ class ElfSymbols {
   struct Symbol {
     std::uintptr_t lo;
     std::size_t size;
-    std::string name;
+    std::string name;  // as in the file (mangled)
   };
+  // The symbol whose bytes include addr, or null.
+  const Symbol* covering(std::uintptr_t addr) const;
+
   std::vector<Symbol> symbols_;  // sorted by address
   std::vector<Range> variables_;
   std::vector<Range> copies_;

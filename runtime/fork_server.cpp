@@ -22,6 +22,7 @@
 #include <new>
 
 #include "runtime/driver_environment.hpp"
+#include "runtime/executable_symbols.hpp"
 #include "runtime/fiber_stack.hpp"
 #include "runtime/fork_server_protocol.hpp"
 #include "runtime/main_stack.hpp"
@@ -227,6 +228,8 @@ void serve_forks_if_requested() {
   // mappings malloc made (process_snapshot.cpp). Workers that cannot come back do the same, so
   // every run of the session allocates alike.
   if (g_runs_per_worker > 1) mallopt(M_MMAP_MAX, 0);
+  // Read once here, not in every run of every worker (the checks that name globals use them).
+  executable_symbols();
   for (;;) {
     c.worker_runs = 0;
     const pid_t worker = spawn(session_fd, run_fds);

@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "runtime/executable_symbols.hpp"
 #include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
@@ -50,8 +51,7 @@ std::unique_ptr<SharedWriteWatch> SharedWriteWatch::create(bool executable_share
   auto w = std::unique_ptr<SharedWriteWatch>(new SharedWriteWatch);
   for (const Loaded& o : objects) {
     if (o.executable ? !executable_shared : !is_program_library(o.path)) continue;
-    const std::string path = o.executable ? "/proc/self/exe" : o.path;
-    auto symbols = std::make_shared<const ElfSymbols>(path, o.base);
+    auto symbols = o.executable ? executable_symbols() : std::make_shared<const ElfSymbols>(o.path, o.base);
     const std::string object = o.executable ? "the executable" : o.path;
     // Variables minus the linker's copies of library variables (stdout, std::cout...), which
     // every process uses and which are the library's business.

@@ -1,0 +1,54 @@
+// elf_file.hpp: a 64-bit ELF file read in pieces with pread: its section headers at once, a
+// section's bytes when asked. The one reader of the runtime's two uses of an object's symbol
+// tables, naming variables (elf_symbols.hpp) and finding the executable's own unwinder at load
+// (program_unwinder.hpp). Neither reads the debug information, which is most of a -g file.
+#pragma once
+
+#include <elf.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bspcheck::rt {
+
+class ElfFile {
+ public:
+  // An unreadable file, or one that is not 64-bit ELF, gives a file with no sections. errno is
+  // left as it was: the runtime reads files where the program may be looking at errno.
+  explicit ElfFile(const char* path);
+  ~ElfFile();
+  ElfFile(const ElfFile&) = delete;
+  ElfFile& operator=(const ElfFile&) = delete;
+
+  const std::vector<Elf64_Shdr>& sections() const { return sections_; }
+  // ".data", ".symtab"...; "" when the file has no section names.
+  const char* name(const Elf64_Shdr& s) const;
+
+  // The section's entries, when its entries are `T`s (sh_entsize); empty otherwise or unreadable.
+  template <class T>
+  std::vector<T> entries(const Elf64_Shdr& s) const {
+    std::vector<T> out;
+    if (s.sh_entsize != sizeof(T) || s.sh_type == SHT_NOBITS) return out;
+    out.resize(s.sh_size / sizeof(T));
+    if (!read(s.sh_offset, out.data(), out.size() * sizeof(T))) out.clear();
+    return out;
+  }
+  // A string table's bytes with a NUL after them, so that every offset into it reads a string.
+  std::vector<char> strings(const Elf64_Shdr& s) const;
+  // The table linked to a symbol table (its names), or null.
+  const Elf64_Shdr* linked(const Elf64_Shdr& s) const;
+
+  // The value (address before relocation) of the defined function `name` in the full symbol
+  // table, or 0: a stripped file has no full table.
+  std::uint64_t function(const char* name) const;
+
+ private:
+  bool read(std::uint64_t offset, void* out, std::size_t n) const;
+
+  int fd_ = -1;
+  std::vector<Elf64_Shdr> sections_;
+  std::vector<char> section_names_;
+};
+
+}  // namespace bspcheck::rt
