@@ -72,13 +72,22 @@ bool apply_registration_calls(std::vector<Process>& procs, RegistrationTable& re
 
   // A de-registration names, on every process, the most recent live slot holding that process's
   // address; all must name the same slot.
+  // Whether a process has NULL registered in some live slot (what its pop of NULL names).
+  auto registered_null = [&](int pid) {
+    for (int id : regs.live_slot_ids())
+      if (regs.entry(id, pid).addr == nullptr) return true;
+    return false;
+  };
   auto apply_pop = [&](std::size_t k) {
     int slot = -1;
     bool mismatch = false;
     std::vector<int> unknown;
     for (const Process& pr : procs) {
       const void* a = pr.pops[k].addr;
-      if (!a) continue;  // a process that registered NULL pops NULL
+      if (!a) {  // a process that registered NULL pops NULL; one that never did names nothing
+        if (!registered_null(pr.pid)) unknown.push_back(pr.pid);
+        continue;
+      }
       int s = regs.find(pr.pid, a);
       if (s < 0) unknown.push_back(pr.pid);
       else if (slot < 0) slot = s;

@@ -388,6 +388,23 @@ TEST(RegistrationErrors, PopOfUnknownAddress) {
   EXPECT_GE(r.count("reg-pop-unknown"), 1u) << r.summary();
 }
 
+// A process pops NULL where it never registered NULL: it names no slot (reg-pop-unknown, located
+// at its call), not a slot other than the others' (reg-pop-mismatch).
+TEST(RegistrationErrors, PopOfNullNeverRegistered) {
+  std::vector<long> a(2, 0);
+  auto r = run(2, 3, [&] {
+    bsp_begin(2);
+    const int me = bsp_pid();
+    bsp_push_reg(&a[me], sizeof(long));
+    bsp_sync();
+    bsp_pop_reg(me == 0 ? static_cast<void*>(&a[0]) : nullptr);
+    bsp_sync();
+    bsp_end();
+  });
+  EXPECT_EQ(r.count("reg-pop-unknown"), 1u) << r.summary();
+  EXPECT_EQ(r.count("reg-pop-mismatch"), 0u) << r.summary();
+}
+
 TEST(RegistrationErrors, NegativeSize) {
   // Note 3.1.2 (7).
   std::vector<int> x(2, 0);
