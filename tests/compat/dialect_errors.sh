@@ -354,5 +354,40 @@ cat > both_level1.c <<'C'
 C
 must_not_build both_level1.c "include one of them" "$bspcc"
 
+# A MulticoreBSP program with its own copy of mcbsp.h beside its source (as BSPedupack-based
+# projects ship it): the copy wins over bsp-check's, the program calls the classic entry points,
+# and bspcc --dialect=mcbsp says so once it has linked; the dialect's own header gives no warning.
+mkdir -p own_header
+cat > own_header/mcbsp.h <<'C'
+#ifndef MY_MCBSP_H
+#define MY_MCBSP_H
+void bsp_begin(int P);
+void bsp_end(void);
+int bsp_pid(void);
+int bsp_nprocs(void);
+void bsp_sync(void);
+#endif
+C
+cat > own_header/prog.c <<'C'
+#include "mcbsp.h"
+int main(void) {
+  bsp_begin(bsp_nprocs());
+  bsp_sync();
+  bsp_end();
+  return 0;
+}
+C
+if ! "$bspcc" --dialect=mcbsp own_header/prog.c -o own_header/prog $extra 2>own_header.err; then
+  fail "own_header/prog.c did not build"; cat own_header.err
+elif ! grep -q "warning: own_header/prog calls the classic BSPlib entry points although --dialect=mcbsp" own_header.err; then
+  fail "bspcc --dialect=mcbsp did not warn of the program's own mcbsp.h:"; cat own_header.err
+else
+  echo "ok: a program's own mcbsp.h is warned of at the link"
+fi
+"$bspcc" --dialect=mcbsp -O2 mcbsp_types.c -o mcbsp_types $extra 2>mcbsp_types.err
+if grep -q "classic BSPlib entry points" mcbsp_types.err; then
+  fail "bspcc warned of its own mcbsp.h:"; cat mcbsp_types.err
+fi
+
 [ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
 echo "all dialect checks passed"
