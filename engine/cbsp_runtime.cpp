@@ -6,8 +6,11 @@
 #include <cstring>
 #include <memory>
 
+#include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
+#include "runtime/elf_file.hpp"
 #include "runtime/executable_symbols.hpp"
+#include "runtime/heap_owners.hpp"
 #include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
@@ -22,6 +25,19 @@ std::string pid_list(const std::vector<int>& pids) {
   for (std::size_t i = 0; i < pids.size(); ++i) s += (i ? ", " : "") + std::to_string(pids[i]);
   return s;
 }
+// Who allocates a heap block now (runtime/heap_owners.hpp): the running process, on the
+// processes' own thread; nobody outside a run or on another thread.
+int allocating_process() {
+  World* w = World::current();
+  return w && on_world_thread() ? w->pid() : -1;
+}
+
+// A cBSP program's heap blocks are recorded with their owners from the start, so that a
+// destination in the receiver's heap is known as the receiver's (foreign_destination).
+__attribute__((constructor)) void track_heap_of_cbsp_programs() {
+  if (ElfFile("/proc/self/exe").imports("cBSP_send")) track_heap_owners(&allocating_process);
+}
+
 }  // namespace
 
 CbspRuntime::CbspRuntime(World& world)
@@ -46,7 +62,10 @@ bool CbspRuntime::sync_in_handler(const char* call, int count) {
   return true;
 }
 
-void CbspRuntime::initialize() { initialized_[static_cast<std::size_t>(world_.pid())] = true; }
+void CbspRuntime::initialize() {
+  initialized_[static_cast<std::size_t>(world_.pid())] = true;
+  track_heap_owners(&allocating_process);  // cBSP used from a library: blocks from now on
+}
 
 void CbspRuntime::check_initialized(const char* call) {
   const auto me = static_cast<std::size_t>(world_.pid());
@@ -67,17 +86,34 @@ std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
   // Globals and statics of the program name the receiver's own copy. A bspcheck::run test shares
   // one heap among its processes by design; so does a process sending to itself.
   if (world_.in_program_data(dest) || world_.in_process() || node == me) return "";
-  return "not a global or static of the program (heap or other memory: its address names nothing the receiver is "
-         "known to have)";
+  // The heap: a block the receiver allocated is its memory (it told the sender the address).
+  HeapBlock block;
+  if (heap_block_of(dest, block)) {
+    if (block.owner == node) return "";
+    return "in a heap block of " + std::to_string(block.size) + " bytes that " +
+           (block.owner == me ? std::string("the sender") : "process " + std::to_string(block.owner)) +
+           " allocated (each process's heap is its own: an address in one names nothing in another's)";
+  }
+  return "not a global or static of the program, nor in a heap block the receiver allocated (its address names "
+         "nothing the receiver is known to have)";
 }
 
-std::string CbspRuntime::destination_overrun(const void* dest, int nbytes) const {
-  if (nbytes <= 0 || !world_.in_program_data(dest)) return "";
+std::string CbspRuntime::destination_overrun(int node, const void* dest, int nbytes) const {
+  if (nbytes <= 0) return "";
+  const auto a = reinterpret_cast<std::uintptr_t>(dest);
+  HeapBlock block;
+  if (!world_.in_program_data(dest)) {
+    // A block of the receiver's heap has the size it was allocated with.
+    if (world_.in_process() || !heap_block_of(dest, block) || block.owner != node) return "";
+    const std::size_t room = block.lo + block.size - a;
+    if (static_cast<std::size_t>(nbytes) <= room) return "";
+    return "a heap block of " + std::to_string(block.size) + " bytes (allocated by process " +
+           std::to_string(block.owner) + ") that has " + std::to_string(room) + " bytes from the destination on";
+  }
   // Only globals and statics have a size bsp-check can know.
   const std::shared_ptr<const ElfSymbols> symbols = executable_symbols();
   std::uintptr_t lo = 0;
   std::size_t size = 0;
-  const auto a = reinterpret_cast<std::uintptr_t>(dest);
   if (!symbols->extent(a, lo, size)) return "";
   const std::size_t room = lo + size - a;
   if (static_cast<std::size_t>(nbytes) <= room) return "";
@@ -146,8 +182,8 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
       sync_.report(Rule::cbsp_dest_not_global,
                    "cBSP_send to node " + std::to_string(node) + " with destination " + addr + ", " + why +
                        ": destAddr is an address in the receiving node's memory (the paper: \"written to remote "
-                       "virtual address destAddr on logical node node\"), and only a global or static names the same "
-                       "variable on every node; the data is not written",
+                       "virtual address destAddr on logical node node\"): a global or static (the receiver's own copy), or "
+                       "memory the receiver allocated and told the sender; the data is not written",
                    {me, node});
       dest = nullptr;
     }
@@ -156,7 +192,7 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
   // overwrite the receiver's neighbouring globals (the paper's cBSP_send writes nbytes at
   // destAddr whatever is there). Sent and counted, but not written, as above.
   if (dest) {
-    const std::string past = destination_overrun(dest, nbytes);
+    const std::string past = destination_overrun(node, dest, nbytes);
     if (!past.empty()) {
       sync_.report(Rule::cbsp_dest_overrun,
                    "cBSP_send of " + std::to_string(nbytes) + " bytes to node " + std::to_string(node) + " at " + past +

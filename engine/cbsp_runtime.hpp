@@ -55,9 +55,10 @@ class CbspRuntime : public LocalSyncClient {
   bool check_overlaps(const std::vector<Message>& batch, const std::vector<Message>& earlier);
   // A destination that is not memory the receiver has (cbsp-dest-not-global): why, or "".
   std::string foreign_destination(int node, const void* dest) const;
-  // A destination that is a global or static of the program too small for nbytes from dest on
-  // (cbsp-dest-overrun): what it is and how many bytes it has, or "".
-  std::string destination_overrun(const void* dest, int nbytes) const;
+  // A destination that is a global or static of the program, or a heap block of the receiver
+  // `node`, too small for nbytes from dest on (cbsp-dest-overrun): what it is and how many bytes
+  // it has, or "".
+  std::string destination_overrun(int node, const void* dest, int nbytes) const;
 
   World& world_;
   LocalSync& sync_;

@@ -78,4 +78,21 @@ std::uint64_t ElfFile::function(const char* name) const {
   return found;
 }
 
+bool ElfFile::imports(const char* name) const {
+  const int saved_errno = errno;
+  bool found = false;
+  for (const Elf64_Shdr& s : sections_) {
+    if (s.sh_type != SHT_DYNSYM || !linked(s)) continue;
+    const std::vector<char> names = strings(*linked(s));
+    for (const Elf64_Sym& sym : entries<Elf64_Sym>(s))
+      if (sym.st_shndx == SHN_UNDEF && sym.st_name < names.size() && std::strcmp(names.data() + sym.st_name, name) == 0) {
+        found = true;
+        break;
+      }
+    break;
+  }
+  errno = saved_errno;
+  return found;
+}
+
 }  // namespace bspcheck::rt

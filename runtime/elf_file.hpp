@@ -42,6 +42,8 @@ class ElfFile {
   // The value (address before relocation) of the defined function `name` in the full symbol
   // table, or 0: a stripped file has no full table.
   std::uint64_t function(const char* name) const;
+  // The file uses `name` from another object (an undefined symbol of its dynamic table).
+  bool imports(const char* name) const;
 
  private:
   bool read(std::uint64_t offset, void* out, std::size_t n) const;

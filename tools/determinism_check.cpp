@@ -36,7 +36,7 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
       a.rec.pid == b.rec.pid && a.rec.target == b.rec.target && a.rec.size == b.rec.size)
     return "the same call sends different bytes: data from the wall clock (time, gettimeofday, clock_gettime), "
            "rand or random without a fixed seed, getpid, addresses (pointers sent or hashed) or uninitialised "
-           "memory";
+           "memory (a struct sent whole sends its padding bytes too)";
   return "the program took another path: it read something that is not the same in every run (the wall clock, "
          "rand without a fixed seed, getpid, the environment, a file that changes, another thread)";
 }
@@ -230,8 +230,12 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
   again.options.run.guide_log.clear();
-  // Each process's lines are told apart by a prefix (the output's digests do not include it).
-  again.prefix = "[%p] ";
+  // The two runs are given the same environment, down to the length of the trace's path: what
+  // the runtime allocates for its options comes before the program's first block, so a program
+  // that sends or prints a heap address (a cBSP destination its receiver tells the sender) would
+  // otherwise differ by bsp-check's doing, not its own. Each process's lines are told apart by a
+  // prefix (the output's digests do not include it); a session's own run keeps its prefix.
+  again.prefix = first ? c.prefix : "[%p] ";
   RunOutcome ra;
   std::string trace_a;
   std::vector<std::string> temporary;
@@ -248,10 +252,26 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     for (const std::string& t : temporary) std::remove(t.c_str());
     return std::nullopt;
   }
-  const std::string trace_b = temp_trace();
+  std::string trace_b = temp_trace();
   temporary.push_back(trace_b);
-  again.options.run.trace_file = trace_b;
-  const RunOutcome rb = run_once(again, path, p, seed, in, false);
+  RunOutcome rb;
+  if (first) {
+    // Recorded under the first run's own path, its trace set aside meanwhile.
+    const std::string aside = trace_b + ".first";
+    temporary.push_back(aside);
+    if (std::rename(trace_a.c_str(), aside.c_str()) == 0) {
+      again.options.run.trace_file = trace_a;
+      rb = run_once(again, path, p, seed, in, false);
+      std::rename(trace_a.c_str(), trace_b.c_str());
+      std::rename(aside.c_str(), trace_a.c_str());
+    } else {
+      again.options.run.trace_file = trace_b;
+      rb = run_once(again, path, p, seed, in, false);
+    }
+  } else {
+    again.options.run.trace_file = trace_b;
+    rb = run_once(again, path, p, seed, in, false);
+  }
   std::optional<DeterminismFinding> out;
   if (!stopped_from_outside(rb)) {
     if (std::optional<Finding> f = trace_difference(c, p, seed, trace_a, trace_b)) {

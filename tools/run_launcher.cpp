@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -116,6 +117,10 @@ std::vector<char*> program_argv(const RunConfig& c) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (getppid() != driver) _exit(127);
   restore_default_signals();
+  // The same addresses in every run, as under gdb: a pointer the program sends, hashes or prints
+  // (a cBSP destination a receiver tells its sender) is then what the seed reproduces, not the
+  // kernel's random layout. Where the kernel refuses, the layout stays random.
+  if (const int persona = personality(0xffffffff); persona != -1) personality(persona | ADDR_NO_RANDOMIZE);
   if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);

@@ -3,6 +3,11 @@
 // Each test runs over many seeds: a finding in some seeds only is a failure.
 #include <cbsp.h>
 
+#include <cstdlib>
+#include <utility>
+#include <vector>
+
+#include "runtime/heap_owners.hpp"
 #include "unit_helpers.hpp"
 
 using unit::find;
@@ -275,3 +280,58 @@ TEST(Cbsp, DestinationTooSmallForTheMessageIsReportedAndNotWritten) {
 }
 
 }  // namespace
+
+// runtime/heap_owners.hpp: every live block a process allocates is known as that process's, by
+// any address inside it, with the size it was allocated with; a freed block is no longer known.
+// Thousands of blocks, freed in a random order, exercise the table's growth and its deletions
+// (an entry shifted back wrongly is then lost, or found for a block that is gone).
+TEST(Cbsp, HeapBlocksAreKnownAsTheirAllocatorsUntilFreed) {
+  for (int p : {1, 3})
+    for (auto seed : seeds(2)) {
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        cBSP_initialize();
+        const int me = bsp_pid();
+        std::vector<std::pair<char*, std::size_t>> live;
+        std::size_t wrong = 0;
+        std::uint64_t state = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(me + 1);
+        auto next = [&state] { return state = state * 6364136223846793005ull + 1442695040888963407ull; };
+        for (int round = 0; round < 3; ++round) {
+          for (int i = 0; i < 3000; ++i) {
+            const std::size_t n = 1 + next() % (i % 100 ? 200 : 100000);  // a few larger than the probes reach
+            auto* b = static_cast<char*>((next() & 1) ? std::malloc(n) : std::calloc(n, 1));
+            live.emplace_back(b, n);
+          }
+          for (int i = 0; i < 300; ++i) {  // some grow or move
+            auto& [b, n] = live[next() % live.size()];
+            n += 1 + next() % 300;
+            b = static_cast<char*>(std::realloc(b, n));
+          }
+          for (std::size_t i = 0; i < live.size();) {  // about half are freed
+            if (next() & 1) {
+              const volatile std::uintptr_t at = reinterpret_cast<std::uintptr_t>(live[i].first);  // (not a pointer: it is freed)
+              std::free(live[i].first);
+              bspcheck::rt::HeapBlock block;  // gone at once (nothing was allocated since)
+              if (bspcheck::rt::heap_block_of(reinterpret_cast<const void*>(at), block) && block.lo == at) ++wrong;
+              live[i] = live.back();
+              live.pop_back();
+            } else {
+              ++i;
+            }
+          }
+          bsp_sync();  // other processes allocate in between
+        }
+        for (const auto& [b, n] : live) {
+          bspcheck::rt::HeapBlock block;
+          const char* inside = b + next() % n;
+          if (!bspcheck::rt::heap_block_of(inside, block) || block.owner != me || block.lo != reinterpret_cast<std::uintptr_t>(b) ||
+              block.size != n)
+            ++wrong;
+        }
+        if (wrong) ADD_FAILURE() << "process " << me << ": " << wrong << " blocks misknown";
+        for (const auto& l : live) std::free(l.first);
+        bsp_end();
+      });
+      EXPECT_TRUE(r.findings.empty()) << "p=" << p << " seed=" << seed;
+    }
+}
