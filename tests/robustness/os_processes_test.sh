@@ -116,6 +116,24 @@ for server in "" --no-fork-server; do
   grep -q 'the C library found its heap corrupt ("malloc(): invalid size (unsorted)").*-fsanitize=address' <<<"$out" ||
     { echo "FAIL: heap abort ($server): not named"; echo "$out" | tail -5; fail=1; }
 done
+# A program built with AddressSanitizer against a plain runtime (as the heap-corruption hint above
+# suggests): the runtime's own allocations and frees reach the sanitizer's allocator, as the
+# program's do (the runtime's allocator entry points stay preemptible), and a cBSP destination in
+# the receiver's heap is known through the sanitizer's allocation hooks.
+if [ "$sanitized" = 0 ]; then
+  examples="$here/../../examples"
+  if "$BSPCC" -fsanitize=address -fno-omit-frame-pointer "$examples/cbsp/heap_rows.c" -o "$work/heap_rows_asan" 2>"$work/cc.err" &&
+     "$BSPCC" -fsanitize=address -fno-omit-frame-pointer "$here/programs/cbsp_overrun_cxx.cpp" -o "$work/overrun_asan" 2>>"$work/cc.err"; then
+    # (A run per exec: with the fork server, LeakSanitizer reports the runtime's copies of its
+    # driver variables in such a program, a leak of the plain runtime's that is not this test's.)
+    expect 0 "runs clean" -- "$b" run -p 1-4 --seeds 5 --no-fork-server "$work/heap_rows_asan"
+    expect 1 "error\[cbsp-dest-overrun\]: .*\`halo::from_left\` \(12 bytes\)" -- "$b" run -p 2 --seed 1 --no-keep-trace "$work/overrun_asan"
+  elif grep -q "cannot find.*libasan\|asan" "$work/cc.err"; then
+    echo "note: no AddressSanitizer runtime to build with: the sanitized program was not tried"
+  else
+    echo "FAIL: bspcc -fsanitize=address"; cat "$work/cc.err"; fail=1
+  fi
+fi
 # bsp_abort before bsp_begin (a usage check) halts the program with an abort finding in the report.
 out="$("$b" run -p 2 --seed 1 --json "$work/abort.json" "$work/abort_before_begin" 2>&1 </dev/null)"; status=$?
 [ "$status" = 1 ] || { echo "FAIL: abort before bsp_begin: driver exited $status"; fail=1; }
