@@ -11,7 +11,6 @@
 #include "runtime/elf_file.hpp"
 #include "runtime/executable_symbols.hpp"
 #include "runtime/heap_owners.hpp"
-#include "runtime/program_image.hpp"
 
 namespace bspcheck::rt {
 
