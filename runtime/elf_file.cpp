@@ -1,6 +1,7 @@
 #include "runtime/elf_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,8 @@ namespace bspcheck::rt {
 ElfFile::ElfFile(const char* path) {
   const int saved_errno = errno;
   fd_ = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd_ >= 0 && fstat(fd_, &st) == 0) size_ = static_cast<std::uint64_t>(st.st_size);
   Elf64_Ehdr eh{};
   if (fd_ >= 0 && read(0, &eh, sizeof eh) && std::memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
       eh.e_ident[EI_CLASS] == ELFCLASS64 && eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shnum > 0) {
@@ -28,7 +31,7 @@ ElfFile::~ElfFile() {
 }
 
 bool ElfFile::read(std::uint64_t offset, void* out, std::size_t n) const {
-  if (fd_ < 0) return false;
+  if (fd_ < 0 || offset > size_ || n > size_ - offset) return false;
   // pread may return less than asked for a large read; a file that ends early is unreadable.
   auto* p = static_cast<char*>(out);
   while (n > 0) {
@@ -50,7 +53,7 @@ const char* ElfFile::name(const Elf64_Shdr& s) const {
 
 std::vector<char> ElfFile::strings(const Elf64_Shdr& s) const {
   std::vector<char> out;
-  if (s.sh_type != SHT_STRTAB) return out;
+  if (s.sh_type != SHT_STRTAB || !within(s)) return out;
   out.assign(s.sh_size + 1, '\0');
   if (!read(s.sh_offset, out.data(), s.sh_size)) out.clear();
   return out;
@@ -60,37 +63,37 @@ const Elf64_Shdr* ElfFile::linked(const Elf64_Shdr& s) const {
   return s.sh_link < sections_.size() ? &sections_[s.sh_link] : nullptr;
 }
 
+const Elf64_Sym* ElfFile::Symbols::find(const char* name, bool (*wanted)(const Elf64_Sym&)) const {
+  for (const Elf64_Sym& sym : table)
+    if (wanted(sym) && sym.st_name < names.size() && std::strcmp(names.data() + sym.st_name, name) == 0) return &sym;
+  return nullptr;
+}
+
+ElfFile::Symbols ElfFile::symbols(unsigned type) const {
+  Symbols out;
+  for (const Elf64_Shdr& s : sections_)
+    if (s.sh_type == type && linked(s)) {  // one table of each type per file
+      out.table = entries<Elf64_Sym>(s);
+      out.names = strings(*linked(s));
+      break;
+    }
+  return out;
+}
+
 std::uint64_t ElfFile::function(const char* name) const {
   const int saved_errno = errno;
-  std::uint64_t found = 0;
-  for (const Elf64_Shdr& s : sections_) {
-    if (s.sh_type != SHT_SYMTAB || !linked(s)) continue;
-    const std::vector<char> names = strings(*linked(s));
-    for (const Elf64_Sym& sym : entries<Elf64_Sym>(s))
-      if (ELF64_ST_TYPE(sym.st_info) == STT_FUNC && sym.st_shndx != SHN_UNDEF && sym.st_value != 0 &&
-          sym.st_name < names.size() && std::strcmp(names.data() + sym.st_name, name) == 0) {
-        found = sym.st_value;
-        break;
-      }
-    break;  // one full table per file
-  }
+  const Elf64_Sym* sym = symbols(SHT_SYMTAB).find(name, [](const Elf64_Sym& s) {
+    return ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_shndx != SHN_UNDEF && s.st_value != 0;
+  });
+  const std::uint64_t value = sym ? sym->st_value : 0;
   errno = saved_errno;
-  return found;
+  return value;
 }
 
 bool ElfFile::imports(const char* name) const {
   const int saved_errno = errno;
-  bool found = false;
-  for (const Elf64_Shdr& s : sections_) {
-    if (s.sh_type != SHT_DYNSYM || !linked(s)) continue;
-    const std::vector<char> names = strings(*linked(s));
-    for (const Elf64_Sym& sym : entries<Elf64_Sym>(s))
-      if (sym.st_shndx == SHN_UNDEF && sym.st_name < names.size() && std::strcmp(names.data() + sym.st_name, name) == 0) {
-        found = true;
-        break;
-      }
-    break;
-  }
+  const bool found =
+      symbols(SHT_DYNSYM).find(name, [](const Elf64_Sym& s) { return s.st_shndx == SHN_UNDEF; }) != nullptr;
   errno = saved_errno;
   return found;
 }

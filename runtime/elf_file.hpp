@@ -29,7 +29,7 @@ class ElfFile {
   template <class T>
   std::vector<T> entries(const Elf64_Shdr& s) const {
     std::vector<T> out;
-    if (s.sh_entsize != sizeof(T) || s.sh_type == SHT_NOBITS) return out;
+    if (s.sh_entsize != sizeof(T) || s.sh_type == SHT_NOBITS || !within(s)) return out;
     out.resize(s.sh_size / sizeof(T));
     if (!read(s.sh_offset, out.data(), out.size() * sizeof(T))) out.clear();
     return out;
@@ -46,8 +46,19 @@ class ElfFile {
   bool imports(const char* name) const;
 
  private:
+  struct Symbols {
+    std::vector<Elf64_Sym> table;
+    std::vector<char> names;
+    // The first symbol called `name` that `wanted` accepts, or null.
+    const Elf64_Sym* find(const char* name, bool (*wanted)(const Elf64_Sym&)) const;
+  };
+  // The file's symbol table of that type (SHT_SYMTAB, SHT_DYNSYM) with its names; empty if none.
+  Symbols symbols(unsigned type) const;
   bool read(std::uint64_t offset, void* out, std::size_t n) const;
+  // The section's bytes lie inside the file (a damaged header cannot make a huge allocation).
+  bool within(const Elf64_Shdr& s) const { return s.sh_offset <= size_ && s.sh_size <= size_ - s.sh_offset; }
 
+  std::uint64_t size_ = 0;  // of the file
   int fd_ = -1;
   std::vector<Elf64_Shdr> sections_;
   std::vector<char> section_names_;

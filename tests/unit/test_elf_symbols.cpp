@@ -3,9 +3,12 @@
 // that cannot be read is a file with nothing in it, errno unchanged.
 #include <gtest/gtest.h>
 
+#include <elf.h>
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "runtime/elf_file.hpp"
@@ -82,4 +85,38 @@ TEST(ElfSymbols, AFileThatIsNotElfHasNothingAndLeavesErrnoAlone) {
     EXPECT_EQ(errno, 1234) << path;
   }
   std::remove(text.c_str());
+}
+
+// A damaged file: this executable's copy with its symbol table's size made enormous. The table is
+// refused (it does not fit in the file) instead of read into an enormous allocation.
+TEST(ElfSymbols, ASectionLargerThanItsFileIsRefused) {
+  std::FILE* in = std::fopen("/proc/self/exe", "rb");
+  ASSERT_NE(in, nullptr);
+  std::string bytes;
+  char buf[1 << 16];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, in)) > 0;) bytes.append(buf, n);
+  std::fclose(in);
+  Elf64_Ehdr eh;
+  std::memcpy(&eh, bytes.data(), sizeof eh);
+  bool patched = false;
+  for (int i = 0; i < eh.e_shnum; ++i) {
+    Elf64_Shdr sh;
+    const std::size_t at = eh.e_shoff + static_cast<std::size_t>(i) * sizeof sh;
+    std::memcpy(&sh, bytes.data() + at, sizeof sh);
+    if (sh.sh_type != SHT_SYMTAB) continue;
+    sh.sh_size = std::uint64_t{1} << 60;
+    std::memcpy(bytes.data() + at, &sh, sizeof sh);
+    patched = true;
+  }
+  ASSERT_TRUE(patched) << "the test binary has no symbol table";
+  const std::string path = testing::TempDir() + "/damaged_elf";
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  ASSERT_NE(out, nullptr);
+  std::fwrite(bytes.data(), 1, bytes.size(), out);
+  std::fclose(out);
+  const ElfFile file(path.c_str());
+  EXPECT_FALSE(file.sections().empty());
+  EXPECT_EQ(file.function("bspcheck_elf_test_function"), 0u);
+  const ElfSymbols symbols(path, program_image().load_base);  // (it would throw or abort)
+  std::remove(path.c_str());
 }
