@@ -82,7 +82,8 @@ ElfFile::Symbols ElfFile::symbols(unsigned type) const {
 
 std::uint64_t ElfFile::function(const char* name) const {
   const int saved_errno = errno;
-  const Elf64_Sym* sym = symbols(SHT_SYMTAB).find(name, [](const Elf64_Sym& s) {
+  const Symbols table = symbols(SHT_SYMTAB);  // (find points into it)
+  const Elf64_Sym* sym = table.find(name, [](const Elf64_Sym& s) {
     return ELF64_ST_TYPE(s.st_info) == STT_FUNC && s.st_shndx != SHN_UNDEF && s.st_value != 0;
   });
   const std::uint64_t value = sym ? sym->st_value : 0;
@@ -92,8 +93,8 @@ std::uint64_t ElfFile::function(const char* name) const {
 
 bool ElfFile::imports(const char* name) const {
   const int saved_errno = errno;
-  const bool found =
-      symbols(SHT_DYNSYM).find(name, [](const Elf64_Sym& s) { return s.st_shndx == SHN_UNDEF; }) != nullptr;
+  const Symbols table = symbols(SHT_DYNSYM);
+  const bool found = table.find(name, [](const Elf64_Sym& s) { return s.st_shndx == SHN_UNDEF; }) != nullptr;
   errno = saved_errno;
   return found;
 }
