@@ -293,12 +293,13 @@ void CbspRuntime::gsync() {
   sync_sites_[meu].push_back({world_.self().site, "cBSP_gsync"});
   const long gen = ++gsyncs_[meu];
   gsync_superstep_[meu] = s;
-  sync_.notify_all();
-  auto all_in = [this, gen] {
-    for (long g : gsyncs_)
-      if (g < gen) return false;
-    return true;
-  };
+  // Every process has left generation gen - 2 by now (each entered gen - 1, which none leaves
+  // before all have entered it): no one reads its counts.
+  generations_.erase(generations_.begin(), generations_.lower_bound(gen - 1));
+  Generation& generation = generations_[gen];
+  const int p = world_.nprocs();
+  if (++generation.entered == p) sync_.notify_all();
+  auto all_in = [&generation, p] { return generation.entered == p; };
   sync_.wait_until({all_in,
                     [this, gen] {
                       std::vector<int> missing;
@@ -349,21 +350,17 @@ void CbspRuntime::gsync() {
     for (Message& m : now) earlier.push_back(std::move(m));
     const std::pair<long, int> done{gen, r};
     round_done_[meu] = done;
-    bool last = true;
-    for (const auto& d : round_done_) last = last && d >= done;
-    if (last) {  // the last process through round r says whether a next one is needed
+    if (generation.rounds.size() <= static_cast<std::size_t>(r)) generation.rounds.resize(static_cast<std::size_t>(r) + 1);
+    Round& round = generation.rounds[static_cast<std::size_t>(r)];
+    if (++round.delivered == p) {  // the last process through round r says whether a next one is needed
       bool more = false;
-      for (int q = 0; q < world_.nprocs(); ++q)
+      for (int q = 0; q < p && !more; ++q)
         for (const Message& m : inbox_[static_cast<std::size_t>(q)])
           more = more || (m.round == r + 1 && m.superstep <= gsync_superstep_[static_cast<std::size_t>(q)]);
-      more_rounds_[done] = more;
+      round.more = more;
       sync_.notify_all();
     }
-    sync_.wait_until({[this, done] {
-                        for (const auto& d : round_done_)
-                          if (d < done) return false;
-                        return true;
-                      },
+    sync_.wait_until({[&round, p] { return round.delivered == p; },
                       [this, done] {
                         std::vector<int> busy;
                         for (int q = 0; q < world_.nprocs(); ++q)
@@ -373,7 +370,7 @@ void CbspRuntime::gsync() {
                                " of deliveries";
                       },
                       Rule::cbsp_sync_mismatch, 1});
-    if (!more_rounds_.at(done)) break;
+    if (!round.more) break;
   }
   sync_.set_superstep(me, s + 1);
 }

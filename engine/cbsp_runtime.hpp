@@ -8,6 +8,7 @@
 // docs/cbsp.md.
 #pragma once
 
+#include <deque>
 #include <map>
 #include <string>
 #include <utility>
@@ -69,7 +70,18 @@ class CbspRuntime : public LocalSyncClient {
   std::vector<std::pair<long, int>> round_done_;  // per process: (gsync, round) it has delivered
   std::vector<int> delivering_round_;        // per process: the gsync round it delivers now, or -1
   std::vector<int> in_handler_;              // per process: handlers of its own running now (nested)
-  std::map<std::pair<long, int>, bool> more_rounds_;  // (gsync, round): messages for the next round
+  // A cBSP_gsync's progress, counted as the processes arrive, so that a waiting process's test is
+  // one load, not a scan of every process (a chain of p handler hops is p rounds, each waking p
+  // processes). The waits hold pointers: a map's and a deque's elements stay where they are.
+  struct Round {
+    int delivered = 0;  // processes through this round's deliveries
+    bool more = false;  // messages for the next round (set by the last process through)
+  };
+  struct Generation {
+    int entered = 0;  // processes that called this cBSP_gsync
+    std::deque<Round> rounds;
+  };
+  std::map<long, Generation> generations_;  // by cBSP_gsync generation (1, 2, ...)
   struct SyncSite {
     Site site;
     const char* call;  // "cBSP_nsync" or "cBSP_gsync"
