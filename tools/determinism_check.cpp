@@ -58,9 +58,9 @@ bool stopped_from_outside(const RunOutcome& r) {
   return false;
 }
 
-// The first event where two traces part, as a finding; nothing when they agree.
-std::optional<Finding> trace_difference(const RunConfig& c, int p, std::uint64_t seed, const std::string& first,
-                                        const std::string& second) {
+// The first event where two traces part, as a finding (its message says where and why, and
+// the caller adds how to reproduce it); nothing when they agree.
+std::optional<Finding> trace_difference(const std::string& first, const std::string& second) {
   try {
     // Streamed with bounded memory: traces of long runs are compared without reading them whole.
     trace::EventStream a = trace::EventStream::open(first), b = trace::EventStream::open(second);
@@ -85,9 +85,7 @@ std::optional<Finding> trace_difference(const RunConfig& c, int p, std::uint64_t
       if (pid >= 0) f.processes = {pid};
       std::ostringstream m;
       m << "two runs of the same seed part at event " << i + 1 << ": one makes " << describe(*x) << ", the other "
-        << describe(*y) << "; likely source: " << likely_source(*x, *y)
-        << ". Findings of this program may not reproduce from their seed. Reproduce: " << repro_command(c, p, seed)
-        << " (twice, with --trace, and compare: bsp-check show)";
+        << describe(*y) << "; likely source: " << likely_source(*x, *y) << ".";
       f.message = m.str();
       return f;
     }
@@ -95,6 +93,26 @@ std::optional<Finding> trace_difference(const RunConfig& c, int p, std::uint64_t
     // A run that did not record (it never reached bsp_begin, or crashed before): nothing to compare.
   }
   return std::nullopt;
+}
+
+// A trace names a call by its kind, process and data, not by its line. Replaying the first run's
+// trace puts the program through the same schedule once more; where the call differs again, the
+// replay's divergence is located at the call's site, which the finding then names. Nothing when
+// the replay follows the trace (the difference did not recur) or parts elsewhere.
+void locate_by_replay(const RunConfig& again, const std::string& path, int p, std::uint64_t seed,
+                      const std::string& trace, StdinFeed& in, Finding& f) {
+  RunConfig replaying = again;
+  replaying.options.run.trace_file.clear();
+  replaying.options.run.replay_file = trace;
+  const RunOutcome r = run_once(replaying, path, p, seed, in, false);
+  for (const Finding& d : r.report.findings) {
+    if (d.rule != rule_id(Rule::replay_divergence) || d.superstep != f.superstep || d.processes != f.processes ||
+        d.locations.empty())
+      continue;
+    f.locations = d.locations;
+    f.message += " The call's site was found by replaying the first run's trace, which parted there too.";
+    return;
+  }
 }
 
 // The words of a line: runs of letters, digits, '.', '_' and ':' (so "0x7ffd1234", "12.5" and
@@ -274,7 +292,10 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   }
   std::optional<DeterminismFinding> out;
   if (!stopped_from_outside(rb)) {
-    if (std::optional<Finding> f = trace_difference(c, p, seed, trace_a, trace_b)) {
+    if (std::optional<Finding> f = trace_difference(trace_a, trace_b)) {
+      if (!f->processes.empty()) locate_by_replay(again, path, p, seed, trace_a, in, *f);
+      f->message += " Findings of this program may not reproduce from their seed. Reproduce: " +
+                    repro_command(c, p, seed) + " (twice, with --trace, and compare: bsp-check show)";
       out = DeterminismFinding{std::move(*f), false};
     } else if (const int pid = first_differing_output(a.report, rb.report); pid >= 0) {
       // The session's own run was not captured with prefixes: output_nondeterminism_finding runs twice more.

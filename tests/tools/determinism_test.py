@@ -41,6 +41,11 @@ with tempfile.TemporaryDirectory() as work:
     check("data checksum" in out and "likely source: the same call sends different bytes" in out,
           f"the finding does not say where the runs part: {out[-800:]}")
     check(status == 0, f"a warning failed the session: exit {status}")
+    # Located at the put's own line (the traces name the call, not its site: a replay of the first
+    # run's trace parts at the call again and names it).
+    put_line = next(n for n, text in enumerate(open(source), 1) if "BUG" in text)
+    check(re.search(rf"^  at \S*uncontrolled_nondeterminism\.c:{put_line} \(bsp_put, process 0\)$", out, re.M)
+          is not None, f"not located at the put, line {put_line}: {out[-800:]}")
     status, out = run("-p", "2", "--seeds", "3", "--werror", prog)
     check(status == 1, f"--werror: exit {status}")
     status, out = run("-p", "2", "--seeds", "3", "--no-determinism-check", prog)
