@@ -8,7 +8,7 @@
 
 #include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
-#include "runtime/elf_file.hpp"
+#include "runtime/executable_at_load.hpp"
 #include "runtime/executable_symbols.hpp"
 #include "runtime/heap_owners.hpp"
 
@@ -34,7 +34,7 @@ int allocating_process() {
 // A cBSP program's heap blocks are recorded with their owners from the start, so that a
 // destination in the receiver's heap is known as the receiver's (foreign_destination).
 __attribute__((constructor)) void track_heap_of_cbsp_programs() {
-  if (ElfFile("/proc/self/exe").imports("cBSP_send")) track_heap_owners(&allocating_process);
+  if (executable_at_load().imports_cbsp_send) track_heap_owners(&allocating_process);
 }
 
 }  // namespace

@@ -473,8 +473,16 @@ void World::end() {
   block(ProcState::in_end);
   // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry);
   // process 0 is resumed only once all of them have finished, and returns.
-  if (self().pid != 0) throw ProcessExit{};
+  if (self().pid != 0) {
+    if (program_frames_unwind()) throw ProcessExit{};
+    end_without_unwinding(self());
+  }
   self().state = ProcState::runnable;
+}
+
+void World::end_without_unwinding(Process& me) {
+  if (globals_ && !stopping_) globals_->finish_process(me.pid);
+  leave(me, true);
 }
 
 double World::time() {

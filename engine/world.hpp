@@ -85,6 +85,11 @@ class World {
   // Called on a process's own context once its SPMD function has returned (unwound: by a
   // ProcessExit). Hands the processor on and never returns.
   [[noreturn]] void leave(Process& me, bool unwound);
+  // Ends process `me` (1..p-1) at bsp_end in place, as process_entry does after its stack has
+  // unwound, with the stack left as it is: for an executable whose frames cannot be unwound
+  // (program_unwinder.hpp). Its stack objects' destructors do not run, as at a separate
+  // process's exit(); its static objects' do.
+  [[noreturn]] void end_without_unwinding(Process& me);
   // In-process runs: the host context, resumed when every process has finished, and the
   // context process 0 already runs on (its sanitizer bookkeeping is carried over).
   void adopt_contexts(ContextSlot* host, const ContextSlot& process0, const FiberStack& stack0) {

@@ -1,7 +1,7 @@
 // elf_file.hpp: a 64-bit ELF file read in pieces with pread: its section headers at once, a
 // section's bytes when asked. The one reader of the runtime's two uses of an object's symbol
-// tables, naming variables (elf_symbols.hpp) and finding the executable's own unwinder at load
-// (program_unwinder.hpp). Neither reads the debug information, which is most of a -g file.
+// tables, naming variables (elf_symbols.hpp) and what the library learns of the executable at
+// load (executable_at_load.hpp). Neither reads the debug information, which is most of a -g file.
 #pragma once
 
 #include <elf.h>

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "runtime/elf_file.hpp"
+#include "runtime/executable_at_load.hpp"
 
 namespace bspcheck::rt {
 
@@ -21,9 +21,7 @@ int main_program_base(dl_phdr_info* info, std::size_t, void* out) {
 
 // At load, before any process runs (and before a fork server's worker snapshots its memory).
 __attribute__((constructor)) void find_program_unwinder() {
-  // Only the section headers, the symbol table and its names are read; errno stays as it was
-  // (the program starts with errno 0, C11 7.5).
-  const std::uint64_t value = ElfFile("/proc/self/exe").function("_Unwind_Backtrace");
+  const std::uint64_t value = executable_at_load().own_unwind_backtrace;
   if (value == 0) return;
   std::uintptr_t base = 0;
   dl_iterate_phdr(&main_program_base, &base);
@@ -37,5 +35,7 @@ int stop_at_once(void*, void*) { return 5; }  // _URC_END_OF_STACK: anything but
 void prime_program_unwinder() {
   if (g_program_backtrace) g_program_backtrace(&stop_at_once, nullptr);
 }
+
+bool program_frames_unwind() { return g_program_backtrace || !executable_at_load().own_personality_and_unwinder; }
 
 }  // namespace bspcheck::rt

@@ -13,7 +13,13 @@ namespace bspcheck::rt {
 // Fills the running process's copy of the program's own unwinder's tables: one call of its
 // _Unwind_Backtrace that stops at once. Nothing when the executable has no unwinder of its own
 // (found once, when the runtime is loaded, from the executable's symbol table; a stripped
-// executable has none to read, and such a program still aborts at bsp_end).
+// executable has none to read).
 void prime_program_unwinder();
+
+// Whether a ProcessExit may unwind through the program's frames: false for an executable with
+// its own personality routine and unwinder that could not be primed (stripped). Its processes
+// 1..p-1 then end at bsp_end without unwinding, as a separate process's exit() does
+// (World::end).
+bool program_frames_unwind();
 
 }  // namespace bspcheck::rt

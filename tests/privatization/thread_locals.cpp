@@ -4,8 +4,10 @@
 // with a destructor is destroyed once per process, with that process's value, when it ends.
 // Built a third time with -static-libstdc++ -static-libgcc (thread_locals_static): the program
 // then has an unwinder of its own, which processes 1..p-1 leave bsp_end through (main's `local`
-// has a destructor to run), program_unwinder.hpp. In the sanitizer build, what a process keeps
-// allocated from a global to its end is no leak (private_globals.cpp, keep_for_leak_check).
+// has a destructor to run), program_unwinder.hpp; a fourth time stripped (thread_locals_stripped),
+// whose unwinder cannot be found: its processes 1..p-1 end at bsp_end without unwinding. In the
+// sanitizer build, what a process keeps allocated from a global to its end is no leak
+// (private_globals.cpp, keep_for_leak_check).
 #include <bsp.h>
 
 #include <cerrno>
