@@ -350,8 +350,9 @@ void CbspRuntime::gsync() {
     for (Message& m : now) earlier.push_back(std::move(m));
     const std::pair<long, int> done{gen, r};
     round_done_[meu] = done;
-    if (generation.rounds.size() <= static_cast<std::size_t>(r)) generation.rounds.resize(static_cast<std::size_t>(r) + 1);
-    Round& round = generation.rounds[static_cast<std::size_t>(r)];
+    const auto ru = static_cast<std::size_t>(r);
+    if (generation.rounds.size() <= ru) generation.rounds.resize(ru + 1);
+    Round& round = generation.rounds[ru];
     if (++round.delivered == p) {  // the last process through round r says whether a next one is needed
       bool more = false;
       for (int q = 0; q < p && !more; ++q)

@@ -29,6 +29,7 @@ struct Entry {
 };
 Entry* g_table = nullptr;
 std::size_t g_capacity = 0;  // a power of two
+unsigned g_shift = 64;       // 64 - log2(g_capacity)
 std::size_t g_count = 0;
 std::atomic_flag g_lock = ATOMIC_FLAG_INIT;  // the program's own threads allocate too
 // Set once, read by every allocation, from any thread.
@@ -42,8 +43,6 @@ struct Locked {
   }
   ~Locked() { g_lock.clear(std::memory_order_release); }
 };
-
-unsigned g_shift = 64;     // 64 - log2(g_capacity)
 
 // Fibonacci hashing: the product's top bits, which every bit of the address reaches (a simulation
 // of blocks laid out as malloc lays them gave 1.0-1.1 probes per lookup, against 1.2-1.3 for
