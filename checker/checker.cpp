@@ -252,8 +252,14 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
     if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
-        << op.src_owner << ") changed between the call and the end of the superstep; an unbuffered "
-        << "operation may read its source at any moment in between";
+        << op.src_owner << ") changed between the call and the end of the superstep; ";
+      // MulticoreBSP's bsp_direct_get read at its call (engine/world_drma.cpp), the others read
+      // when they take effect.
+      if (std::strcmp(op.call, "bsp_direct_get") == 0)
+        m << "it read the source at once, while process " << op.src_owner << " may be anywhere in its superstep, "
+          << "so what it read depends on timing";
+      else
+        m << "an unbuffered operation may read its source at any moment in between";
       diag_.report(Finding{rule_id(Rule::hp_src_modified), rule_severity(Rule::hp_src_modified), m.str(), {op.caller, op.src_owner}, superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }

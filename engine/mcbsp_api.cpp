@@ -66,6 +66,13 @@ bool engine_holds(const char* call, const void* pc, std::initializer_list<Value>
 
 #define CALLER __builtin_return_address(0)
 
+void direct_get_at(const void* pc, int pid, const void* source, int offset, void* destination, int size) {
+  if (World* w = bspcheck::rt::enter_call("bsp_direct_get", pc)) {
+    w->direct_get(pid, source, offset, destination, size);
+    w->switch_point();
+  }
+}
+
 // bsp_abort's message: formatted here, handed to the classic bsp_abort whole.
 [[noreturn]] void abort_with(const char* format, va_list ap) {
   char buf[4096];
@@ -154,6 +161,19 @@ void bspcheck_mcbsp_get(mcbsp_pid pid, const void* source, mcbsp_size offset, vo
 void bspcheck_mcbsp_hpget(mcbsp_pid pid, const void* source, mcbsp_size offset, void* destination, mcbsp_size size) {
   if (engine_holds("bsp_hpget", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}}))
     bsp_hpget(static_cast<int>(pid), source, static_cast<int>(offset), destination, static_cast<int>(size));
+}
+
+// No classic primitive: the engine's own (World::direct_get), entered as the classic calls are.
+void bspcheck_mcbsp_direct_get(mcbsp_pid pid, const void* source, mcbsp_size offset, void* destination,
+                               mcbsp_size size) {
+  if (!engine_holds("bsp_direct_get", CALLER, {{"pid", pid}, {"offset", offset}, {"size", size}})) return;
+  direct_get_at(CALLER, static_cast<int>(pid), source, static_cast<int>(offset), destination, static_cast<int>(size));
+}
+
+// MCBSP_COMPATIBILITY_MODE's bsp_direct_get, with the classic int types (a negative value is the
+// engine's api-misuse, as for bsp_get).
+void bspcheck_mcbsp_direct_get_int(int pid, const void* source, int offset, void* destination, int size) {
+  direct_get_at(CALLER, pid, source, offset, destination, size);
 }
 
 // --- BSMP ------------------------------------------------------------------------------------

@@ -142,6 +142,9 @@ class World {
   void pop_reg(const void* ident);
   void put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered);
   void get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered);
+  // MulticoreBSP for C's bsp_direct_get: reads process pid's registered memory at once, wherever
+  // that process is in its superstep (engine/world_drma.cpp).
+  void direct_get(int pid, const void* src, int offset, void* dst, int nbytes);
   void set_tagsize(int* tag_nbytes);
   void send(int pid, const void* tag, const void* payload, int payload_nbytes);
   void qsize(int* nmessages, int* accum_nbytes);
@@ -324,6 +327,9 @@ class World {
   RegistrationTable regs_;
   DrmaBuffer drma_;  // buffered puts and gets until the barrier
   HpOperations hp_;  // this superstep's hpput/hpget, performed or not
+  // This superstep's bsp_direct_get reads, performed at their calls: the checker looks at the
+  // barrier whether their sources changed after them (hp-src-modified).
+  std::vector<checker::HpRecord> direct_reads_;
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;

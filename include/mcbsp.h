@@ -27,6 +27,19 @@
 #define MCBSP_NUMMSG_TYPE int
 #define MCBSP_BYTESIZE_TYPE int
 #define bsp_hpsend bsp_send /* MulticoreBSP's unbuffered send; bsp-check buffers it (docs/dialects.md) */
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* bsp_direct_get with the classic types: reads the remote registered memory at once. */
+void bspcheck_mcbsp_direct_get_int(int pid, const void *source, int offset, void *destination, int size);
+#ifdef __cplusplus
+}
+#endif
+#ifdef BSPCHECK_NO_SITE_MACROS
+#define bsp_direct_get bspcheck_mcbsp_direct_get_int
+#else
+#define bsp_direct_get(...) (bspcheck_set_site(__FILE__, __LINE__), bspcheck_mcbsp_direct_get_int(__VA_ARGS__))
+#endif
 #else
 
 #if defined(BSPCHECK_BSP_H) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
@@ -109,13 +122,10 @@ void BSPCHECK_MCBSP_NAME_(move)(void *payload, bspcheck_mcbsp_size_t max_copy_si
 /* Returns the payload size, or SIZE_MAX when the queue is empty. */
 bspcheck_mcbsp_size_t BSPCHECK_MCBSP_NAME_(hpmove)(void **p_tag, void **p_payload) BSPCHECK_MCBSP_LABEL_(hpmove);
 
-/* bsp_direct_get reads remote memory at once, outside the superstep's order of effects; the
- * engine has no such operation, so a call is a compile error rather than a different program. */
-#ifndef BSPCHECK_MCBSP_IMPLEMENTATION
-void bsp_direct_get(bspcheck_mcbsp_pid_t pid, const void *source, bspcheck_mcbsp_size_t offset, void *destination,
-                    bspcheck_mcbsp_size_t size)
-    __attribute__((error("bsp-check: bsp_direct_get of MulticoreBSP for C is not supported (dialect mcbsp); use bsp_get and bsp_sync, see docs/dialects.md")));
-#endif
+/* bsp_direct_get reads the remote registered memory at once, wherever its owner is in the
+ * superstep (docs/dialects.md); a source changed later in the same superstep is hp-src-modified. */
+void BSPCHECK_MCBSP_NAME_(direct_get)(bspcheck_mcbsp_pid_t pid, const void *source, bspcheck_mcbsp_size_t offset,
+                                      void *destination, bspcheck_mcbsp_size_t size) BSPCHECK_MCBSP_LABEL_(direct_get);
 
 /* The source location of the next call (defined with the classic interface). */
 void bspcheck_set_site(const char *file, int line);
@@ -166,6 +176,7 @@ bspcheck_mcbsp_size_t *bspcheck_mcbsp_tagsize(void) __attribute__((error(
 #define bsp_hpput(...) (BSPCHECK_MCBSP_AT_, bsp_hpput(__VA_ARGS__))
 #define bsp_get(...) (BSPCHECK_MCBSP_AT_, bsp_get(__VA_ARGS__))
 #define bsp_hpget(...) (BSPCHECK_MCBSP_AT_, bsp_hpget(__VA_ARGS__))
+#define bsp_direct_get(...) (BSPCHECK_MCBSP_AT_, bsp_direct_get(__VA_ARGS__))
 #define bsp_set_tagsize(...) (BSPCHECK_MCBSP_AT_, bsp_set_tagsize(BSPCHECK_MCBSP_SET_TAGSIZE_ARGS_(__VA_ARGS__)))
 #define bsp_send(...) (BSPCHECK_MCBSP_AT_, bsp_send(__VA_ARGS__))
 #define bsp_hpsend(...) (BSPCHECK_MCBSP_AT_, bsp_hpsend(__VA_ARGS__))

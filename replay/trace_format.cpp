@@ -19,7 +19,7 @@ const char* call_name(Call c) {
                                 "cBSP_initialize", "cBSP_send", "cBSP_nsync", "cBSP_gsync",
                                 "bspk_malloc", "bspk_lookup", "bspk_free", "bspk_sync", "bspk_expect",
                                 "bspk_will_send", "bspk_send", "bspk_recv", "bspk_copy (store)",
-                                "bspk_copy (fetch)", "bspk_copy (local)"};
+                                "bspk_copy (fetch)", "bspk_copy (local)", "bsp_direct_get"};
   static_assert(std::size(names) == static_cast<std::size_t>(Call::count_));
   auto i = static_cast<std::size_t>(c);
   return i < std::size(names) ? names[i] : "?";

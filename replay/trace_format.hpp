@@ -34,6 +34,7 @@ enum class Call : std::uint8_t {
   cbsp_initialize, cbsp_send, cbsp_nsync, cbsp_gsync,
   bspk_malloc, bspk_lookup, bspk_free, bspk_sync, bspk_expect, bspk_will_send, bspk_send, bspk_recv,
   bspk_store, bspk_fetch, bspk_copy_local,
+  direct_get,  // MulticoreBSP for C's bsp_direct_get (appended: older traces keep their numbers)
   count_
 };
 // Calls that end a process's superstep (its local superstep: cBSP and BSPk processes may be in

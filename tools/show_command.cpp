@@ -351,7 +351,8 @@ json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analys
     const trace::CallRecord& c = e.rec;
     const std::uint64_t ts = start[k] + seen[c.pid]++;
     const bool put_like = c.call == trace::Call::put || c.call == trace::Call::hpput || c.call == trace::Call::send;
-    const bool get_like = c.call == trace::Call::get || c.call == trace::Call::hpget;
+    const bool get_like =
+        c.call == trace::Call::get || c.call == trace::Call::hpget || c.call == trace::Call::direct_get;
     if (!put_like && !get_like) continue;
     std::string name = std::string(short_name(c.call)) + (put_like ? " to " : " from ") + std::to_string(c.target) +
                        ", " + std::to_string(c.size) + " B";

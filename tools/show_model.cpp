@@ -183,6 +183,7 @@ Analysis analyse(const trace::Reader& r, const Settings& s) {
           break;
         case trace::Call::get:
         case trace::Call::hpget:
+        case trace::Call::direct_get:
           if (valid_target && c.size > 0) transfer(k, target, pid, bytes, 0), addressed();
           break;
         case trace::Call::send:

@@ -75,15 +75,6 @@ void f(void) {
 C
 must_not_build int_status_mcbsp.c "without --dialect" "$bspcc" --dialect=mcbsp
 
-cat > direct_get.c <<'C'
-#include <mcbsp.h>
-void f(double *x) {
-  double y;
-  bsp_direct_get(1, x, 0, &y, sizeof y);
-}
-C
-must_not_build direct_get.c "dialect mcbsp" "$bspcc"
-
 # Miller's Oxford BSP library addresses unregistered statics of other processes: refused by name.
 cat > miller_store.c <<'C'
 #include <bsp.h>
@@ -208,7 +199,7 @@ C
 "$bspcxx" --dialect=mcbsp -O2 mcbsp_cxx.cpp -o mcbsp_cxx $extra && "$bspcheck" run -q -p 1-8 --seeds 3 ./mcbsp_cxx \
   && echo "ok: bspcxx --dialect=mcbsp, extern \"C\" { #include <mcbsp.h> }" || fail "mcbsp_cxx.cpp"
 
-# MCBSP_COMPATIBILITY_MODE asks MulticoreBSP for the classic int interface.
+# MCBSP_COMPATIBILITY_MODE asks MulticoreBSP for the classic int interface (bsp_direct_get too).
 cat > mcbsp_compat_mode.c <<'C'
 #define MCBSP_COMPATIBILITY_MODE
 #include <mcbsp.h>
@@ -218,6 +209,13 @@ int main(void) {
   bsp_qsize(&n, &bytes);
   bsp_get_tag(&status, NULL);
   if (status != -1) bsp_abort("classic: an empty queue is -1");
+  int mine = 7 * bsp_pid(), theirs = -1;
+  bsp_push_reg(&mine, sizeof mine);
+  bsp_sync();
+  bsp_direct_get((bsp_pid() + 1) % bsp_nprocs(), &mine, 0, &theirs, sizeof theirs);
+  if (theirs != 7 * ((bsp_pid() + 1) % bsp_nprocs())) bsp_abort("bsp_direct_get read %d", theirs);
+  bsp_sync();
+  bsp_pop_reg(&mine);
   bsp_end();
   return 0;
 }
