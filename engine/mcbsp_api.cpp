@@ -194,12 +194,14 @@ void bspcheck_mcbsp_send(mcbsp_pid pid, const void* tag, const void* payload, mc
     bsp_send(static_cast<int>(pid), tag, payload, static_cast<int>(size));
 }
 
-// MulticoreBSP's hpsend reads tag and payload at the sync instead of at the call; a program may
-// not change them in between, so copying them at the call (bsp_send) gives every correct
-// program its result. See docs/dialects.md for what this does not detect.
+// MulticoreBSP's hpsend reads tag and payload at any moment until the sync instead of at the
+// call (World::hpsend).
 void bspcheck_mcbsp_hpsend(mcbsp_pid pid, const void* tag, const void* payload, mcbsp_size size) {
-  if (engine_holds("bsp_hpsend", CALLER, {{"pid", pid}, {"size", size}}))
-    bsp_send(static_cast<int>(pid), tag, payload, static_cast<int>(size));
+  if (!engine_holds("bsp_hpsend", CALLER, {{"pid", pid}, {"size", size}})) return;
+  if (World* w = bspcheck::rt::enter_call("bsp_hpsend", CALLER)) {
+    w->hpsend(static_cast<int>(pid), tag, payload, static_cast<int>(size));
+    w->switch_point();
+  }
 }
 
 void bspcheck_mcbsp_qsize(mcbsp_pid* packets, mcbsp_size* accumulated_size) {

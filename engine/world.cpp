@@ -504,10 +504,10 @@ void World::barrier(bool final) {
   }
   // The exchange (engine/barrier.hpp): pending hp operations, get sources, the checker's look
   // at every write, then the writes, gets before puts.
-  // bsp_direct_get read at its call: its source must not have changed since, before anything of
-  // the exchange lands (what lands at the barrier comes after every read of the superstep).
-  if (checker_ && !direct_reads_.empty()) checker_->check_hp_at_barrier(direct_reads_, superstep_);
-  direct_reads_.clear();
+  // Sources held from their calls (bsp_direct_get's, bsp_hpsend's) must not have changed, before
+  // anything of the exchange lands (what lands at the barrier comes after every read of them).
+  if (checker_ && !held_sources_.empty()) checker_->check_hp_at_barrier(held_sources_, superstep_);
+  held_sources_.clear();
   Barrier(hp_, drma_, *sched_, checker_.get()).exchange(superstep_, [this](std::size_t i) { fire_hp(i, false); });
   if (registration_requests_) apply_registrations();
   registration_requests_ = false;

@@ -146,7 +146,12 @@ class World {
   // that process is in its superstep (engine/world_drma.cpp).
   void direct_get(int pid, const void* src, int offset, void* dst, int nbytes);
   void set_tagsize(int* tag_nbytes);
-  void send(int pid, const void* tag, const void* payload, int payload_nbytes);
+  // True when the message was sent (false: a finding said why not).
+  bool send(int pid, const void* tag, const void* payload, int payload_nbytes);
+  // MulticoreBSP's bsp_hpsend: sent as bsp_send (copied at the call, which gives every correct
+  // program its result), with tag and payload held until the barrier: MulticoreBSP may read
+  // them at any moment until then, so a change before it is hp-src-modified.
+  void hpsend(int pid, const void* tag, const void* payload, int payload_nbytes);
   void qsize(int* nmessages, int* accum_nbytes);
   void get_tag(int* status, void* tag);
   void move(void* payload, int reception_nbytes);
@@ -327,9 +332,11 @@ class World {
   RegistrationTable regs_;
   DrmaBuffer drma_;  // buffered puts and gets until the barrier
   HpOperations hp_;  // this superstep's hpput/hpget, performed or not
-  // This superstep's bsp_direct_get reads, performed at their calls: the checker looks at the
-  // barrier whether their sources changed after them (hp-src-modified).
-  std::vector<checker::HpRecord> direct_reads_;
+  // Sources that must not change from their call to the barrier besides hp operations': what
+  // bsp_direct_get read at its call, what bsp_hpsend may read until the sync. The checker looks
+  // at the barrier (hp-src-modified).
+  std::vector<checker::HpRecord> held_sources_;
+  void hold_until_barrier(const void* p, std::size_t n);  // (the running process's bytes)
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;

@@ -65,7 +65,7 @@ void World::apply_tagsize() {
   for (Process& pr : procs_) pr.tagsize_request = -1;
 }
 
-void World::send(int pid, const void* tag, const void* payload, int payload_nbytes) {
+bool World::send(int pid, const void* tag, const void* payload, int payload_nbytes) {
   traced_call(trace::Call::send, pid, payload_nbytes, payload,
               payload && payload_nbytes > 0 ? static_cast<std::size_t>(payload_nbytes) : 0);
   Process& me = self();
@@ -77,12 +77,30 @@ void World::send(int pid, const void* tag, const void* payload, int payload_nbyt
                              std::to_string(payload_nbytes) + ")");
   } else if ((!payload && payload_nbytes > 0) || (!tag && messages_.tagsize() > 0)) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to bsp_send");
+                             (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to " + me.call);
   } else {
     // Buffered on source: tag and payload are copied now.
     messages_.send(me.pid, pid, tag, payload, static_cast<std::uint32_t>(payload_nbytes));
     comm_.transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
+    return true;
   }
+  return false;
+}
+
+void World::hpsend(int pid, const void* tag, const void* payload, int payload_nbytes) {
+  if (!send(pid, tag, payload, payload_nbytes)) return;
+  hold_until_barrier(tag, static_cast<std::size_t>(messages_.tagsize()));
+  hold_until_barrier(payload, static_cast<std::size_t>(payload_nbytes));
+}
+
+void World::hold_until_barrier(const void* p, std::size_t n) {
+  if (!checker_ || !p || n == 0) return;
+  const Process& me = self();
+  if (globals_) globals_->flush();  // p may be one of the running process's private globals
+  checker::HpRecord r{canonical(running_, p), nullptr, static_cast<std::uint32_t>(n), me.pid, me.pid, me.pid,
+                      me.site, me.call, 0, 0};
+  r.src_hash_at_call = content_hash(r.src, r.nbytes);
+  held_sources_.push_back(r);
 }
 
 void World::deliver_messages() {

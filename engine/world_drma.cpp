@@ -126,7 +126,7 @@ void World::direct_get(int pid, const void* src, int offset, void* dst, int nbyt
   // (reading an hpput's destination, writing an hpget's) it is the program's access, reported so.
   std::memmove(r.dst, r.src, r.nbytes);
   if (globals_) globals_->reload();
-  if (checker_) direct_reads_.push_back(r);
+  if (checker_) held_sources_.push_back(r);
 }
 
 void World::maybe_fire_hp() {
