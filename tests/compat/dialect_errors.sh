@@ -199,6 +199,75 @@ C
 "$bspcxx" --dialect=mcbsp -O2 mcbsp_cxx.cpp -o mcbsp_cxx $extra && "$bspcheck" run -q -p 1-8 --seeds 3 ./mcbsp_cxx \
   && echo "ok: bspcxx --dialect=mcbsp, extern \"C\" { #include <mcbsp.h> }" || fail "mcbsp_cxx.cpp"
 
+# MulticoreBSP's C++ wrapper (mcbsp.hpp): a BSP_program whose fields are each process's own
+# (process 0 runs on the object begin() was called on, the others on newInstance()'s), as
+# MulticoreBSP's C++ users write it, in C++98 and in the default standard. Each process reads
+# its right neighbour's field with bsp_direct_get; process 0 checks them all and the destructor
+# count (every instance but its own destroyed, once).
+cat > mcbsp_program.cpp <<'C'
+#include <mcbsp.hpp>
+#include <cstdio>
+static int destroyed[64];  /* shared, as between MulticoreBSP's threads: a slot per process */
+class Ring : public mcbsp::BSP_program {
+  long mine, right;
+  int slot;  /* the process whose instance this is; -1 for main's own object */
+ protected:
+  virtual void spmd() {
+    const bsp_pid_t s = bsp_pid(), p = bsp_nprocs();
+    mine = 10 * (long)s + 1;
+    bsp_push_reg(&mine, sizeof mine);
+    bsp_push_reg(&right, sizeof right);
+    bsp_sync();
+    bsp_direct_get((s + 1) % p, &mine, 0, &right, sizeof right);
+    bsp_sync();
+    long wrong = right != 10 * (long)((s + 1) % p) + 1;
+    long any = 0;
+    bsp_push_reg(&any, sizeof any);
+    bsp_sync();
+    if (wrong) bsp_put(0, &wrong, &any, 0, sizeof wrong);
+    bsp_sync();
+    if (s == 0) std::printf("BSP_program with %u processes: %s\n", p, any ? "WRONG" : "ok");
+    bsp_pop_reg(&any);
+    bsp_pop_reg(&right);
+    bsp_pop_reg(&mine);
+  }
+  virtual mcbsp::BSP_program* newInstance() {
+    Ring* r = new Ring();
+    r->slot = (int)bsp_pid();
+    return r;
+  }
+ public:
+  Ring() : mine(-1), right(-1), slot(-1) {}
+  ~Ring() {
+    if (slot >= 0) destroyed[slot] += 1;
+  }
+};
+int main() {
+  Ring program;
+  program.begin();
+  int n = 0;
+  for (int s = 0; s < 64; ++s) n += destroyed[s];
+  std::printf("destroyed %d instances\n", n);
+  return 0;
+}
+C
+for std in -std=c++98 ""; do
+  # shellcheck disable=SC2086
+  if "$bspcxx" --dialect=mcbsp -O2 $std mcbsp_program.cpp -o mcbsp_program $extra; then
+    for p in 1 3 5; do
+      out="$("$bspcheck" run -v -p "$p" --seeds 3 ./mcbsp_program 2>&1)"
+      if [ "$(grep -c "^BSP_program with $p processes: ok$" <<<"$out")" != 3 ] ||
+         [ "$(grep -c "^destroyed $((p - 1)) instances$" <<<"$out")" != 3 ] || grep -q "error\[" <<<"$out"; then
+        fail "mcbsp_program.cpp ($std) at p = $p:"
+        echo "$out" | head -20
+      fi
+    done
+    echo "ok: mcbsp.hpp's BSP_program $std"
+  else
+    fail "mcbsp_program.cpp does not build ($std)"
+  fi
+done
+
 # MCBSP_COMPATIBILITY_MODE asks MulticoreBSP for the classic int interface (bsp_direct_get too).
 cat > mcbsp_compat_mode.c <<'C'
 #define MCBSP_COMPATIBILITY_MODE
