@@ -502,12 +502,12 @@ void World::barrier(bool final) {
     poison_.release(Rule::hp_dst_read);
     poison_.release(Rule::get_dst_early_read);
   }
-  // The exchange (engine/barrier.hpp): pending hp operations, get sources, the checker's look
-  // at every write, then the writes, gets before puts.
   // Sources held from their calls (bsp_direct_get's, bsp_hpsend's) must not have changed, before
   // anything of the exchange lands (what lands at the barrier comes after every read of them).
   if (checker_ && !held_sources_.empty()) checker_->check_hp_at_barrier(held_sources_, superstep_);
   held_sources_.clear();
+  // The exchange (engine/barrier.hpp): pending hp operations, get sources, the checker's look
+  // at every write, then the writes, gets before puts.
   Barrier(hp_, drma_, *sched_, checker_.get()).exchange(superstep_, [this](std::size_t i) { fire_hp(i, false); });
   if (registration_requests_) apply_registrations();
   registration_requests_ = false;
