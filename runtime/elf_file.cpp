@@ -91,10 +91,12 @@ std::uint64_t ElfFile::function(const char* name) const {
   return value;
 }
 
-bool ElfFile::imports(const char* name) const {
+std::vector<bool> ElfFile::imports(std::initializer_list<const char*> names) const {
   const int saved_errno = errno;
   const Symbols table = symbols(SHT_DYNSYM);
-  const bool found = table.find(name, [](const Elf64_Sym& s) { return s.st_shndx == SHN_UNDEF; }) != nullptr;
+  std::vector<bool> found;
+  for (const char* name : names)
+    found.push_back(table.find(name, [](const Elf64_Sym& s) { return s.st_shndx == SHN_UNDEF; }) != nullptr);
   errno = saved_errno;
   return found;
 }

@@ -7,6 +7,7 @@
 #include <elf.h>
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -42,8 +43,9 @@ class ElfFile {
   // The value (address before relocation) of the defined function `name` in the full symbol
   // table, or 0: a stripped file has no full table.
   std::uint64_t function(const char* name) const;
-  // The file uses `name` from another object (an undefined symbol of its dynamic table).
-  bool imports(const char* name) const;
+  // For each of `names`: the file uses it from another object (an undefined symbol of its
+  // dynamic table). The table is read once for all of them.
+  std::vector<bool> imports(std::initializer_list<const char*> names) const;
 
  private:
   struct Symbols {

@@ -1,6 +1,7 @@
 #include "runtime/executable_at_load.hpp"
 
 #include <cstring>
+#include <vector>
 
 #include "runtime/elf_file.hpp"
 
@@ -17,9 +18,9 @@ ExecutableAtLoad read_executable() {
   bool exception_tables = false;
   for (const Elf64_Shdr& s : exe.sections())
     exception_tables = exception_tables || std::strcmp(exe.name(s), ".gcc_except_table") == 0;
-  out.own_personality_and_unwinder =
-      exception_tables && !exe.imports("__gxx_personality_v0") && !exe.imports("_Unwind_SetGR");
-  out.imports_cbsp_send = exe.imports("cBSP_send");
+  const std::vector<bool> imported = exe.imports({"__gxx_personality_v0", "_Unwind_SetGR", "cBSP_send"});
+  out.own_personality_and_unwinder = exception_tables && !imported[0] && !imported[1];
+  out.imports_cbsp_send = imported[2];
   return out;
 }
 
