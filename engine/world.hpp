@@ -336,7 +336,9 @@ class World {
   // bsp_direct_get read at its call, what bsp_hpsend may read until the sync. The checker looks
   // at the barrier (hp-src-modified).
   std::vector<checker::HpRecord> held_sources_;
-  void hold_until_barrier(const void* p, std::size_t n);  // (the running process's bytes)
+  // Records the n bytes at p of process owner's (its private globals flushed by the caller), as
+  // read by the running process's call now.
+  void hold_until_barrier(int owner, const void* p, std::size_t n);
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
   std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
   std::function<void()> globals_prepare_;

@@ -89,15 +89,16 @@ bool World::send(int pid, const void* tag, const void* payload, int payload_nbyt
 
 void World::hpsend(int pid, const void* tag, const void* payload, int payload_nbytes) {
   if (!send(pid, tag, payload, payload_nbytes)) return;
-  hold_until_barrier(tag, static_cast<std::size_t>(messages_.tagsize()));
-  hold_until_barrier(payload, static_cast<std::size_t>(payload_nbytes));
+  if (!checker_) return;
+  if (globals_) globals_->flush();  // tag and payload may be the running process's private globals
+  hold_until_barrier(running_, tag, static_cast<std::size_t>(messages_.tagsize()));
+  hold_until_barrier(running_, payload, static_cast<std::size_t>(payload_nbytes));
 }
 
-void World::hold_until_barrier(const void* p, std::size_t n) {
+void World::hold_until_barrier(int owner, const void* p, std::size_t n) {
   if (!checker_ || !p || n == 0) return;
   const Process& me = self();
-  if (globals_) globals_->flush();  // p may be one of the running process's private globals
-  checker::HpRecord r{canonical(running_, p), nullptr, static_cast<std::uint32_t>(n), me.pid, me.pid, me.pid,
+  checker::HpRecord r{canonical(owner, p), nullptr, static_cast<std::uint32_t>(n), me.pid, owner, me.pid,
                       me.site, me.call, 0, 0};
   r.src_hash_at_call = content_hash(r.src, r.nbytes);
   held_sources_.push_back(r);

@@ -115,18 +115,14 @@ void World::direct_get(int pid, const void* src, int offset, void* dst, int nbyt
   if (!base) return;
   const void* source = static_cast<const char*>(base) + offset;
   comm_.transfer(pid, running_, static_cast<std::size_t>(nbytes));
-  const Process& me = self();
   // Through the canonical addresses, as an hp operation is performed: the source may be a private
   // global of process pid, the destination one of the caller's (flushed first, reloaded after).
-  checker::HpRecord r{canonical(pid, source), canonical(running_, dst), static_cast<std::uint32_t>(nbytes),
-                      me.pid, pid, running_, me.site, me.call, 0, 0};
   if (globals_) globals_->flush();
-  if (checker_) r.src_hash_at_call = content_hash(r.src, r.nbytes);
+  hold_until_barrier(pid, source, static_cast<std::size_t>(nbytes));
   // A plain copy, as bsp_put's of its source: in a region poisoned for a pending operation
   // (reading an hpput's destination, writing an hpget's) it is the program's access, reported so.
-  std::memmove(r.dst, r.src, r.nbytes);
+  std::memmove(canonical(running_, dst), canonical(pid, source), static_cast<std::size_t>(nbytes));
   if (globals_) globals_->reload();
-  if (checker_) held_sources_.push_back(r);
 }
 
 void World::maybe_fire_hp() {
