@@ -333,6 +333,8 @@ int run_command(const RunConfig& c) {
   if (progress) std::fputs("\r\033[K", stderr);
   const int stop_signal = interrupt_signal();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Two decimals below ten seconds: a session of a hundred small runs reads "0.04 s", not "0.0 s".
+  const int secs_decimals = secs < 10 ? 2 : 1;
 
   SessionInfo session;
   session.program = c.program;
@@ -371,9 +373,9 @@ int run_command(const RunConfig& c) {
   if (!c.quiet && done > 1 && !summary.empty()) summary.print_table(with_findings, done);
 
   if (stop_signal) {
-    std::fprintf(stderr, "bsp-check: interrupted by %s after %llu of %llu runs (%llu failed) in %.1f s\n",
+    std::fprintf(stderr, "bsp-check: interrupted by %s after %llu of %llu runs (%llu failed) in %.*f s\n",
                  session.interrupted_by.c_str(), static_cast<unsigned long long>(done),
-                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(failed), secs);
+                 static_cast<unsigned long long>(total), static_cast<unsigned long long>(failed), secs_decimals, secs);
     for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
     if (!repro_lines.empty()) print_input_reminder(stdin_feed);
     return 128 + stop_signal;  // as a shell reports a command ended by the signal
@@ -384,8 +386,8 @@ int run_command(const RunConfig& c) {
                 shard.count > 1 ? "; shard " : "", shard.count > 1 ? shard.text().c_str() : "");
   if (failed == 0) {
     if (!c.quiet) {
-      std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.1f s", static_cast<unsigned long long>(done),
-                   done == 1 ? "" : "s", range, secs);
+      std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.*f s", static_cast<unsigned long long>(done),
+                   done == 1 ? "" : "s", range, secs_decimals, secs);
       if (c.verbose && secs > 0)
         std::fprintf(stderr, " (%.0f runs/s, -j %u; %zu coverage tuples)", static_cast<double>(done) / secs, jobs,
                      coverage.size());
@@ -394,8 +396,8 @@ int run_command(const RunConfig& c) {
     }
     return 0;
   }
-  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED (%s) in %.1f s%s\n", static_cast<unsigned long long>(failed),
-               static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs,
+  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED (%s) in %.*f s%s\n", static_cast<unsigned long long>(failed),
+               static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs_decimals, secs,
                !c.keep_going && done < total ? "; stopped at the first failure (--keep-going runs all)" : "");
   for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
   print_input_reminder(stdin_feed);
