@@ -28,6 +28,21 @@ std::string site_key(const rt::Site& s) {
   return key;
 }
 
+// Two calls made at one wrapper line: the same call site when the wrapper was called from the same
+// place. The return addresses into the wrapper's caller are compared first (no symbolising). When
+// they differ, the program's own lines decide, which is what the user sees: a wrapper inlined into
+// its caller has that caller's caller as its second frame, and main's caller on process 0 is the C
+// library while on processes 1..p-1 it is the runtime.
+bool same_wrapper_caller(std::uint32_t a, std::uint32_t b) {
+  if (rt::wrapper_caller(a) == rt::wrapper_caller(b)) return true;
+  const rt::SymbolisedStack& sa = rt::symbolised_stack(a);
+  const rt::SymbolisedStack& sb = rt::symbolised_stack(b);
+  if (sa.user < 0 || sb.user < 0) return false;
+  const StackFrame& fa = sa.frames[static_cast<std::size_t>(sa.user)];
+  const StackFrame& fb = sb.frames[static_cast<std::size_t>(sb.user)];
+  return fa.file == fb.file && fa.line == fb.line;
+}
+
 // At most this many earlier overlapping writes are compared with each write: keeps a barrier
 // where thousands of writes hit the same bytes linear, and one colliding pair is enough to report.
 constexpr std::size_t kMaxOverlapCompares = 64;
@@ -316,7 +331,7 @@ void Checker::slot_created(const std::vector<const void*>& addrs, const std::vec
       first = &sites[pid];
       first_pid = static_cast<int>(pid);
     } else if (sites[pid].line != first->line || std::strcmp(sites[pid].file, first->file) != 0 ||
-               rt::wrapper_caller(sites[pid].stack) != rt::wrapper_caller(first->stack)) {
+               !same_wrapper_caller(sites[pid].stack, first->stack)) {
       differ = true;
     }
     if (seen.insert(site_key(sites[pid])).second) {

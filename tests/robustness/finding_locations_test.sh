@@ -30,15 +30,22 @@ for opt in -O0 -O2; do
 done
 
 # Which line registered a slot, through a helper in a header: the helper's line is the same for
-# all, the callers' are not (reg-site-mismatch, a warning: --werror makes it fail the run).
-# shellcheck disable=SC2086
-"$BSPCXX" $CFLAGS -g -O0 "$src/swapped_registration.cpp" -o swapped_registration || { echo "FAIL: bspcxx swapped"; exit 1; }
-out="$("$BSPCHECK" run -p 2 --seeds 1 --werror ./swapped_registration 2>&1)"; status=$?
-[ "$status" = 1 ] || { echo "FAIL: swapped_registration exited $status"; echo "$out"; fail=1; }
-grep -q "warning\[reg-site-mismatch\]" <<<"$out" || { echo "FAIL: swapped registration through a wrapper not found"; echo "$out"; fail=1; }
-for l in $(grep -n "// SITE" "$src/swapped_registration.cpp" | cut -d: -f1); do
-  grep -qE "^  at .*swapped_registration.cpp:$l \(bsp_push_reg" <<<"$out" ||
-    { echo "FAIL: reg-site-mismatch does not name swapped_registration.cpp:$l"; echo "$out"; fail=1; }
+# all, the callers' are not (reg-site-mismatch, a warning: --werror makes it fail the run). Called
+# (-O0) and inlined (-O1, -O2); the same lines on every process are no finding either way.
+for opt in -O0 -O1 -O2; do
+  # shellcheck disable=SC2086
+  "$BSPCXX" $CFLAGS -g $opt "$src/swapped_registration.cpp" -o swapped_registration || { echo "FAIL: bspcxx swapped"; exit 1; }
+  out="$("$BSPCHECK" run -p 2 --seeds 1 --werror ./swapped_registration 2>&1)"; status=$?
+  [ "$status" = 1 ] || { echo "FAIL: swapped_registration$opt exited $status"; echo "$out"; fail=1; }
+  grep -q "warning\[reg-site-mismatch\]" <<<"$out" || { echo "FAIL: swapped registration through a wrapper ($opt) not found"; echo "$out"; fail=1; }
+  for l in $(grep -n "// SITE" "$src/swapped_registration.cpp" | cut -d: -f1); do
+    grep -qE "^  at .*swapped_registration.cpp:$l \(bsp_push_reg" <<<"$out" ||
+      { echo "FAIL: reg-site-mismatch ($opt) does not name swapped_registration.cpp:$l"; echo "$out"; fail=1; }
+  done
+  # shellcheck disable=SC2086
+  "$BSPCXX" $CFLAGS -g $opt "$src/same_registration.cpp" -o same_registration || { echo "FAIL: bspcxx same"; exit 1; }
+  out="$("$BSPCHECK" run -p 1-4 --seeds 3 --werror ./same_registration 2>&1)" ||
+    { echo "FAIL: same_registration$opt: the same lines on every process reported"; echo "$out"; fail=1; }
 done
 
 # A helper in its own C file: a direct call until --wrappers names the file.
