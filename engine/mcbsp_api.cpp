@@ -97,6 +97,16 @@ void bspcheck_mcbsp_begin(mcbsp_pid P) {
   bsp_begin(static_cast<int>(granted_at_most));
 }
 
+void bspcheck_mcbsp_begin_int(int maxprocs) {
+  // A request of no processes is the classic bsp_begin's to report, with its own message.
+  if (maxprocs < 1) {
+    bspcheck::rt::share_globals_by_default();
+    bsp_begin(maxprocs);
+    return;
+  }
+  bspcheck_mcbsp_begin(static_cast<mcbsp_pid>(maxprocs));
+}
+
 void bspcheck_mcbsp_end(void) { bsp_end(); }
 
 void bspcheck_mcbsp_init(void (*spmd)(void), int argc, char** argv) { bsp_init(spmd, argc, argv); }

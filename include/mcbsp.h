@@ -32,13 +32,19 @@ extern "C" {
 #endif
 /* bsp_direct_get with the classic types: reads the remote registered memory at once. */
 void bspcheck_mcbsp_direct_get_int(int pid, const void *source, int offset, void *destination, int size);
+/* bsp_begin with the classic type. The processes are still MulticoreBSP's threads, which share
+ * the program's globals: this begin says so, where the classic one would make them private. */
+void bspcheck_mcbsp_begin_int(int maxprocs);
 #ifdef __cplusplus
 }
 #endif
+#undef bsp_begin
 #ifdef BSPCHECK_NO_SITE_MACROS
 #define bsp_direct_get bspcheck_mcbsp_direct_get_int
+#define bsp_begin bspcheck_mcbsp_begin_int
 #else
 #define bsp_direct_get(...) (bspcheck_set_site(__FILE__, __LINE__), bspcheck_mcbsp_direct_get_int(__VA_ARGS__))
+#define bsp_begin(...) (bspcheck_set_site(__FILE__, __LINE__), bspcheck_mcbsp_begin_int(__VA_ARGS__))
 #endif
 #else
 

@@ -292,6 +292,34 @@ C
 "$bspcc" -O2 mcbsp_compat_mode.c -o mcbsp_compat_mode $extra && "$bspcheck" run -q -p 1-3 --seeds 2 ./mcbsp_compat_mode \
   && echo "ok: MCBSP_COMPATIBILITY_MODE gives the classic interface" || fail "mcbsp_compat_mode.c"
 
+# The compatibility mode changes the interface's types, not the memory model: MulticoreBSP's
+# processes are still threads sharing the program's globals, and bspcc --dialect=mcbsp has no
+# reason to warn of a stray mcbsp.h.
+cat > mcbsp_compat_globals.c <<'C'
+#define MCBSP_COMPATIBILITY_MODE
+#include <mcbsp.h>
+static int counter = 0;
+static void spmd(void) {
+  bsp_begin(bsp_nprocs());
+  if (bsp_pid() == bsp_nprocs() - 1) counter = 42;
+  bsp_sync();
+  if (counter != 42) bsp_abort("process %d sees counter = %d: the globals are not shared", bsp_pid(), counter);
+  bsp_end();
+}
+int main(int argc, char **argv) {
+  bsp_init(spmd, argc, argv);
+  spmd();
+  return 0;
+}
+C
+if "$bspcc" --dialect=mcbsp -O1 mcbsp_compat_globals.c -o mcbsp_compat_globals $extra 2>compat_globals.err; then
+  if [ -s compat_globals.err ]; then fail "bspcc --dialect=mcbsp warns of a compatibility-mode program: $(cat compat_globals.err)"; fi
+  "$bspcheck" run -q -p 1-4 --seeds 3 ./mcbsp_compat_globals \
+    && echo "ok: MCBSP_COMPATIBILITY_MODE keeps MulticoreBSP's shared globals" || fail "mcbsp_compat_globals.c"
+else
+  fail "mcbsp_compat_globals.c does not build"
+fi
+
 # A size the engine cannot hold is a finding at the call site, not a truncation.
 cat > too_big.c <<'C'
 #include <bsp.h>
