@@ -21,6 +21,7 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,7 @@ bool g_report_written = false;
 // Misuse before bsp_begin or after bsp_end, and crashes after bsp_end: findings of no superstep,
 // added to the report whenever they happen (after bsp_end the report is written again).
 std::vector<Finding> g_outside_findings;
+std::uint64_t g_outside_repeats = 0;  // findings outside the SPMD part not printed again
 checker::RunReport g_report;     // the report as last written
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
 // Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
@@ -135,7 +137,14 @@ void write_report(bool completed) {
 // A finding outside the SPMD part (before bsp_begin, after bsp_end): printed now, and in the
 // report, which is written again if bsp_end already wrote it, so that every report format the
 // driver makes from it (JSON, SARIF, JUnit) has it.
+// The same finding again (a primitive in a loop after bsp_end) is counted, not printed: at_exit
+// says how many repeats there were.
 void report_outside_spmd(Finding f) {
+  static std::set<std::string> seen;
+  if (!seen.insert(f.rule + '\n' + f.message).second) {
+    ++g_outside_repeats;
+    return;
+  }
   std::fputs(checker::render_finding_outside_spmd(f).c_str(), stderr);
   std::fflush(stderr);
   g_outside_findings.push_back(f);
@@ -246,6 +255,9 @@ void at_exit() {
     stop_program(1);
   }
   write_report(true);
+  if (g_outside_repeats > 0)
+    std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
+                 static_cast<unsigned long long>(g_outside_repeats), g_outside_repeats == 1 ? "" : "s");
   if (g_errors > 0 || g_outside_misuse) {
     std::fflush(nullptr);
     finish_served_run(options().exitcode);  // a worker of the fork server goes on to its next run

@@ -115,6 +115,8 @@ def cmd_after_end(a):
         res = run(cmd)
         ctx = describe(cmd, res)
         check(res.returncode == 1, f"{mode}: expected exit 1\n{ctx}")
+        if mode == "call":
+            check(b"repeated 199 more times" in res.stderr, f"call: the repeats are not counted\n{ctx}")
 
         with open(paths["json"], encoding="utf-8") as f:
             runs = json.load(f)["runs"]
@@ -122,6 +124,8 @@ def cmd_after_end(a):
         for r in runs:
             found = [x for x in r.get("findings", []) if x.get("rule") == rule]
             check(found, f"{mode}: JSON run p={r.get('p')} seed={r.get('seed')} lacks {rule}: {r}\n{ctx}")
+            if mode == "call":  # 200 calls at one line: one finding, the repeats counted
+                check(len(found) == 1, f"call: {len(found)} findings for one line's 200 calls: {found}\n{ctx}")
             locs = found[0].get("locations", [])
             check(any(l.get("file", "").endswith("after_end.c") and l.get("line") == line for l in locs),
                   f"{mode}: the JSON finding is not located at after_end.c:{line}: {found[0]}")
