@@ -590,7 +590,9 @@ void begin_program(int maxprocs, const Site& site) {
     g_outside_misuse = true;
     report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                 std::string("a second bsp_begin after bsp_end") +
-                                    (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : ""),
+                                    (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
+                                    " (a run checks one SPMD section: the calls that follow it are refused; "
+                                    "docs/dialects.md)",
                                 {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}}}});
     return;
   }
