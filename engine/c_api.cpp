@@ -132,7 +132,10 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
       w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
-                                  " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
+                                  " calls bsp_begin inside its SPMD section; a section has one bsp_begin/bsp_end "
+                                  "pair, and nested sections are not supported (docs/dialects.md): the calls up to "
+                                  "its bsp_end run in the enclosing section");
+      if (me.refused_begins < UINT8_MAX) ++me.refused_begins;
       return 0;
     }
     me.begun = true;  // processes 1..p-1 arriving at the start of main or the SPMD function
@@ -158,6 +161,10 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
 void bsp_end(void) {
   World* w = enter("bsp_end", SITE);
   if (!w) return;
+  if (bspcheck::rt::Process& me = w->self(); me.refused_begins > 0) {  // closes a refused nested section
+    --me.refused_begins;
+    return;
+  }
   w->end();
   if (!bspcheck::rt::active_launch()) bspcheck::rt::end_program();
 }

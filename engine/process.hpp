@@ -49,6 +49,9 @@ struct alignas(64) Process {
   ProcState state = ProcState::runnable;
   bool started = false;  // its context has begun running (process 0 always has)
   bool begun = false;    // it has passed through bsp_begin
+  // bsp_begin calls refused inside the running section (a nested SPMD section, as MulticoreBSP's
+  // hierarchical runs make): the bsp_end that closes each is theirs, not the section's.
+  std::uint8_t refused_begins = 0;
   ContextSlot slot;      // slot.ctx, its first member, is in the first line
   FiberStack stack;      // none for a process that runs on the thread that called bsp_begin
 

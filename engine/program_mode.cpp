@@ -16,6 +16,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,10 @@ bool g_report_written = false;
 std::vector<Finding> g_outside_findings;
 std::uint64_t g_outside_repeats = 0;  // findings outside the SPMD part not printed again
 checker::RunReport g_report;     // the report as last written
+// MulticoreBSP runs SPMD sections one after another (bsp_begin again after bsp_end). Sections
+// begun so far, and what the finished ones reported, summed: a run's report covers them all.
+int g_section = 0;
+checker::RunReport g_finished_sections;
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
 // Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
 // limit (0: not known; the crash handler then cannot tell its overflow from another fault).
@@ -114,20 +119,33 @@ void write_report(bool completed) {
   g_report_written = true;
   const ProgramOptions& o = options();
   if (o.report_file.empty()) return;
-  checker::RunReport r;
+  checker::RunReport r = g_finished_sections;  // empty but for a second or later SPMD section
   r.seed = o.run.seed;
   r.procs_available = o.run.procs;
   r.completed = completed;
   if (World* w = g_world.get()) {
-    r.nprocs = w->nprocs();
-    r.supersteps = w->completed_supersteps();
+    r.nprocs = std::max(r.nprocs, w->nprocs());
+    r.supersteps += w->completed_supersteps();
     r.aborted = w->aborted();
     r.abort_message = w->abort_message();
-    r.switches = w->switches();
-    for (const Process& pr : w->processes()) r.output_hash.push_back(pr.output.digest.value());
-    std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();
-    r.coverage = w->coverage();
-    r.findings = w->diagnostics().findings();
+    r.switches += w->switches();
+    // A process's output over the sections: each section's digest folded into the earlier ones'.
+    for (const Process& pr : w->processes()) {
+      const std::uint64_t digest = pr.output.digest.value();
+      const auto pid = static_cast<std::size_t>(pr.pid);
+      if (pid < r.output_hash.size())
+        r.output_hash[pid] = (r.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+      else
+        r.output_hash.push_back(digest);
+    }
+    if (g_section == 1) std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();  // the trace's section
+    const std::vector<CoverageTuple> reached = w->coverage();
+    r.coverage.insert(r.coverage.end(), reached.begin(), reached.end());
+    std::sort(r.coverage.begin(), r.coverage.end());
+    r.coverage.erase(std::unique(r.coverage.begin(), r.coverage.end()), r.coverage.end());
+    const std::vector<Finding>& found = w->diagnostics().findings();
+    r.findings.insert(r.findings.end(), found.begin(), found.end());
+    g_finished_sections = r;
   }
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
   g_report = std::move(r);
@@ -586,13 +604,16 @@ void begin_program(int maxprocs, const Site& site) {
     g_opts_read = false;
   }
   const ProgramOptions& o = options();
-  if (g_report_written) {
+  // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
+  // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
+  const bool another_section = g_report_written && !g_world && g_dialect_shares_globals;
+  if (g_report_written && !another_section) {
     g_outside_misuse = true;
     report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
                                 std::string("a second bsp_begin after bsp_end") +
                                     (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
-                                    " (a run checks one SPMD section: the calls that follow it are refused; "
-                                    "docs/dialects.md)",
+                                    " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
+                                    "several sections in a row: docs/dialects.md); the calls that follow are refused",
                                 {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}}}});
     return;
   }
@@ -615,7 +636,9 @@ void begin_program(int maxprocs, const Site& site) {
   }
   std::function<void()> body;
   if (g_spmd) {
-    body = [] { g_spmd(); };
+    // The function named by the bsp_init before this bsp_begin: a later bsp_init (for a nested
+    // section, inside this one) names another section's.
+    body = [spmd = g_spmd] { spmd(); };
   } else {
     using Main = int (*)(int, char**, char**);
     auto main_fn = reinterpret_cast<Main>(dlsym(RTLD_DEFAULT, "main"));
@@ -636,8 +659,20 @@ void begin_program(int maxprocs, const Site& site) {
     };
   }
   size_main_stack(o.run.stack_size);
+  // A trace (recorded, replayed or followed) covers the first SPMD section; the later ones run
+  // from the seed alone, which makes them the same again in a replay. The output digests the
+  // driver expects are those of all sections together: not one section's to compare.
+  Options run = o.run;
+  if (another_section) {
+    g_report_written = false;
+    run.trace_file.clear();
+    run.replay_file.clear();
+    run.guide_file.clear();
+    run.expected_output.clear();
+  }
+  ++g_section;
   try {
-    g_world = std::make_unique<World>(o.run, World::Mode::program, p, std::move(body));
+    g_world = std::make_unique<World>(run, World::Mode::program, p, std::move(body));
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "bsp-check: error: cannot allocate the stacks of %d processes\n", p);
     std::exit(2);
@@ -710,7 +745,7 @@ void end_program() {
   w.flush_partial_lines(w.self(), false);
   compare_with_expected_output(w);
   w.diagnostics().print_repeat_summary();
-  g_errors = w.diagnostics().errors();
+  g_errors += w.diagnostics().errors();
   g_capture.reset();
   write_report(true);
   if (options().timeout_seconds > 0) {
