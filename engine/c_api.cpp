@@ -9,15 +9,18 @@
 #include "bsp.h"
 #include "bspcheck/hygiene.h"
 
+#include <cerrno>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "engine/call_entry.hpp"
 #include "engine/entry_points.hpp"
 #include "engine/foreign_contexts.hpp"
 #include "engine/world.hpp"
+#include "runtime/backtrace.hpp"
 #include "runtime/call_stacks.hpp"
 #include "runtime/main_stack.hpp"
 
@@ -114,6 +117,21 @@ extern "C" {
 void bspcheck_set_site(const char* file, int line) {
   g_site_file = file;
   g_site_line = line;
+}
+
+// The source file and line of the call that returns to pc, from the program's debug information
+// (libbspcheck_oxford's functions for programs that call them without a header's macro); the file
+// name lives as long as the program. NULL where there is no debug information.
+const char* bspcheck_call_source(const void* pc, int* line) {
+  static std::set<std::string> files;
+  const int saved_errno = errno;  // reading the debug information is the runtime's, not the program's
+  std::string file;
+  int at = 0;
+  const bool known = bspcheck::rt::call_source(pc, file, at);
+  errno = saved_errno;
+  if (!known) return nullptr;
+  *line = at;
+  return files.insert(std::move(file)).first->c_str();
 }
 
 // bsp_begin's body (engine/begin_entry.cpp is its entry point). return_slot: where bsp_begin's

@@ -71,10 +71,53 @@ float bspcheck_oxford_sortR(float x, const char *file, int line);
 double bspcheck_oxford_sortD(double x, const char *file, int line);
 char bspcheck_oxford_sortC(char x, const char *file, int line);
 
+#ifdef BSPCHECK_NO_SITE_MACROS
+/* Bare declarations: the toolset's names as functions. libbspcheck_oxford exports them too
+ * (level1/oxford_names.c), for the toolset's programs that call them without including this
+ * header, as C89 let them; each finds its caller's line from the debug information. */
+void bsp_bcast(int pid, void *src, void *dst, int nbytes);
+void bsp_gather(int pid, void *src, void *dst, int nbytes);
+void bsp_scatter(int pid, void *src, void *dst, int nbytes);
+void bsp_fold(bspcheck_oxford_op op, void *src, void *dst, int nbytes);
+void bsp_scan(bspcheck_oxford_op op, void *src, void *dst, int nbytes);
+int bsp_all(int x);
+int bsp_any(int x);
+int bsp_constantI(int x);
+int bsp_sumI(int x);
+int bsp_sumI_prefix(int x);
+float bsp_sumR(float x);
+float bsp_sumR_prefix(float x);
+double bsp_sumD(double x);
+double bsp_sumD_prefix(double x);
+int bsp_productI(int x);
+int bsp_productI_prefix(int x);
+float bsp_productR(float x);
+float bsp_productR_prefix(float x);
+double bsp_productD(double x);
+double bsp_productD_prefix(double x);
+int bsp_minI(int x);
+int bsp_minI_prefix(int x);
+float bsp_minR(float x);
+float bsp_minR_prefix(float x);
+double bsp_minD(double x);
+double bsp_minD_prefix(double x);
+int bsp_maxI(int x);
+int bsp_maxI_prefix(int x);
+float bsp_maxR(float x);
+float bsp_maxR_prefix(float x);
+double bsp_maxD(double x);
+double bsp_maxD_prefix(double x);
+int bsp_sortI(int x);
+float bsp_sortR(float x);
+double bsp_sortD(double x);
+char bsp_sortC(char x);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
 
+#ifndef BSPCHECK_NO_SITE_MACROS
 #define BSPCHECK_OXFORD_AT_ __FILE__, __LINE__
 /* The toolset's own programs pass typed operators (void add(int *, int *, int *, int *)), which
  * its header, declaring no bsp_fold, let through; the cast through void (*)(void) keeps them
@@ -122,5 +165,7 @@ char bspcheck_oxford_sortC(char x, const char *file, int line);
 #define bsp_sortR(x) bspcheck_oxford_sortR((x), BSPCHECK_OXFORD_AT_)
 #define bsp_sortD(x) bspcheck_oxford_sortD((x), BSPCHECK_OXFORD_AT_)
 #define bsp_sortC(x) bspcheck_oxford_sortC((x), BSPCHECK_OXFORD_AT_)
+
+#endif /* BSPCHECK_NO_SITE_MACROS */
 
 #endif /* BSPCHECK_OXFORD_LEVEL1_H */
