@@ -52,8 +52,11 @@ std::string finding_headline(const Finding& f) {
   return finding_label(f) + ": superstep " + std::to_string(f.superstep) + ": " + f.message;
 }
 
-std::string render_finding_outside_spmd(const Finding& f) {
-  return "bsp-check: " + finding_label(f) + ": " + f.message + "\n";
+std::string render_finding_outside_spmd(const Finding& f, const std::string& repro) {
+  std::string s = "bsp-check: " + finding_label(f) + ": " + f.message + "\n";
+  if (const RuleInfo* rule = find_rule(f.rule)) s += "  rule: " + rule_statement_text(*rule) + "\n";
+  if (!repro.empty()) s += "  reproduce: " + repro + "\n";
+  return s;
 }
 
 std::string render_finding(const Finding& f, const std::string& repro) {

@@ -22,9 +22,9 @@ std::string finding_label(const Finding& f);
 // (JUnit's failure message).
 std::string finding_headline(const Finding& f);
 // A finding outside the SPMD part (before bsp_begin, after bsp_end), as the program prints it
-// when it happens: one line, "bsp-check: error[api-misuse]: bsp_pid called before bsp_begin";
-// no superstep, and its call site is in the message.
-std::string render_finding_outside_spmd(const Finding& f);
+// when it happens: "bsp-check: error[api-misuse]: bsp_pid called before bsp_begin at f.c:3" (no
+// superstep, and its call site is in the message), then the rule's and the reproduce line.
+std::string render_finding_outside_spmd(const Finding& f, const std::string& repro);
 // "put.c:14 (bsp_put, process 2)": one location as the "at" line shows it, after "at ".
 std::string location_text(const Location& l);
 // The stack of a call made through a wrapper, one "      #k function at file:line" line per

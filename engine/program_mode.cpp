@@ -163,7 +163,7 @@ void report_outside_spmd(Finding f) {
     ++g_outside_repeats;
     return;
   }
-  std::fputs(checker::render_finding_outside_spmd(f).c_str(), stderr);
+  std::fputs(checker::render_finding_outside_spmd(f, repro_command()).c_str(), stderr);
   std::fflush(stderr);
   g_outside_findings.push_back(f);
   if (g_report_written && !options().report_file.empty()) {

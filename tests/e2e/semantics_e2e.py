@@ -117,6 +117,8 @@ def cmd_after_end(a):
         check(res.returncode == 1, f"{mode}: expected exit 1\n{ctx}")
         if mode == "call":
             check(b"repeated 199 more times" in res.stderr, f"call: the repeats are not counted\n{ctx}")
+            check(re.search(rb"called after bsp_end at [^\n]*\n  rule: [^\n]*\n  reproduce: ", res.stderr),
+                  f"call: the finding after bsp_end lacks its rule and reproduce lines\n{ctx}")
 
         with open(paths["json"], encoding="utf-8") as f:
             runs = json.load(f)["runs"]
