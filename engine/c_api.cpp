@@ -149,10 +149,15 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
     }
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
+      if (!bspcheck::rt::mcbsp_dialect()) {
+        w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
+                                    " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
+        return 0;
+      }
+      // MulticoreBSP 2.x nests SPMD sections; bsp-check runs one section at a time.
       w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
-                                  " calls bsp_begin inside its SPMD section; a section has one bsp_begin/bsp_end "
-                                  "pair, and nested sections are not supported (docs/dialects.md): the calls up to "
-                                  "its bsp_end run in the enclosing section");
+                                  " calls bsp_begin inside its SPMD section: nested sections are not supported "
+                                  "(docs/dialects.md); the calls up to its bsp_end run in the enclosing section");
       if (me.refused_begins < UINT8_MAX) ++me.refused_begins;
       return 0;
     }

@@ -41,6 +41,9 @@ void end_program();
 // The MulticoreBSP dialect's processes are threads, which share the program's globals: its
 // bsp_begin asks for shared globals unless globals= was chosen (engine/mcbsp_api.cpp).
 void share_globals_by_default();
+// The program began through MulticoreBSP's interface (its bsp_begin called the above): where its
+// semantics differ from the classic BSPlib's (several SPMD sections in a row, nested ones).
+bool mcbsp_dialect();
 
 // Processors available before bsp_begin (bsp_nprocs called before bsp_begin).
 int available_processors();

@@ -539,6 +539,7 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
 }
 
 void share_globals_by_default() { g_dialect_shares_globals = true; }
+bool mcbsp_dialect() { return g_dialect_shares_globals; }
 
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;
