@@ -83,20 +83,25 @@ bool Diagnostics::report(Finding f) {
   if (finding_fails(f, werror_)) ++errors_;
   std::string key = f.rule;
   for (const Location& l : f.locations) key += "|" + l.file + ":" + std::to_string(l.line);
-  const bool first = repeats_[key]++ == 0;
-  if (out_ && first) {
+  Repeats& r = repeats_[key];
+  if (out_ && r.seen == 0) {
     std::fputs(render_finding(f, repro_).c_str(), out_);
     std::fflush(out_);
   }
-  findings_.push_back(std::move(f));
+  ++r.seen;
+  if (r.kept < kKeptRepeats || f.superstep == r.last_kept_superstep) {
+    ++r.kept;
+    r.last_kept_superstep = f.superstep;
+    findings_.push_back(std::move(f));
+  }
   return true;
 }
 
 void Diagnostics::print_repeat_summary() {
   if (!out_) return;
-  for (const auto& [key, n] : repeats_)
-    if (n > 1)
-      std::fprintf(out_, "bsp-check: note: %zu more finding(s) like [%s] not shown\n", n - 1,
+  for (const auto& [key, r] : repeats_)
+    if (r.seen > 1)
+      std::fprintf(out_, "bsp-check: note: %zu more finding(s) like [%s] not shown\n", r.seen - 1,
                    key.c_str());
 }
 

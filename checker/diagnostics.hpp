@@ -43,6 +43,12 @@ class Diagnostics {
   bool report(Finding f);
   bool printing() const { return out_ != nullptr; }
 
+  // The findings recorded: of the same rule at the same locations, the first kKeptRepeats, and
+  // beyond them those of the superstep that reached the number (a warning in a loop of a million
+  // supersteps keeps a thousand, not a million, so that memory stays bounded; a superstep's
+  // finding per process, at a million processes, is kept whole). print_repeat_summary says how
+  // many there were.
+  static constexpr std::size_t kKeptRepeats = 1000;
   const std::vector<Finding>& findings() const { return findings_; }
   // Findings that fail the run: errors, and with werror warnings too.
   std::size_t errors() const { return errors_; }
@@ -59,7 +65,12 @@ class Diagnostics {
   bool werror_ = false;
   std::FILE* out_ = nullptr;
   std::string repro_;
-  std::map<std::string, std::size_t> repeats_;  // key: rule and locations
+  struct Repeats {
+    std::size_t seen = 0;           // reported
+    std::size_t kept = 0;           // of them in findings_
+    int last_kept_superstep = -1;
+  };
+  std::map<std::string, Repeats> repeats_;  // key: rule and locations
 };
 
 }  // namespace bspcheck::checker

@@ -14,7 +14,11 @@ namespace bspcheck::rt {
 
 class HRelation {
  public:
-  explicit HRelation(int nprocs = 0) : counts_(static_cast<std::size_t>(nprocs)) {}
+  // keep_history: every superstep's statistics are kept for stats() (the in-process API returns
+  // them); a program's run keeps the last only, so that its memory does not grow with its
+  // supersteps (a million supersteps would keep 32 MB).
+  explicit HRelation(int nprocs = 0, bool keep_history = false)
+      : counts_(static_cast<std::size_t>(nprocs)), keep_history_(keep_history) {}
 
   // nbytes of payload go from process `from` to process `to` (self-transfers count on both sides).
   void transfer(int from, int to, std::size_t nbytes) {
@@ -28,9 +32,9 @@ class HRelation {
     t.ops_in += 1;
   }
 
-  // The superstep ends (a barrier, or bsp_end): its statistics, appended to stats(); the counts
-  // start again.
-  const SuperstepStats& end_superstep() {
+  // The superstep ends (a barrier, or bsp_end): its statistics, appended to stats() when the
+  // history is kept; the counts start again.
+  SuperstepStats end_superstep() {
     SuperstepStats st;
     for (int pid : touched_) {
       Counts& c = counts_[static_cast<std::size_t>(pid)];
@@ -41,8 +45,8 @@ class HRelation {
       c = Counts{};
     }
     touched_.clear();
-    stats_.push_back(st);
-    return stats_.back();
+    if (keep_history_) stats_.push_back(st);
+    return st;
   }
   const std::vector<SuperstepStats>& stats() const { return stats_; }
 
@@ -52,6 +56,7 @@ class HRelation {
   };
   std::vector<Counts> counts_;
   std::vector<int> touched_;  // the processes with counts in this superstep: only they are summed
+  bool keep_history_ = false;
   std::vector<SuperstepStats> stats_;
 };
 

@@ -77,7 +77,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
     messages_.set_processes(p_);
     clock_ = VirtualClock(p_);
   }
-  comm_ = HRelation(p_);
+  comm_ = HRelation(p_, mode_ == Mode::in_process);
   procs_.resize(static_cast<std::size_t>(p_));
   runnable_pos_.assign(static_cast<std::size_t>(p_), -1);
   for (int pid = 0; pid < p_; ++pid) {
@@ -514,7 +514,7 @@ void World::barrier(bool final) {
   if (tagsize_requests_) apply_tagsize();
   tagsize_requests_ = false;
   deliver_messages();
-  const SuperstepStats& stats = comm_.end_superstep();
+  const SuperstepStats stats = comm_.end_superstep();
   if (final && checker_ && regs_.live_slots() > 0) {
     std::vector<Site> sites;
     for (int slot : regs_.live_slot_ids())

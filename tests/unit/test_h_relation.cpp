@@ -18,7 +18,7 @@ TEST(HRelation, HIsTheLargestOfWhatAProcessSendsOrReceives) {
 }
 
 TEST(HRelation, ASelfTransferCountsOnBothSidesAndEachSuperstepStartsAfresh) {
-  HRelation h(2);
+  HRelation h(2, true);
   h.transfer(1, 1, 8);
   const bspcheck::SuperstepStats first = h.end_superstep();
   EXPECT_EQ(first.h_bytes, 8u);
@@ -41,4 +41,15 @@ TEST(HRelation, AReceiversCountsDoNotLeakIntoTheNextSuperstep) {
   EXPECT_EQ(second.h_bytes, 1u);
   EXPECT_EQ(second.total_bytes, 1u);
   EXPECT_EQ(h.end_superstep().h_messages, 0u);
+}
+
+// A program's run keeps no history (the in-process API asks for it): its memory must not grow
+// with its supersteps.
+TEST(HRelation, WithoutHistoryNothingIsKeptPerSuperstep) {
+  HRelation h(2);
+  for (int i = 0; i < 1000; ++i) {
+    h.transfer(0, 1, 4);
+    EXPECT_EQ(h.end_superstep().h_bytes, 4u);
+  }
+  EXPECT_TRUE(h.stats().empty());
 }

@@ -111,6 +111,33 @@ TEST(RuleCatalogue, DiagnosticsTakeSeverityAndStatementFromIt) {
   }
 }
 
+// A finding repeated at the same locations (a warning in every superstep of a long loop) is kept
+// up to kKeptRepeats times, so that a run's memory does not grow with its supersteps; every
+// repeat still counts towards the run's errors, and another location is kept anew.
+TEST(RuleCatalogue, DiagnosticsKeepABoundedNumberOfRepeats) {
+  using bspcheck::checker::Diagnostics;
+  Diagnostics d;
+  bspcheck::Finding f;
+  f.rule = "bounds-put";
+  f.locations = {bspcheck::Location{"loop.c", 7, 0, "bsp_put", {}}};
+  const std::size_t n = Diagnostics::kKeptRepeats + 500;
+  for (std::size_t i = 0; i < n; ++i) {
+    f.superstep = static_cast<int>(i);  // one a superstep
+    ASSERT_TRUE(d.report(f));
+  }
+  EXPECT_EQ(d.findings().size(), Diagnostics::kKeptRepeats);
+  EXPECT_EQ(d.errors(), n);
+  f.locations[0].line = 8;
+  ASSERT_TRUE(d.report(f));
+  EXPECT_EQ(d.findings().size(), Diagnostics::kKeptRepeats + 1);
+  EXPECT_EQ(d.findings().back().locations[0].line, 8);
+  // One superstep's findings at one line (one per process) are kept whole, however many.
+  Diagnostics many;
+  f.superstep = 3;
+  for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(many.report(f));
+  EXPECT_EQ(many.findings().size(), n);
+}
+
 TEST(RuleCatalogue, SuppressionsAcceptEveryIdAndNothingElse) {
   std::string text;
   for (const RuleInfo& r : all_rules()) text += std::string(r.id) + " file.c:3\n";
