@@ -447,7 +447,10 @@ void on_timeout(int) {
   std::string stuck, waiting, ended;
   auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
-    switch (pr.state) {
+    // The running process is named with the others not at the barrier whatever its state says:
+    // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
+    const bool running = pr.pid == w->pid() && pr.state != ProcState::finished;
+    switch (running ? ProcState::runnable : pr.state) {
       case ProcState::runnable:
       case ProcState::local_wait:
         add(stuck, pr.pid);
