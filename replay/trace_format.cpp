@@ -4,6 +4,7 @@
 #include "runtime/rng.hpp"
 #include "runtime/runtime_file.hpp"
 
+#include <cerrno>
 #include <cstring>
 #include <sstream>
 #include <filesystem>
@@ -32,6 +33,7 @@ Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
     throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
   f_ = rt::open_runtime_file(path.c_str(), "wb");
   if (!f_) throw TraceError(path + ": cannot write the trace: " + std::strerror(errno));
+  path_ = path;
   for (char c : kMagic) put_byte(static_cast<std::uint8_t>(c));
   put_byte(static_cast<std::uint8_t>(h.version & 0xff));
   put_byte(static_cast<std::uint8_t>(h.version >> 8));
@@ -53,10 +55,19 @@ Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
 }
 
 Writer::~Writer() {
-  if (f_) {
-    write_buffer();
-    std::fclose(f_);
-  }
+  if (!f_) return;
+  write_buffer();
+  if (std::fclose(f_) != 0) note_write_error();
+  // A trace cut short by a write error would later be refused as damaged, or replay a part of
+  // the run as if it were the whole: it is not left behind.
+  if (write_errno_ != 0 && std::filesystem::is_regular_file(path_)) std::remove(path_.c_str());
+}
+
+void Writer::note_write_error() {
+  if (write_errno_ != 0) return;
+  write_errno_ = errno ? errno : EIO;
+  std::fprintf(stderr, "bsp-check: error: %s: cannot write the trace: %s; the trace is removed\n", path_.c_str(),
+               std::strerror(write_errno_));
 }
 
 void Writer::put_byte(std::uint8_t b) {
@@ -72,7 +83,9 @@ std::uint32_t Writer::checksum_so_far() {
 
 void Writer::write_buffer() {
   checksum_so_far();
-  if (used_) std::fwrite(buf_, 1, used_, f_);
+  const int program_errno = errno;  // a failed write's errno is the runtime's, not the program's
+  if (used_ && write_errno_ == 0 && std::fwrite(buf_, 1, used_, f_) != used_) note_write_error();
+  errno = program_errno;
   written_ += used_;
   used_ = summed_ = 0;
 }
@@ -104,7 +117,9 @@ void Writer::end() {
 
 void Writer::flush() {
   write_buffer();
-  std::fflush(f_);
+  const int program_errno = errno;
+  if (write_errno_ == 0 && std::fflush(f_) != 0) note_write_error();
+  errno = program_errno;
 }
 
 // --- reading ------------------------------------------------------------------------------------

@@ -214,7 +214,10 @@ class Writer {
   // The checksum of every byte written so far (it brings sum_ up to the end of the buffer).
   std::uint32_t checksum_so_far();
   void write_buffer();
+  void note_write_error();  // the first failed write (a full disk): said once, the file removed at the end
   std::FILE* f_;
+  std::string path_;
+  int write_errno_ = 0;  // of the first failed write; 0 while every write succeeded
   std::uint8_t buf_[1 << 16];
   std::size_t used_ = 0;
   std::size_t summed_ = 0;      // bytes of buf_ already in sum_

@@ -96,6 +96,7 @@ int run_command(const RunConfig& c) {
   nlohmann::json runs = nlohmann::json::array();
   std::vector<RunRecord> records;
   std::uint64_t done = 0, failed = 0, with_findings = 0, with_warnings = 0;
+  bool trace_unwritten = false;  // a run's recording could not be written (a full disk)
   FindingSummary summary;
   std::vector<std::string> repro_lines;          // failing runs shown in full
   std::uint64_t repro_more = 0;
@@ -234,6 +235,10 @@ int run_command(const RunConfig& c) {
       }
       if (interrupted()) break;  // this run was killed half-way: it is not counted, passed or failed
       ++done;
+      // A recording that could not be written (a full disk: the run said so, and removed it) is
+      // no trace to keep, nor to check the run's determinism with.
+      const bool trace_written = !check_single || std::filesystem::exists(trace_path(single_trace, p, seed));
+      if (!trace_written) trace_unwritten = true;
       // A finding of the driver's own: shown with the run, like the runtime's own findings (a
       // streamed run's were shown live: this one now).
       const auto add_finding = [&](Finding f) {
@@ -253,7 +258,8 @@ int run_command(const RunConfig& c) {
           add_finding(std::move(f));
         }
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
-      if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single)) {
+      if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
+          trace_written) {
         const std::optional<RecordedRun> own =
             check_single ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace, p, seed)})
                          : std::nullopt;
@@ -384,6 +390,11 @@ int run_command(const RunConfig& c) {
   std::snprintf(range, sizeof range, "p = %s; seeds %llu..%llu%s%s", c.procs_text.c_str(),
                 static_cast<unsigned long long>(c.seed), static_cast<unsigned long long>(c.seed + c.seeds - 1),
                 shard.count > 1 ? "; shard " : "", shard.count > 1 ? shard.text().c_str() : "");
+  if (trace_unwritten && !c.options.run.trace_file.empty()) {
+    std::fprintf(stderr, "bsp-check: error: --trace %s: the trace could not be written (the run said why)\n",
+                 c.options.run.trace_file.c_str());
+    return 2;
+  }
   if (failed == 0) {
     if (!c.quiet) {
       std::fprintf(stderr, "bsp-check: %llu run%s clean (%s) in %.*f s", static_cast<unsigned long long>(done),

@@ -5,6 +5,7 @@
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
 source "$(dirname "$0")/lib.sh"
 compile first_line
+compile long_trace
 prog="$work/first_line"
 b="$BSPCHECK"
 
@@ -46,6 +47,14 @@ expect 2 "^bsp-check: error: no PROGRAM given"                          -- "$b" 
 # Files named by options: checked before the first run, exit 2.
 expect 2 "^bsp-check: error: --trace $work/no/such/x.trace: cannot write the trace" -- "$b" run -p 1 --seed 1 --trace "$work/no/such/x.trace" "$prog"
 expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b" run --trace-dir "$work/no/such" "$prog"
+# A trace that stops being written half-way (a full disk; here a file size limit, its signal
+# ignored): the run says so and removes it, and the session ends with status 2.
+out="$( (trap '' XFSZ; ulimit -f 256; "$b" run -p 2 --seed 1 --trace "$work/cut.trace" "$work/long_trace") 2>&1)"; status=$?
+[ "$status" = 2 ] || { echo "FAIL: a trace cut short by a write error: exit $status, expected 2"; echo "$out" | tail -3; fail=1; }
+grep -q "^bsp-check: error: $work/cut.trace: cannot write the trace: File too large; the trace is removed" <<<"$out" &&
+  grep -q "^bsp-check: error: --trace $work/cut.trace: the trace could not be written" <<<"$out" ||
+  { echo "FAIL: a trace cut short by a write error is not reported:"; echo "$out" | tail -3; fail=1; }
+[ -e "$work/cut.trace" ] && { echo "FAIL: a trace cut short by a write error was left behind"; fail=1; }
 expect 2 "^bsp-check: error: cannot write $work/no/such/r.json"         -- "$b" run --json "$work/no/such/r.json" "$prog"
 expect 2 "^bsp-check: error: cannot write $work: it is a directory"     -- "$b" run --sarif "$work" "$prog"
 printf 'put-collision x.c:99999999999999999999\n' >"$work/huge.supp"
