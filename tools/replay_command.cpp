@@ -17,6 +17,7 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   if (!program.empty()) {
     c.program = program.front();
     c.args.assign(program.begin() + 1, program.end());
+    c.program_replaces_traced = true;
   } else if (!h.program.empty()) {
     c.program = h.program;
     c.args = h.args;
@@ -84,7 +85,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   c.prefix = prefix;
   c.options.timeout_seconds = timeout;
   c.version = version;
-  c.command_line = replay_line(c.options, trace_path);
+  c.command_line = repro_command(c, 0, 0);  // the replay line, with "-- PROGRAM" if one was given
   return run_command(c);
 }
 

@@ -20,7 +20,14 @@ std::string replay_line(const rt::ProgramOptions& o, const std::string& trace) {
 std::string repro_command(const RunConfig& c, int p, std::uint64_t seed, std::uint64_t seeds) {
   // A replayed run is the trace's run, whatever seed or strategy recorded it (an explored
   // schedule has no seed that gives it).
-  if (!c.options.run.replay_file.empty()) return replay_line(c.options, c.options.run.replay_file);
+  if (!c.options.run.replay_file.empty()) {
+    std::string line = replay_line(c.options, c.options.run.replay_file);
+    if (c.program_replaces_traced) {  // the same replay is of this program, not the trace's
+      line += " -- " + shell_quote(c.program);
+      for (const std::string& a : c.args) line += " " + shell_quote(a);
+    }
+    return line;
+  }
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (seeds > 1) cmd += " --seeds " + std::to_string(seeds);
   // The other options, as the options table prints them as flags (runtime/options.def).

@@ -40,6 +40,7 @@ struct RunConfig {
   std::uint64_t shard_count = 1;
   std::string program;
   std::vector<std::string> args;
+  bool program_replaces_traced = false;  // replay TRACE -- PROGRAM: not the program the trace names
 };
 
 }  // namespace bspcheck::cli

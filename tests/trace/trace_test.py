@@ -63,6 +63,10 @@ t = os.path.join(work, "samplesort-4-11.trace")
 d = run([bsp_check, "replay", t, "--", os.path.join(examples, "reverse")])
 check(d.returncode == 1 and b"error[replay-divergence]" in d.stderr, f"no replay-divergence: {d.stderr[-800:]}")
 check(b"where the trace has" in d.stderr, "the divergence does not say what the trace has")
+# Its reproduce line replays the same program, not the one the trace names.
+reverse = os.path.join(examples, "reverse")
+check(f"reproduce: bsp-check replay {t} -- {reverse}".encode() in d.stderr,
+      f"the reproduce line drops the program given after --: {d.stderr[-800:]}")
 print("ok: divergence")
 
 # 4. Bad traces are refused with exit status 2 and a reason, never a crash.
