@@ -32,6 +32,7 @@
 #include "runtime/backtrace.hpp"
 #include "runtime/call_stacks.hpp"
 #include "runtime/executable_symbols.hpp"
+#include "runtime/libc_start_state.hpp"
 #include "engine/entry_points.hpp"
 #include "engine/foreign_contexts.hpp"
 #include "runtime/fork_server.hpp"
@@ -769,6 +770,7 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   // set before bsp_init, as under a BSPlib whose processes all ran main up to bsp_init
   // (PrivateGlobals::take_what_main_set, docs/semantics.md).
   bspcheck::rt::g_globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
+  bspcheck::rt::take_libc_start_state();  // and what main made of the C library's state
 }
 
 // exit() called by the program (the executable binds to the runtime library before the C

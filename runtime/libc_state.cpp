@@ -25,6 +25,7 @@
 
 extern char** environ;
 
+#include "runtime/libc_start_state.hpp"
 #include "runtime/private_globals.hpp"
 
 namespace {
@@ -45,12 +46,29 @@ F next_fn(const char* name) {
   return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
+// The C library's generators as setstate and seed48 give them back: where they stand now.
+struct GeneratorState {
+  alignas(8) char random[256];  // setstate's format
+  unsigned short x[3];          // drand48's
+};
+
+// What processes 1..p-1 of a program start from (libc_start_state.hpp). Plain data, zeroed
+// before any code runs: a dynamic initializer could run after the load-time constructor that
+// fills it, and undo it.
+struct StartState {
+  GeneratorState generators;
+  char** environment;
+};
+StartState g_start;
+
 // The state of the running process, or nullptr when the C library's own state applies.
 struct States {
   const bspcheck::rt::PrivateGlobals* owner = nullptr;
   std::vector<ProcessLibcState> per_process;
   alignas(8) char inherited_random[256];  // glibc's state when the world began (setstate's format)
   unsigned short inherited_x[3];   // drand48's state then
+  alignas(8) char others_random[256];  // what processes 1..p-1 start from (StartState, or the above)
+  unsigned short others_x[3];
 };
 States g_states;
 
@@ -59,7 +77,7 @@ States g_states;
 // Never destroyed: a leak checker runs after the static destructors, and must still find them.
 std::vector<void*>& g_environment_blocks = *new std::vector<void*>;
 
-void inherit_from_c_library() {
+void read_c_library_generators(GeneratorState& out) {
   // setstate returns the previous state in the format setstate takes, including where the
   // generator stands; put it straight back so the C library's own sequence is untouched.
   alignas(8) static char probe[128];
@@ -77,16 +95,29 @@ void inherit_from_c_library() {
   static constexpr std::size_t kWords[5] = {1, 8, 16, 32, 64};
   std::int32_t head = 0;
   std::memcpy(&head, now, sizeof head);
-  std::memcpy(g_states.inherited_random, now, kWords[static_cast<unsigned>(head) % 5] * sizeof head);
+  std::memcpy(out.random, now, kWords[static_cast<unsigned>(head) % 5] * sizeof head);
   set(now);
   using Seed48 = unsigned short* (*)(unsigned short*);
   static const auto seed = next_fn<Seed48>("seed48");
   unsigned short zero[3] = {0, 0, 0};
   unsigned short* old = seed(zero);
-  std::memcpy(g_states.inherited_x, old, sizeof g_states.inherited_x);
+  std::memcpy(out.x, old, sizeof out.x);
   unsigned short back[3];
-  std::memcpy(back, g_states.inherited_x, sizeof back);
+  std::memcpy(back, out.x, sizeof back);
   seed(back);
+}
+
+// A new world: process 0 goes on from the C library's state now; the others start from the
+// program's start state when they start the program again (a program's run), else from now too
+// (the in-process API, whose processes all begin where the caller is).
+void inherit_from_c_library(bool restarted) {
+  GeneratorState now{};
+  read_c_library_generators(now);
+  std::memcpy(g_states.inherited_random, now.random, sizeof now.random);
+  std::memcpy(g_states.inherited_x, now.x, sizeof now.x);
+  const GeneratorState& others = restarted ? g_start.generators : now;
+  std::memcpy(g_states.others_random, others.random, sizeof others.random);
+  std::memcpy(g_states.others_x, others.x, sizeof others.x);
 }
 
 ProcessLibcState* mine() {
@@ -95,22 +126,42 @@ ProcessLibcState* mine() {
   if (g_states.owner != g) {  // a new world: every process inherits the current state
     g_states.owner = g;
     g_states.per_process.assign(static_cast<std::size_t>(g->nprocs()), ProcessLibcState{});
-    inherit_from_c_library();
-    for (ProcessLibcState& s : g_states.per_process) {
-      seed48_r(g_states.inherited_x, &s.rand48);
-    }
+    inherit_from_c_library(g->restarts_processes());
+    for (std::size_t pid = 0; pid < g_states.per_process.size(); ++pid)
+      seed48_r(pid == 0 ? g_states.inherited_x : g_states.others_x, &g_states.per_process[pid].rand48);
   }
   ProcessLibcState& s = g_states.per_process[static_cast<std::size_t>(g->resident())];
   if (!s.random_ready) {
     initstate_r(1, s.scratch, sizeof s.scratch, &s.random);
-    std::memcpy(s.random_buffer, g_states.inherited_random, sizeof s.random_buffer);
+    std::memcpy(s.random_buffer, g->resident() == 0 ? g_states.inherited_random : g_states.others_random,
+                sizeof s.random_buffer);
     setstate_r(s.random_buffer, &s.random);
     s.random_ready = true;
   }
   return &s;
 }
 
+// The program's start: taken before main runs.
+__attribute__((constructor)) void take_start_state_at_load() { bspcheck::rt::take_libc_start_state(); }
+
 }  // namespace
+
+namespace bspcheck::rt {
+
+void take_libc_start_state() {
+  read_c_library_generators(g_start.generators);
+  std::size_t n = 0;
+  while (environ && environ[n]) ++n;
+  // Never freed: a world's processes may still point at an earlier copy.
+  char** copy = new char*[n + 1];
+  for (std::size_t i = 0; i < n; ++i) copy[i] = environ[i];
+  copy[n] = nullptr;
+  g_start.environment = copy;
+}
+
+char** libc_start_environment() { return g_start.environment; }
+
+}  // namespace bspcheck::rt
 
 extern "C" {
 

@@ -1,5 +1,7 @@
 #include "runtime/private_globals.hpp"
 
+#include "runtime/libc_start_state.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -61,6 +63,9 @@ PrivateGlobals::PrivateGlobals(const ProgramImage& image, int nprocs, bool rerun
   // Without constructors to run again and no bsp_init image (in-process callers), processes
   // start from process 0's values now: its static objects already constructed.
   if (!rerun_constructors_ && start_.size() != image_.total) start_ = snapshot_ranges(image_);
+  if (rerun_constructors_ && scope == Scope::process)
+    if (char** start_environment = libc_start_environment())
+      for (std::size_t pid = 1; pid < environ_of_.size(); ++pid) environ_of_[pid] = start_environment;
   std::size_t at = 0;
   for (const PrivateRange& r : image_.ranges) {
     if (!r.thread_local_block && !remapped() && r.size >= remap_at && r.page_lo) {

@@ -65,6 +65,9 @@ class PrivateGlobals {
   static void set_main_arguments(int argc, char** argv);
 
   int nprocs() const { return p_; }
+  // Processes 1..p-1 start the program again (a program's run): its constructors, and the C
+  // library state of its start (libc_start_state.hpp), are theirs.
+  bool restarts_processes() const { return rerun_constructors_; }
   bool remapped() const { return remap_.fd >= 0; }
 
   // Process `from` stops running and `to` starts or resumes. `environ` is saved before the data
@@ -164,7 +167,9 @@ class PrivateGlobals {
   std::vector<std::uint8_t> ran_;     // a process has been switched out at least once
   std::vector<int> errno_of_;
   int* errno_slot_;
-  std::vector<char**> environ_of_;  // every process starts with the environment of bsp_begin
+  // Process 0 goes on with the environment of bsp_begin; processes 1..p-1 start with the
+  // program's start environment when they start the program again (libc_start_state.hpp).
+  std::vector<char**> environ_of_;
   char*** environ_slot_;
   int resident_ = 0;
   struct ExitHandler {

@@ -3,6 +3,9 @@
 
 environment:        setenv, putenv and unsetenv of one process are not seen by the others
                     (environment.c, with and without a reference to `environ`), p = 1..4
+start_state:        what main does to rand, drand48 and the environment before bsp_begin is done
+                    by every process from the program's start, as separate processes do it
+                    (start_state.c, in the SPMD and the bsp_init style), p = 1..4
 random_state:       initstate and setstate act on the process's own generator: each process
                     prints what a separate process prints (random_state_reference)
 unfinished_line:    process 0's line left unfinished at bsp_end is continued after it, not ended
@@ -54,6 +57,21 @@ def check_environment(a):
                     check(line.startswith(want + " "), f"{what}: process {pid} printed {line!r}, wanted {want!r}")
 
 
+
+
+def check_start_state(a):
+    for name in ("start_state", "start_state_init"):
+        prog = os.path.join(a.bin, name)
+        for p in (1, 2, 3, 4):
+            for seed in SEEDS[:3]:
+                r = direct(prog, p, seed, env_extra={"START_STATE_LIST": "base"})
+                what = f"{name} p={p} seed={seed}"
+                check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+                lines = process_lines(r.stdout)
+                check(sorted(lines) == list(range(p)), f"{what}: lines from {sorted(lines)}\n{r.stdout}")
+                check(all(line.endswith(" list base:extra") for line in lines.values()),
+                      f"{what}: a process did not start from the program's environment: {lines}")
+                check(len(set(lines.values())) == 1, f"{what}: the processes started from different states: {lines}")
 
 
 def check_random_state(a):
@@ -151,8 +169,8 @@ def check_thread_locals(a):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("check", choices=["environment", "random_state", "unfinished_line", "return_without_end",
-                                        "thread_locals"])
+    ap.add_argument("check", choices=["environment", "start_state", "random_state", "unfinished_line",
+                                        "return_without_end", "thread_locals"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--random-reference")
     a = ap.parse_args()
