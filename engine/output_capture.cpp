@@ -97,6 +97,11 @@ OutputCapture::~OutputCapture() {
   for (std::FILE* c : cookies_)
     if (c) std::fclose(c);
   g_sink = nullptr;
+  // What the processes printed sits in the C library's buffers of the real streams; a std::cout
+  // that sync_with_stdio(false) made write to the descriptor itself would otherwise get ahead of
+  // it with what process 0 prints after bsp_end.
+  std::fflush(stdout);
+  std::fflush(stderr);
 }
 
 }  // namespace bspcheck::rt

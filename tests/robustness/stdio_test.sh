@@ -47,6 +47,10 @@ for p in 1 3; do
         { echo "FAIL: unsynced cout p=$p: '$word from process $s' lost"; echo "$out" | head -20; fail=1; }
     done
   done
+  # Unsynchronised before bsp_begin: what process 0 prints after bsp_end comes last.
+  out="$(BSPCHECK_OPTIONS=procs=$p "$work/unsynced_cout" before 2>&1 </dev/null | cat)"
+  [ "$(tail -1 <<<"$out")" = "after bsp_end" ] && [ "$(wc -l <<<"$out")" = $((2 * p + 1)) ] ||
+    { echo "FAIL: cout unsynchronised before bsp_begin, p=$p: the line after bsp_end is not last"; echo "$out"; fail=1; }
 done
 no_leftovers "stdio"
 exit "$fail"
