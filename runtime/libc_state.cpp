@@ -152,10 +152,12 @@ void take_libc_start_state() {
   read_c_library_generators(g_start.generators);
   std::size_t n = 0;
   while (environ && environ[n]) ++n;
-  // Never freed: a world's processes may still point at an earlier copy.
-  char** copy = new char*[n + 1];
+  // Never freed: a world's processes may still point at an earlier copy. Each copy keeps the one
+  // before it in a slot past its terminator, so that a leak checker finds them all reachable.
+  char** copy = new char*[n + 2];
   for (std::size_t i = 0; i < n; ++i) copy[i] = environ[i];
   copy[n] = nullptr;
+  copy[n + 1] = reinterpret_cast<char*>(g_start.environment);
   g_start.environment = copy;
 }
 
