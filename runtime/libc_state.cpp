@@ -3,9 +3,10 @@
 // the environment. While a world with private globals runs, these functions (interposed here:
 // the executable binds to the runtime library before the C library) use the running process's
 // own state through glibc's reentrant variants, which compute exactly what the plain functions
-// compute. Every process starts from the state the C library had when the world began, as each
-// OS process would have inherited it. Outside a world, or with shared globals, the C library's
-// own functions run.
+// compute. Process 0 goes on from the state the C library had when the world began; processes
+// 1..p-1 of a program start from the state of the program's start (or of bsp_init), as separate
+// processes running main would (libc_start_state.hpp). Outside a world, or with shared globals,
+// the C library's own functions run.
 //
 // The environment: `environ` is switched with each process (PrivateGlobals::switch_to), so
 // getenv reads the running process's. glibc's setenv and unsetenv edit the array `environ`
@@ -123,7 +124,7 @@ void inherit_from_c_library(bool restarted) {
 ProcessLibcState* mine() {
   const auto* g = bspcheck::rt::PrivateGlobals::active();
   if (!g) return nullptr;
-  if (g_states.owner != g) {  // a new world: every process inherits the current state
+  if (g_states.owner != g) {  // a new world: each process's generators from its start state
     g_states.owner = g;
     g_states.per_process.assign(static_cast<std::size_t>(g->nprocs()), ProcessLibcState{});
     inherit_from_c_library(g->restarts_processes());
