@@ -57,10 +57,13 @@ Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
 Writer::~Writer() {
   if (!f_) return;
   write_buffer();
+  const int program_errno = errno;
   if (std::fclose(f_) != 0) note_write_error();
   // A trace cut short by a write error would later be refused as damaged, or replay a part of
-  // the run as if it were the whole: it is not left behind.
-  if (write_errno_ != 0 && std::filesystem::is_regular_file(path_)) std::remove(path_.c_str());
+  // the run as if it were the whole: it is not left behind (a regular file only: never a device).
+  std::error_code ec;
+  if (write_errno_ != 0 && std::filesystem::is_regular_file(path_, ec)) std::remove(path_.c_str());
+  errno = program_errno;
 }
 
 void Writer::note_write_error() {
