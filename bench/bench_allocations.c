@@ -1,5 +1,5 @@
 /* bench_allocations.c: malloc and free under the runtime, which forwards them to the C library's
- * allocator (runtime/heap_owners.cpp) and, in a program that uses cBSP, records which process
+ * allocator (runtime/isolation/heap_owners.cpp) and, in a program that uses cBSP, records which process
  * owns each block. Each process allocates and frees N blocks of 8 to 512 bytes, 64 alive at a
  * time. Built twice: bench_allocations (no cBSP: the forwarding alone) and
  * bench_allocations_cbsp (imports cBSP_send: every block recorded). Timed from outside:

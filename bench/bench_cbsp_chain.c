@@ -1,7 +1,7 @@
 /* bench_cbsp_chain.c: a cBSP_gsync that delivers to quiescence through a chain of p - 1 handler
  * hops. Process 0 sends a token to process 1, whose handler forwards it to 2, and so on, all
  * inside one cBSP_gsync: p rounds of deliveries, each of which every process takes part in. What
- * a gsync costs per round and process, at large p (engine/cbsp_runtime.cpp). Timed from outside:
+ * a gsync costs per round and process, at large p (engine/systems/cbsp_runtime.cpp). Timed from outside:
  *
  *   BSPCHECK_OPTIONS=procs=1000:seed=1 build/bench/bench_cbsp_chain 2
  *

@@ -3,7 +3,7 @@
 //  * fcontext: a bare Boost.Context jump_fcontext ping-pong between two contexts, the floor.
 //  * fcontext, wrapped: the same through a noinline wrapper, entering jump_fcontext with a plain
 //    call and with the runtime's fcontext_jump (the return-stack-buffer effect, below).
-//  * switch_context: the runtime's own switch (runtime/context_switch.hpp), same ping-pong.
+//  * switch_context: the runtime's own switch (runtime/fibers/context_switch.hpp), same ping-pong.
 //    Internal API, inline in the header.
 //  * bsp_qsize / bsp_put(0 bytes): p processes each make N calls that are switch points, with the
 //    default random strategy (and round robin for comparison). At p = 1 no switch happens: that
@@ -19,7 +19,7 @@
 #include "bench_util.hpp"
 #include "bsp.h"
 #include "bspcheck/bspcheck.hpp"
-#include "runtime/context_switch.hpp"
+#include "runtime/fibers/context_switch.hpp"
 
 namespace fc = boost::context::detail;
 
@@ -52,7 +52,7 @@ double fcontext_ns_per_jump(long iters) {
 // pushes a return-stack-buffer entry that no `ret` consumes, so after every switch each `ret` up
 // the resumed call chain is predicted one frame off. Two contexts run the same loop, which
 // calls a noinline wrapper that switches (a) with a plain call of jump_fcontext, (b) with the
-// runtime's fcontext_jump, which enters jump_fcontext without a `call` (runtime/fcontext_jump.hpp).
+// runtime's fcontext_jump, which enters jump_fcontext without a `call` (runtime/fibers/fcontext_jump.hpp).
 // With (b) the wrapper's `ret` is predicted; with (a) it is not.
 
 fc::fcontext_t g_fc_host = nullptr;

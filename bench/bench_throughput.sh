@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_throughput.sh: schedules per second of `bsp-check run -p 4 --seeds N` on a small program
 # (examples/hello), with one driver thread (-j 1) and with one per core, each with a forked child
-# per run and with the fork server's workers (runtime/process_snapshot.hpp), side by side; with
+# per run and with the fork server's workers (runtime/isolation/process_snapshot.hpp), side by side; with
 # BASELINE=/path/to/an/older/bsp-check (and BASELINE_PROGRAM, its build of hello) the older
 # driver too, so that the ratio is measured on the same machine at the same moment.
 #

@@ -1,5 +1,5 @@
 // bench_throw.cpp: what a C++ throw costs a program under bsp-check. The runtime notes every
-// throw's stack (runtime/throw_sites.cpp, call_stacks.cpp), so that an exception nothing catches
+// throw's stack (runtime/executable/throw_sites.cpp, call_stacks.cpp), so that an exception nothing catches
 // is located at the line that threw it. Built twice from this file: bench_throw, with the runtime
 // (the loop inside bsp_begin), and bench_throw_native, without it (-DBENCH_NATIVE). Both throw
 // and catch N exceptions from the same site, the handler 1 and 9 frames up, and print one

@@ -1,5 +1,5 @@
 // wrapped_put.hpp: bsp_put behind a thin wrapper in a header, as C++ programs write them. Its call
-// site is in a header, so the runtime records each call's stack (runtime/call_stacks.hpp):
+// site is in a header, so the runtime records each call's stack (runtime/executable/call_stacks.hpp):
 // bench_comm's "through a header wrapper" row is what that costs next to a direct bsp_put.
 #pragma once
 

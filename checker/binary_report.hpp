@@ -1,6 +1,6 @@
 // binary_report.hpp: a run's report (checker::RunReport) in a compact binary form, the one a fork
-// server's worker hands the driver through the channel they share (runtime/fork_server.cpp,
-// tools/fork_server_client.cpp). JSON (finding_codec.hpp) stays the form of every file a user
+// server's worker hands the driver through the channel they share (runtime/isolation/fork_server.cpp,
+// tools/launch/fork_server_client.cpp). JSON (finding_codec.hpp) stays the form of every file a user
 // may read (BSPCHECK_OPTIONS=report=..., the driver's --json); this one is for the driver alone,
 // which reads a report per run: building and parsing a JSON document was about a tenth of the
 // CPU time of a small program's run under `bsp-check run --seeds`.

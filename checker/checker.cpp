@@ -1,6 +1,6 @@
 #include "checker/checker.hpp"
 
-#include "runtime/call_stacks.hpp"
+#include "runtime/executable/call_stacks.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -268,7 +268,7 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; ";
-      // MulticoreBSP's bsp_direct_get read at its call (engine/world_drma.cpp), the others read
+      // MulticoreBSP's bsp_direct_get read at its call (engine/core/world_drma.cpp), the others read
       // when they take effect.
       if (std::strcmp(op.call, "bsp_direct_get") == 0)
         m << "it read the source at once, while process " << op.src_owner << " may be anywhere in its superstep, "

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "checker/diagnostics.hpp"
-#include "runtime/hash.hpp"
-#include "runtime/site.hpp"
+#include "runtime/base/hash.hpp"
+#include "runtime/base/site.hpp"
 
 namespace bspcheck::checker {
 
 // A destination write about to be performed at a barrier (a put, or a get whose source has
 // been read), as the engine keeps it until then: its bytes are at offset `data` of the
-// superstep's payloads (engine/drma_buffer.hpp), which may move while the superstep runs.
+// superstep's payloads (engine/core/drma_buffer.hpp), which may move while the superstep runs.
 struct BufferedWrite {
   void* dst;
   std::size_t data;

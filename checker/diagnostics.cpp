@@ -1,8 +1,8 @@
 #include "checker/diagnostics.hpp"
 
 #include "checker/finding_text.hpp"
-#include "runtime/backtrace.hpp"
-#include "runtime/call_stacks.hpp"
+#include "runtime/executable/backtrace.hpp"
+#include "runtime/executable/call_stacks.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>

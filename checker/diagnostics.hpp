@@ -17,7 +17,7 @@
 #include "bspcheck/bspcheck.hpp"
 #include "bspcheck/rules.hpp"
 #include "checker/suppressions.hpp"
-#include "runtime/site.hpp"
+#include "runtime/base/site.hpp"
 
 namespace bspcheck::checker {
 

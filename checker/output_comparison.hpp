@@ -1,8 +1,8 @@
 // output_comparison.hpp: schedule-divergence (docs/checks.md#schedule-divergence). Separate
 // processes print the same output under every schedule unless the program depends on the
 // schedule: each process's output of a run is compared, as a digest, with that of the first clean
-// run at the same p (the reference). `bsp-check run` compares seeds (tools/output_divergence.*),
-// `bsp-check explore` and the in-process searches (engine/exploration_api.cpp) compare every
+// run at the same p (the reference). `bsp-check run` compares seeds (tools/across_runs/output_divergence.*),
+// `bsp-check explore` and the in-process searches (engine/host/exploration_api.cpp) compare every
 // schedule with the default schedule, which runs first.
 #pragma once
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include "bspcheck/rules.hpp"
-#include "runtime/file_pattern.hpp"
-#include "runtime/text_file.hpp"
+#include "runtime/base/file_pattern.hpp"
+#include "runtime/base/text_file.hpp"
 
 namespace bspcheck::checker {
 

@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 /* MulticoreBSP's mcbsp.h declares the same names with size_t types: the two cannot meet in one
- * file (engine/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
+ * file (engine/frontends/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
 #if defined(BSPCHECK_MCBSP_INTERFACE) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
 #error "bsp-check: the classic <bsp.h> after MulticoreBSP's <mcbsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
 #endif
@@ -60,7 +60,7 @@ void bsp_get_tag(int *status, void *tag);
 void bsp_move(void *payload, int reception_nbytes);
 int bsp_hpmove(void **tag_ptr, void **payload_ptr);
 
-/* The Oxford BSP toolset's additions (its bsp.h and bsp_level1.h declare them; engine/oxford_api.cpp).
+/* The Oxford BSP toolset's additions (its bsp.h and bsp_level1.h declare them; engine/frontends/oxford_api.cpp).
  * bsp_dtime: seconds since this process's previous bsp_dtime (the first call: since bsp_begin);
  * bsp_cputime: the process's time since bsp_begin, which is bsp_time's (the toolset, too, returns
  * bsp_time where it has no CPU timer: bsp-check's processes share one OS thread).

@@ -4,7 +4,7 @@
  * MulticoreBSP counts processes with unsigned int and bytes with size_t. The engine beneath is the
  * classic one with int sizes, so one libbspcheck.so serves both interfaces: the declarations
  * below keep MulticoreBSP's names and types for the program but bind them, with asm labels, to
- * the symbols bspcheck_mcbsp_* (engine/mcbsp_api.cpp), which check that every size fits the
+ * the symbols bspcheck_mcbsp_* (engine/frontends/mcbsp_api.cpp), which check that every size fits the
  * engine and then call the classic primitives. Like bsp.h, function-like macros record each
  * call's __FILE__ and __LINE__ (define BSPCHECK_NO_SITE_MACROS to get bare declarations).
  *

@@ -2,7 +2,7 @@
 // choices, depth first (iterative context bounding, Musuvathi and Qadeer 2007, for BSP's
 // choices). Only choices an exploring run is offered count: those that can change what the
 // program sees. The runs are the caller's: `bsp-check explore` runs the program
-// (tools/explore_command.cpp), bspcheck::explore an SPMD function (engine/exploration_api.cpp).
+// (tools/commands/explore_command.cpp), bspcheck::explore an SPMD function (engine/host/exploration_api.cpp).
 #pragma once
 
 #include <cstddef>

@@ -5,8 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "runtime/rng.hpp"
-#include "runtime/text_file.hpp"
+#include "runtime/base/rng.hpp"
+#include "runtime/base/text_file.hpp"
 
 namespace bspcheck::trace {
 

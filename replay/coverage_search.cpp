@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/hash.hpp"
+#include "runtime/base/hash.hpp"
 
 namespace bspcheck::trace {
 

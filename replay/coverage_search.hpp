@@ -1,6 +1,6 @@
 // coverage_search.hpp: coverage-guided random search over the choices an exploring run is
 // offered (AFL's loop, for BSP schedules). Each run reports the distinct (superstep, choice
-// kind, outcome class) tuples it produced (runtime/coverage_map.hpp); a run that adds tuples
+// kind, outcome class) tuples it produced (runtime/scheduling/coverage_map.hpp); a run that adds tuples
 // joins the corpus, and later runs are mostly mutants of corpus entries, of two sorts:
 //   - a walk: each entry in turn (oldest first) has every one of its choice points changed
 //     alone, in a seeded order, once per alternative value (round r gives each point its r-th
@@ -15,7 +15,7 @@
 // reaches it within as many runs as the run has choice points (times the alternatives).
 //
 // The runs are the caller's, as with BoundedSearch: `bsp-check explore --strategy coverage`
-// runs the program (tools/explore_command.cpp), bspcheck::coverage_search an SPMD function.
+// runs the program (tools/commands/explore_command.cpp), bspcheck::coverage_search an SPMD function.
 // Everything is drawn from the search's seed: the same seed and program give the same runs.
 #pragma once
 
@@ -27,8 +27,8 @@
 #include <vector>
 
 #include "replay/choice_script.hpp"
-#include "runtime/coverage_map.hpp"
-#include "runtime/rng.hpp"
+#include "runtime/scheduling/coverage_map.hpp"
+#include "runtime/base/rng.hpp"
 
 namespace bspcheck::trace {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/runtime_file.hpp"
+#include "runtime/base/runtime_file.hpp"
 
 namespace bspcheck::trace {
 

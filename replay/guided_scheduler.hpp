@@ -11,8 +11,8 @@
 
 #include "replay/choice_script.hpp"
 #include "replay/trace_format.hpp"
-#include "runtime/rng.hpp"
-#include "runtime/scheduler.hpp"
+#include "runtime/base/rng.hpp"
+#include "runtime/scheduling/scheduler.hpp"
 
 namespace bspcheck::trace {
 

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "replay/trace_format.hpp"
-#include "runtime/scheduler.hpp"
+#include "runtime/scheduling/scheduler.hpp"
 
 namespace bspcheck::trace {
 

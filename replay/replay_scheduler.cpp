@@ -1,5 +1,5 @@
 #include "replay/replay_scheduler.hpp"
-#include "runtime/rng.hpp"
+#include "runtime/base/rng.hpp"
 
 #include <sstream>
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "replay/trace_format.hpp"
-#include "runtime/scheduler.hpp"
+#include "runtime/scheduling/scheduler.hpp"
 
 namespace bspcheck::trace {
 

@@ -1,7 +1,7 @@
 // shrink.hpp: reducing a failing run's scheduling choices towards the default schedule while it
 // still fails (delta debugging, Zeller and Hildebrandt 2002). The run itself is the caller's:
-// `bsp-check shrink` runs the program (tools/shrink_command.cpp), bspcheck::shrink runs an SPMD
-// function in-process (engine/exploration_api.cpp); both call this.
+// `bsp-check shrink` runs the program (tools/commands/shrink_command.cpp), bspcheck::shrink runs an SPMD
+// function in-process (engine/host/exploration_api.cpp); both call this.
 #pragma once
 
 #include <cstddef>

@@ -1,8 +1,8 @@
 #include "replay/trace_format.hpp"
 
-#include "runtime/option_values.hpp"
-#include "runtime/rng.hpp"
-#include "runtime/runtime_file.hpp"
+#include "runtime/options/option_values.hpp"
+#include "runtime/base/rng.hpp"
+#include "runtime/base/runtime_file.hpp"
 
 #include <cerrno>
 #include <cstring>

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/hash.hpp"
+#include "runtime/base/hash.hpp"
 
 namespace bspcheck::trace {
 

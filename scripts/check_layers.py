@@ -12,7 +12,7 @@ include its own folder and the layers below it, never a layer above or beside it
     5  bench        benchmarks (may include any layer; no layer includes them)
 
 Every include is resolved as the compiler would find it: next to the including file first (so
-"../engine/world.hpp" and "world.hpp" count), then from the source root and from include/ (the
+"../engine/core/world.hpp" and "world.hpp" count), then from the source root and from include/ (the
 include paths of every target); what resolves to no file of the tree (system and third-party
 headers) is not checked. Every C and C++ file of these folders is read (.c .cc .cpp .h .hpp .def .inc).
 
@@ -71,22 +71,22 @@ def violations(root):
 def self_test():
     """Each planted include must be caught, and a tree without them must pass."""
     planted = {
-        "checker/relative.cpp": '#include "../engine/world.hpp"\n',       # relative, up
-        "include/top.h": '#include "engine/world.hpp"\n',                 # top-level include/*.h
-        "level1/l1.c": '#include "runtime/options.hpp"\n',                # beside (level1 and runtime)
+        "checker/relative.cpp": '#include "../engine/core/world.hpp"\n',       # relative, up
+        "include/top.h": '#include "engine/core/world.hpp"\n',                 # top-level include/*.h
+        "level1/l1.c": '#include "runtime/options/options.hpp"\n',                # beside (level1 and runtime)
         "runtime/uses_bench.cpp": '#include "bench/bench_util.hpp"\n',    # into bench
         "runtime/same_folder.c": '#include "../checker/checker.hpp"\n',  # a .c file
     }
     clean = {
-        "engine/world.hpp": '#include "runtime/options.hpp"\n#include "checker/checker.hpp"\n#include <vector>\n',
-        "engine/world.cpp": '#include "world.hpp"\n#include "../replay/trace.hpp"\n#include <bsp.h>\n',
-        "runtime/options.hpp": '#include "bspcheck/bspcheck.hpp"\n',
-        "checker/checker.hpp": '#include "runtime/options.hpp"\n',
-        "replay/trace.hpp": '#include "runtime/options.hpp"\n',
+        "engine/core/world.hpp": '#include "runtime/options/options.hpp"\n#include "checker/checker.hpp"\n#include <vector>\n',
+        "engine/core/world.cpp": '#include "world.hpp"\n#include "../replay/trace.hpp"\n#include <bsp.h>\n',
+        "runtime/options/options.hpp": '#include "bspcheck/bspcheck.hpp"\n',
+        "checker/checker.hpp": '#include "runtime/options/options.hpp"\n',
+        "replay/trace.hpp": '#include "runtime/options/options.hpp"\n',
         "include/bsp.h": "",
         "include/bspcheck/bspcheck.hpp": '#include "../bsp.h"\n',
-        "bench/bench_util.hpp": '#include "engine/world.hpp"\n',
-        "tools/main.cpp": '#include "engine/world.hpp"\n#include <nlohmann/json.hpp>\n',
+        "bench/bench_util.hpp": '#include "engine/core/world.hpp"\n',
+        "tools/main.cpp": '#include "engine/core/world.hpp"\n#include <nlohmann/json.hpp>\n',
     }
     failures = []
     with tempfile.TemporaryDirectory() as root:

@@ -1,7 +1,7 @@
 /* get-dst-early-read where ASan's 8-byte granules cannot see it: the destination is the first
    element of a[3], which shares its granule with a[1], a live element. ASan can poison a granule
    only from some byte to its end, so a hardware watchpoint watches those 4 bytes instead
-   (runtime/watchpoints.hpp). */
+   (runtime/memory_checks/watchpoints.hpp). */
 #include <stdio.h>
 #include "bsp.h"
 int main(void) {

@@ -1,7 +1,7 @@
 /* hp-dst-read of a global where ASan's 8-byte granules cannot see it: process 0 hpgets a flag into
    flags[0], which shares its granule with flags[1], and polls it without a BSPlib call, which no
    BSPlib allows (the hpget may land at any moment, or only at the sync). A hardware watchpoint
-   watches the 4 bytes ASan cannot poison (runtime/watchpoints.hpp); as a private global, only
+   watches the 4 bytes ASan cannot poison (runtime/memory_checks/watchpoints.hpp); as a private global, only
    while process 0 runs. */
 #include <stdio.h>
 #include "bsp.h"

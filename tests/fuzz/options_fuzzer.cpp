@@ -1,4 +1,4 @@
-// libFuzzer target for BSPCHECK_OPTIONS parsing (runtime/options.cpp, parse_program_options).
+// libFuzzer target for BSPCHECK_OPTIONS parsing (runtime/options/options.cpp, parse_program_options).
 //
 // Every input is an option string such as "seed=7:procs=4:disable=put-collision". The parser may
 // refuse it only with std::invalid_argument (the runtime prints its message and exits 2); any
@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "runtime/options.hpp"
+#include "runtime/options/options.hpp"
 
 namespace {
 

@@ -40,7 +40,7 @@ fi
 
 # --- the fuzzer ----------------------------------------------------------------------------------
 fuzzer="$work/trace_reader_fuzzer"
-sources=("$here/trace_reader_fuzzer.cpp" "$root/replay/trace_format.cpp" "$root/runtime/option_values.cpp")
+sources=("$here/trace_reader_fuzzer.cpp" "$root/replay/trace_format.cpp" "$root/runtime/options/option_values.cpp")
 stale=0
 [ -x "$fuzzer" ] || stale=1
 for f in "${sources[@]}" "$root/replay/trace_format.hpp" "$here/run_fuzzer.sh"; do

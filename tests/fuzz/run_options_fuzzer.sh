@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Usage: run_options_fuzzer.sh BUILD_DIR SECONDS
 # Builds options_fuzzer with clang++ (-fsanitize=fuzzer,address,undefined) and fuzzes the
-# BSPCHECK_OPTIONS parser (runtime/options.cpp) for SECONDS from a few seed strings. Exits
+# BSPCHECK_OPTIONS parser (runtime/options/options.cpp) for SECONDS from a few seed strings. Exits
 # non-zero on any crash, sanitizer report, timeout or broken invariant (the reproducer is left in
 # BUILD_DIR/tests/fuzz/). Skips, as run_fuzzer.sh does, only when clang or its libFuzzer runtime is
 # missing (or fails then too with FUZZ_REQUIRED=1). CXX_FUZZ names the clang++ to use.
@@ -27,7 +27,7 @@ fi
 [ -n "$cxx" ] || skip "no clang++ found (Debian: apt-get install clang-14 libclang-rt-14-dev)"
 
 fuzzer="$work/options_fuzzer"
-sources=("$here/options_fuzzer.cpp" "$root/runtime/options.cpp" "$root/runtime/option_values.cpp" "$root/checker/suppressions.cpp")
+sources=("$here/options_fuzzer.cpp" "$root/runtime/options/options.cpp" "$root/runtime/options/option_values.cpp" "$root/checker/suppressions.cpp")
 if ! "$cxx" -std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
      -fno-sanitize-recover=undefined -I"$root" -I"$root/include" "${sources[@]}" -o "$fuzzer" 2>"$work/build.log"; then
   cat "$work/build.log"

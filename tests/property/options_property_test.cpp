@@ -1,4 +1,4 @@
-// The options table (runtime/options.def) as properties: whatever options a run is given, the
+// The options table (runtime/options/options.def) as properties: whatever options a run is given, the
 // string printed for it reads back to the same options, holds only what differs from the
 // defaults, and keeps the checker's part intact; a bad value is refused with a message naming
 // its key.
@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "bspcheck/rules.hpp"
-#include "runtime/option_list.hpp"
-#include "runtime/options.hpp"
+#include "runtime/options/option_list.hpp"
+#include "runtime/options/options.hpp"
 
 namespace rt = bspcheck::rt;
 

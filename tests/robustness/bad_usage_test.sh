@@ -114,7 +114,7 @@ expect 2 "^bsp-check: error: --max-runs: .*got '0'"                     -- "$b" 
 expect 2 "^bsp-check: error: -p 99999999999999999999: "                 -- "$b" explore -p 99999999999999999999 "$prog"
 expect 2 "^bsp-check: error: unknown option '--bogus'"                  -- "$b" explore --bogus "$prog"
 expect 2 "^bsp-check: error: --trace-dir $work/no/such: not a directory" -- "$b" explore --trace-dir "$work/no/such" "$prog"
-# run and explore check --trace-dir with one helper (tools/option_checks.hpp): the same lines. A
+# run and explore check --trace-dir with one helper (tools/cli/option_checks.hpp): the same lines. A
 # path the system refuses to look at (too long to stat) is "not a directory" too, not a crash.
 long_dir="$work/$(printf 'd%.0s' $(seq 300))"  # a name longer than NAME_MAX
 for cmd in run explore; do

@@ -52,10 +52,10 @@ no_leftovers "descriptors"
 
 # The environment a run gets is the driver's, with a default UBSAN_OPTIONS and nothing else: not
 # what the driver tells the runtime (BSPCHECK_OPTIONS and the others: taken out before main,
-# runtime/driver_environment.hpp, so a program printing its environment prints the same in every
+# runtime/options/driver_environment.hpp, so a program printing its environment prints the same in every
 # run of a seed and the determinism check finds nothing), not the fork server's channel, not the
 # LD_BIND_NOW it is started with; a value with spaces, '=' and a newline passes unchanged. The
-# driver never changes its own environment (tools/child_environment.hpp): with -j its threads
+# driver never changes its own environment (tools/launch/child_environment.hpp): with -j its threads
 # start runs at once.
 value=$'a b=c\nd'
 for server in "" --no-fork-server; do

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a process does to its own stdout works as in a separate process (engine/stdio_interposition.cpp):
+# What a process does to its own stdout works as in a separate process (engine/core/stdio_interposition.cpp):
 # freopen to a file of its own, fclose at its end, setvbuf with a buffer in its globals, fileno,
 # and std::ios::sync_with_stdio(false) inside the SPMD part. No crash, no lost or garbled line.
 # Usage: stdio_test.sh BSP-CHECK BSPCC [CFLAGS]

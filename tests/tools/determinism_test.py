@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""uncontrolled-nondeterminism (tools/determinism_check.hpp): a program whose BSPlib data depends on
+"""uncontrolled-nondeterminism (tools/across_runs/determinism_check.hpp): a program whose BSPlib data depends on
 the wall clock and its pid is caught on the first run of a session, with where the runs part; a
 deterministic program is not; --no-determinism-check turns it off; --werror makes it fail the run.
 A program that only prints its pid or the time is caught by comparing two runs' output, named

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # docs/cli.md documents every key of BSPCHECK_OPTIONS: each key that `bsp-check --list-options
-# --json` lists (the options table, runtime/options.def) appears as `key` in the first column of
+# --json` lists (the options table, runtime/options/options.def) appears as `key` in the first column of
 # the table in the "## `BSPCHECK_OPTIONS`" section, and that column names no key the table lacks.
 # Usage: options_docs_test.sh BSP-CHECK DOCS/CLI.MD
 set -uo pipefail

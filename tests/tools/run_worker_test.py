@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Workers of the fork server (runtime/process_snapshot.hpp): a forked child runs many seeds in
+"""Workers of the fork server (runtime/isolation/process_snapshot.hpp): a forked child runs many seeds in
 turn, brought back to bsp_begin after each. A session's results must be exactly those of fresh
 children (BSPCHECK_RUNS_PER_WORKER=1): the same exit status, output, findings and per-run JSON,
 for clean programs, failing ones (a failing run costs a fresh child) and one that changes process

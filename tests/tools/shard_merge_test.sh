@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bsp-check run --shard and bsp-check merge (tools/shard.hpp, tools/merge_command.hpp):
+# bsp-check run --shard and bsp-check merge (tools/launch/shard.hpp, tools/commands/merge_command.hpp):
 #  - the shards of a session are disjoint and their union is the unsharded session, findings and
 #    schedule-divergence included (a program whose output depends on the schedule);
 #  - merge is order-independent and idempotent (a report merged with itself, or merged reports

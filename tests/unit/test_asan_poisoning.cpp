@@ -1,4 +1,4 @@
-// runtime/asan_poisoning.hpp on its own, with stand-ins for AddressSanitizer's poisoning
+// runtime/memory_checks/asan_poisoning.hpp on its own, with stand-ins for AddressSanitizer's poisoning
 // functions (Poisoning::set_hooks): which bytes are poisoned and unpoisoned when, which region an
 // address falls in, and what touching each kind of region is reported as.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/asan_poisoning.hpp"
+#include "runtime/memory_checks/asan_poisoning.hpp"
 
 using bspcheck::Rule;
 using bspcheck::rt::PoisonedRegion;

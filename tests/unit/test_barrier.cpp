@@ -1,4 +1,4 @@
-// engine/barrier.hpp on its own: the order of a barrier's exchange (BSPlib 3.3): pending hp
+// engine/core/barrier.hpp on its own: the order of a barrier's exchange (BSPlib 3.3): pending hp
 // operations land first, in the scheduler's order; then get sources are read; the checker sees
 // the writes; get data lands before put data.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "bspcheck/rules.hpp"
 #include "checker/checker.hpp"
 #include "checker/diagnostics.hpp"
-#include "engine/barrier.hpp"
+#include "engine/core/barrier.hpp"
 
 using bspcheck::checker::HpRecord;
 using bspcheck::rt::Barrier;

@@ -1,11 +1,11 @@
-// runtime/call_stacks.hpp: which files are wrappers', and findings of calls made through a
+// runtime/executable/call_stacks.hpp: which files are wrappers', and findings of calls made through a
 // wrapper located at the calling line with the stack (the known-stack shortcut must not mix two
 // calling lines up).
 #include "unit_helpers.hpp"
 #include "wrapped_calls.hpp"
 
-#include "runtime/call_stacks.hpp"
-#include "runtime/symbol_names.hpp"
+#include "runtime/executable/call_stacks.hpp"
+#include "runtime/base/symbol_names.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "runtime/heap_owners.hpp"
+#include "runtime/isolation/heap_owners.hpp"
 #include "unit_helpers.hpp"
 
 using unit::find;
@@ -281,7 +281,7 @@ TEST(Cbsp, DestinationTooSmallForTheMessageIsReportedAndNotWritten) {
 
 }  // namespace
 
-// runtime/heap_owners.hpp: every live block a process allocates is known as that process's, by
+// runtime/isolation/heap_owners.hpp: every live block a process allocates is known as that process's, by
 // any address inside it, with the size it was allocated with; a freed block is no longer known.
 // Thousands of blocks, freed in a random order, exercise the table's growth and its deletions
 // (an entry shifted back wrongly is then lost, or found for a block that is gone).

@@ -1,6 +1,6 @@
-// The context switch (runtime/context_switch.hpp) on its own: two contexts ping-pong through
+// The context switch (runtime/fibers/context_switch.hpp) on its own: two contexts ping-pong through
 // switch_context, the call the runtime makes at every switch point. The switch enters
-// jump_fcontext without a `call` (runtime/fcontext_jump.hpp), so its asm must declare every
+// jump_fcontext without a `call` (runtime/fibers/fcontext_jump.hpp), so its asm must declare every
 // register a callee may change: a value the compiler keeps in such a register across the switch
 // would be overwritten by the other context's code, and these tests would see it.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "runtime/context_switch.hpp"
+#include "runtime/fibers/context_switch.hpp"
 
 namespace rt = bspcheck::rt;
 

@@ -1,4 +1,4 @@
-// engine/drma_buffer.hpp on its own: when buffered puts and gets read and write, and in what
+// engine/core/drma_buffer.hpp on its own: when buffered puts and gets read and write, and in what
 // order, with a scripted scheduler.
 #include <gtest/gtest.h>
 
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "engine/drma_buffer.hpp"
+#include "engine/core/drma_buffer.hpp"
 
 using bspcheck::rt::ChoiceKind;
 using bspcheck::rt::DrmaBuffer;

@@ -1,4 +1,4 @@
-// runtime/elf_file.hpp and runtime/elf_symbols.hpp, read from this test's own executable: the
+// runtime/executable/elf_file.hpp and runtime/executable/elf_symbols.hpp, read from this test's own executable: the
 // functions and variables it defines are found at the addresses the loader gave them, and a file
 // that cannot be read is a file with nothing in it, errno unchanged.
 #include <gtest/gtest.h>
@@ -11,10 +11,10 @@
 #include <cstring>
 #include <string>
 
-#include "runtime/elf_file.hpp"
-#include "runtime/elf_symbols.hpp"
-#include "runtime/executable_symbols.hpp"
-#include "runtime/program_image.hpp"
+#include "runtime/executable/elf_file.hpp"
+#include "runtime/executable/elf_symbols.hpp"
+#include "runtime/executable/executable_symbols.hpp"
+#include "runtime/executable/program_image.hpp"
 
 using bspcheck::rt::ElfFile;
 using bspcheck::rt::ElfSymbols;

@@ -1,4 +1,4 @@
-// Each process's C++ exception state is its own (runtime/exception_state.hpp): the exception a
+// Each process's C++ exception state is its own (runtime/fibers/exception_state.hpp): the exception a
 // handler refers to, what `throw;` rethrows and std::uncaught_exceptions() stay the process's own
 // across the switches of its BSPlib calls, as in separate processes.
 #include "unit_helpers.hpp"

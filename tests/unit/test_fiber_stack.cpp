@@ -1,4 +1,4 @@
-// runtime/fiber_stack.hpp: stacks beyond the mapping budget have no guard page of their own; an
+// runtime/fibers/fiber_stack.hpp: stacks beyond the mapping budget have no guard page of their own; an
 // overflow is seen after the fact by the canary below each, which lies in the top bytes of the
 // stack below (a page that stack keeps resident anyway) and so costs no memory of its own.
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "runtime/fiber_stack.hpp"
+#include "runtime/fibers/fiber_stack.hpp"
 
 using bspcheck::rt::FiberStack;
 using bspcheck::rt::StackPool;

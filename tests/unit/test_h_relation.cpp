@@ -1,7 +1,7 @@
-// engine/h_relation.hpp on its own: the h-relation of a superstep from its transfers.
+// engine/core/h_relation.hpp on its own: the h-relation of a superstep from its transfers.
 #include <gtest/gtest.h>
 
-#include "engine/h_relation.hpp"
+#include "engine/core/h_relation.hpp"
 
 using bspcheck::rt::HRelation;
 

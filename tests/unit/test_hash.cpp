@@ -1,4 +1,4 @@
-// runtime/hash.hpp: the one place for hash functions. FNV-1a and CRC-32C against the published
+// runtime/base/hash.hpp: the one place for hash functions. FNV-1a and CRC-32C against the published
 // test vectors, the legacy basis of the persisted hashes pinned, and the content hash of the checker.
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "replay/trace_format.hpp"
-#include "runtime/hash.hpp"
+#include "runtime/base/hash.hpp"
 
 using bspcheck::rt::content_hash;
 using bspcheck::rt::Fnv1a32;

@@ -1,8 +1,8 @@
-// engine/hp_operations.hpp on its own: pending unbuffered operations, taken in the scheduler's
+// engine/core/hp_operations.hpp on its own: pending unbuffered operations, taken in the scheduler's
 // order, performed once, and all kept in the superstep's log.
 #include <gtest/gtest.h>
 
-#include "engine/hp_operations.hpp"
+#include "engine/core/hp_operations.hpp"
 
 using bspcheck::checker::HpRecord;
 using bspcheck::rt::HpOperations;

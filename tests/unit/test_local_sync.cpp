@@ -1,4 +1,4 @@
-// engine/local_sync.hpp through its own interface: processes of an in-process run call
+// engine/core/local_sync.hpp through its own interface: processes of an in-process run call
 // LocalSync directly (as cBSP and BSPk do), with predicates of the test's own: a wait that holds
 // returns at once, a blocked process runs on once notified, each process keeps its own superstep,
 // and when no process can go on the deadlock is one finding with the most specific stuck rule.
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bspcheck/rules.hpp"
-#include "engine/local_sync.hpp"
-#include "engine/world.hpp"
+#include "engine/core/local_sync.hpp"
+#include "engine/core/world.hpp"
 #include "unit_helpers.hpp"
 
 using bspcheck::Rule;

@@ -1,4 +1,4 @@
-// The MulticoreBSP for C interface (include/mcbsp.h, engine/mcbsp_api.cpp) on the engine: its
+// The MulticoreBSP for C interface (include/mcbsp.h, engine/frontends/mcbsp_api.cpp) on the engine: its
 // empty-queue answers, its optional byte count, and the values its unsigned and size_t types can
 // carry but the engine cannot hold, which are findings at the call site, never truncations.
 // This file includes mcbsp.h alone: it declares the same names as the classic bsp.h.

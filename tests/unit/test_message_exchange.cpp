@@ -1,4 +1,4 @@
-// engine/message_exchange.hpp on its own: BSMP's bytes and queues, with a scripted scheduler.
+// engine/core/message_exchange.hpp on its own: BSMP's bytes and queues, with a scripted scheduler.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/message_exchange.hpp"
+#include "engine/core/message_exchange.hpp"
 
 using bspcheck::rt::ChoiceKind;
 using bspcheck::rt::Message;

@@ -1,4 +1,4 @@
-// engine/output_capture.hpp on its own: while a capture is installed, what the C stdio streams and
+// engine/core/output_capture.hpp on its own: while a capture is installed, what the C stdio streams and
 // the C++ standard streams write reaches its sink, stream by stream; afterwards the originals are
 // back.
 #include <gtest/gtest.h>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "engine/output_capture.hpp"
+#include "engine/core/output_capture.hpp"
 
 using bspcheck::rt::OutputCapture;
 

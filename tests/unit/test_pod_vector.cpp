@@ -1,12 +1,12 @@
-// runtime/pod_vector.hpp: records survive the reallocations of growth in order, and clear keeps
+// runtime/base/pod_vector.hpp: records survive the reallocations of growth in order, and clear keeps
 // the memory for the next superstep; ByteArena, built on it.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
 
-#include "runtime/byte_arena.hpp"
-#include "runtime/pod_vector.hpp"
+#include "runtime/base/byte_arena.hpp"
+#include "runtime/base/pod_vector.hpp"
 
 using bspcheck::rt::PodVector;
 
@@ -65,7 +65,7 @@ TEST(PodVector, ResizeKeepsWhatWasWrittenAndSwapExchangesBlocks) {
   EXPECT_EQ(b.size(), 2u);
 }
 
-// ByteArena (runtime/byte_arena.hpp) is a PodVector of bytes: aligned offsets, bytes kept through
+// ByteArena (runtime/base/byte_arena.hpp) is a PodVector of bytes: aligned offsets, bytes kept through
 // growth.
 TEST(ByteArena, ReservesAlignedOffsetsAndKeepsBytesThroughGrowth) {
   bspcheck::rt::ByteArena arena;

@@ -1,4 +1,4 @@
-// PrivateGlobals on its own (runtime/private_globals.hpp): memory of a made-up program image,
+// PrivateGlobals on its own (runtime/isolation/private_globals.hpp): memory of a made-up program image,
 // switched between processes by copying and by remapping, reached through canonical addresses,
 // with per-process errno, constructors and exit handlers. The end-to-end behaviour with real
 // executables is tests/privatization.
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "runtime/private_globals.hpp"
-#include "runtime/program_image.hpp"
+#include "runtime/isolation/private_globals.hpp"
+#include "runtime/executable/program_image.hpp"
 
 using bspcheck::rt::PrivateGlobals;
 using bspcheck::rt::PrivateRange;

@@ -1,11 +1,11 @@
-// engine/process_output.hpp on its own: echoed output in whole prefixed lines, the digest of
+// engine/core/process_output.hpp on its own: echoed output in whole prefixed lines, the digest of
 // everything, the captured copy.
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <string>
 
-#include "engine/process_output.hpp"
+#include "engine/core/process_output.hpp"
 
 using bspcheck::rt::LineContext;
 using bspcheck::rt::OutputLines;

@@ -1,4 +1,4 @@
-// ProcessSnapshot on its own (runtime/process_snapshot.hpp): a forked child saves a moment, changes
+// ProcessSnapshot on its own (runtime/isolation/process_snapshot.hpp): a forked child saves a moment, changes
 // memory, mappings, descriptors and signal dispositions, and is brought back to the moment with
 // all of it as it was; what cannot be brought back is refused. Each case runs in a child of its
 // own, whose exit status is the verdict (the test process itself is never restored).
@@ -14,7 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/process_snapshot.hpp"
+#include "runtime/isolation/process_snapshot.hpp"
 
 using bspcheck::rt::ProcessSnapshot;
 

@@ -1,10 +1,10 @@
-// engine/registration_sync.hpp on its own: a superstep's pushes and pops applied at the barrier,
+// engine/core/registration_sync.hpp on its own: a superstep's pushes and pops applied at the barrier,
 // and the findings when processes disagree.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "engine/registration_sync.hpp"
+#include "engine/core/registration_sync.hpp"
 
 using namespace bspcheck::rt;
 

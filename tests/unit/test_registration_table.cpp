@@ -1,9 +1,9 @@
-// runtime/registration_table.hpp on its own: the registration slots of BSPlib 3.1.
+// engine/core/registration_table.hpp on its own: the registration slots of BSPlib 3.1.
 #include <gtest/gtest.h>
 
 #include <vector>
 
-#include "runtime/registration_table.hpp"
+#include "engine/core/registration_table.hpp"
 
 using bspcheck::rt::RegistrationTable;
 

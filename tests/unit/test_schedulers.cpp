@@ -1,10 +1,10 @@
-// Strategies behind the Scheduler interface (runtime/schedulers/, replay/*_scheduler.*):
+// Strategies behind the Scheduler interface (runtime/scheduling/, replay/*_scheduler.*):
 // each is deterministic for a seed, PCT finds a planted depth-d bug at least as often as its
 // bound promises, and the trace wrappers compose (replay + guide) without dangling pointers.
 #include "unit_helpers.hpp"
 
-#include "runtime/coverage_scheduler.hpp"
-#include "runtime/schedulers/pct_scheduler.hpp"
+#include "runtime/scheduling/coverage_scheduler.hpp"
+#include "runtime/scheduling/pct_scheduler.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -80,7 +80,7 @@ TEST(Spmd, NprocsBeforeBeginReturnsAvailableProcessors) {
   }
 }
 
-// RUNTIME BUG (engine/c_api.cpp bsp_nprocs): processes 1..p-1 re-run the SPMD function from its
+// RUNTIME BUG (engine/frontends/c_api.cpp bsp_nprocs): processes 1..p-1 re-run the SPMD function from its
 // start, so their bsp_nprocs() is also "called before bsp_begin" (paper 2.4) and must return the
 // number of processors available; the runtime returns the granted p once the world exists.
 // With procs=4 and bsp_begin(2), process 1 sees 2 instead of 4. Disabled until fixed.

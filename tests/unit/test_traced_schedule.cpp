@@ -1,4 +1,4 @@
-// engine/traced_schedule.hpp on its own: a recorded sequence of calls and choices replays clean,
+// engine/core/traced_schedule.hpp on its own: a recorded sequence of calls and choices replays clean,
 // a different call is a divergence, and the wrappers compose whatever options are combined.
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/traced_schedule.hpp"
+#include "engine/core/traced_schedule.hpp"
 
 using bspcheck::rt::ChoiceKind;
 using bspcheck::rt::TracedSchedule;

@@ -1,5 +1,5 @@
-// engine/virtual_clock.hpp on its own: the cost model of virtual bsp_time (docs/semantics.md),
-// and the C library's clocks reading it under virtual_time (engine/virtual_clock.cpp).
+// engine/core/virtual_clock.hpp on its own: the cost model of virtual bsp_time (docs/semantics.md),
+// and the C library's clocks reading it under virtual_time (engine/core/virtual_clock.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/time.h>
@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "engine/virtual_clock.hpp"
+#include "engine/core/virtual_clock.hpp"
 #include "unit_helpers.hpp"
 
 using bspcheck::rt::VirtualClock;

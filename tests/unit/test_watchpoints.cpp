@@ -1,4 +1,4 @@
-// runtime/watchpoints.hpp with the real debug registers, and asan_poisoning's use of them for the
+// runtime/memory_checks/watchpoints.hpp with the real debug registers, and asan_poisoning's use of them for the
 // last bytes of a region that ASan cannot poison: the program's reads and writes of watched bytes
 // are caught, other bytes of the granule are not, and a watch follows its region (released,
 // suspended while the runtime writes, enabled only while a private region's process runs).
@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <vector>
 
-#include "runtime/asan_poisoning.hpp"
-#include "runtime/watchpoints.hpp"
+#include "runtime/memory_checks/asan_poisoning.hpp"
+#include "runtime/memory_checks/watchpoints.hpp"
 
 using bspcheck::Rule;
 using bspcheck::rt::PoisonedRegion;

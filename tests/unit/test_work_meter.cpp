@@ -1,10 +1,10 @@
-// engine/work_meter.hpp on its own: the CPU time of the process that has the processor is its
+// engine/core/work_meter.hpp on its own: the CPU time of the process that has the processor is its
 // work; a record takes it and starts again.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 
-#include "engine/work_meter.hpp"
+#include "engine/core/work_meter.hpp"
 
 using bspcheck::rt::WorkMeter;
 

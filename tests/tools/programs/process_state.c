@@ -1,10 +1,10 @@
 /* process_state.c: after bsp_end, process 0 changes what a worker of the fork server must set back
- * before its next run (runtime/process_snapshot.hpp): a global, the heap (a small block and a
+ * before its next run (runtime/isolation/process_snapshot.hpp): a global, the heap (a small block and a
  * leaked mmap-sized one), a descriptor left open, a signal disposition, the signal stack, the
  * environment, the C library's rand state, its standard output's flags (O_APPEND), at p > 1 its
  * standard error (pointed at /dev/null: the next run's must still reach the driver) and at p = 3
  * its standard input (replaced by /dev/zero); and every process but 0 leaves a mark deep in its
- * coroutine stack, which a worker hands on to its next run (runtime/fiber_stack.hpp) and must
+ * coroutine stack, which a worker hands on to its next run (runtime/fibers/fiber_stack.hpp) and must
  * clear first. Every run must find them as a freshly started process does: it prints
  * them (the heap as an offset from a block allocated before bsp_begin: addresses differ between
  * executions of the program, and so do the places of mappings, which are not printed), and

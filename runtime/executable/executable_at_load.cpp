@@ -1,0 +1,34 @@
+#include "runtime/executable/executable_at_load.hpp"
+
+#include <cstring>
+#include <vector>
+
+#include "runtime/executable/elf_file.hpp"
+
+namespace bspcheck::rt {
+
+namespace {
+
+ExecutableAtLoad read_executable() {
+  // Only the section headers and the symbol tables are read; errno stays as it was (the program
+  // starts with errno 0, C11 7.5).
+  const ElfFile exe("/proc/self/exe");
+  ExecutableAtLoad out;
+  out.own_unwind_backtrace = exe.function("_Unwind_Backtrace");
+  bool exception_tables = false;
+  for (const Elf64_Shdr& s : exe.sections())
+    exception_tables = exception_tables || std::strcmp(exe.name(s), ".gcc_except_table") == 0;
+  const std::vector<bool> imported = exe.imports({"__gxx_personality_v0", "_Unwind_SetGR", "cBSP_send"});
+  out.own_personality_and_unwinder = exception_tables && !imported[0] && !imported[1];
+  out.imports_cbsp_send = imported[2];
+  return out;
+}
+
+}  // namespace
+
+const ExecutableAtLoad& executable_at_load() {
+  static const ExecutableAtLoad facts = read_executable();
+  return facts;
+}
+
+}  // namespace bspcheck::rt

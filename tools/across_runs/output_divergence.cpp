@@ -1,0 +1,155 @@
+#include "tools/across_runs/output_divergence.hpp"
+
+#include <cstdlib>
+#include <sstream>
+#include <tuple>
+
+#include "bspcheck/rules.hpp"
+#include "tools/across_runs/determinism_check.hpp"
+#include "tools/cli/reproduce_command.hpp"
+
+namespace bspcheck::cli {
+
+bool compare_outputs_wanted(const RunConfig& c) {
+  return !c.schedule_dependent_output &&
+         checker::OutputComparison::wanted(c.options.run.checks, c.options.run.disabled_rules);
+}
+
+std::optional<std::pair<int, std::uint64_t>> compare_outputs(checker::OutputComparison& outputs, const RunOutcome& r) {
+  if (!r.reported) return std::nullopt;
+  return outputs.compare(r.p, r.seed, r.report.output_hash);
+}
+
+std::vector<std::string> lines_of(const std::string& text, int pid) {
+  std::vector<std::string> lines;
+  const std::string tag = "[" + std::to_string(pid) + "] ";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(tag, 0) == 0) lines.push_back(line.substr(tag.size()));
+  return lines;
+}
+
+std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
+                                    const std::string& name_b) {
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err})
+    if (const auto line = checker::first_line_difference(lines_of(a.*stream, pid), lines_of(b.*stream, pid),
+                                                         stream == &RunOutcome::out ? "on stdout" : "on stderr",
+                                                         name_a, name_b))
+      return *line;
+  return "the outputs could not be told apart when run again";
+}
+
+namespace {
+
+// A line process pid printed, captured with the prefix kContextPrefix: its text, and the
+// superstep and last BSPlib call (with its site) of the process when it printed it.
+constexpr const char* kContextPrefix = "[%p|%s|%c] ";
+struct PrintedLine {
+  std::string text;
+  int superstep = 0;
+  Location after;  // the process's last BSPlib call before the line
+};
+
+std::vector<PrintedLine> printed_lines(const std::string& text, int pid) {
+  std::vector<PrintedLine> lines;
+  const std::string tag = "[" + std::to_string(pid) + "|";
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(tag, 0) != 0) continue;
+    const std::size_t bar = line.find('|', tag.size()), end = line.find("] ", tag.size());
+    if (bar == std::string::npos || end == std::string::npos || bar > end) continue;
+    PrintedLine l;
+    l.text = line.substr(end + 2);
+    l.superstep = std::atoi(line.substr(tag.size(), bar - tag.size()).c_str());
+    const std::string call = line.substr(bar + 1, end - bar - 1);  // call[@file:line]
+    const std::size_t at = call.find('@'), colon = call.rfind(':');
+    l.after.process = pid;
+    l.after.call = call.substr(0, at);
+    if (at != std::string::npos && colon != std::string::npos && colon > at) {
+      l.after.file = call.substr(at + 1, colon - at - 1);
+      l.after.line = std::atoi(call.substr(colon + 1).c_str());
+    }
+    lines.push_back(std::move(l));
+  }
+  return lines;
+}
+
+// Where process pid's outputs of two runs part: the superstep, and each run's last BSPlib call
+// before its differing line (or its last line, when one output is a prefix of the other).
+bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Finding& f) {
+  for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
+    const std::vector<PrintedLine> la = printed_lines(a.*stream, pid), lb = printed_lines(b.*stream, pid);
+    std::size_t i = 0;
+    while (i < la.size() && i < lb.size() && la[i].text == lb[i].text) ++i;
+    if (i == la.size() && i == lb.size()) continue;
+    const PrintedLine* pa = i < la.size() ? &la[i] : la.empty() ? nullptr : &la.back();
+    const PrintedLine* pb = i < lb.size() ? &lb[i] : lb.empty() ? nullptr : &lb.back();
+    f.superstep = pb ? pb->superstep : pa ? pa->superstep : 0;
+    if (pa) f.locations.push_back(pa->after);
+    const auto same = [](const Location& x, const Location& y) {
+      return x.file == y.file && x.line == y.line && x.process == y.process && x.call == y.call;
+    };
+    if (pb && !(pa && same(pa->after, pb->after))) f.locations.push_back(pb->after);  // once when both agree
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool locate_output_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                              std::uint64_t seed_b, int pid, StdinFeed& in, Finding& f) {
+  RunConfig again = c;
+  again.prefix = kContextPrefix;
+  again.keep_trace = false;
+  again.options.run.trace_file.clear();
+  const RunOutcome a = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  return locate_difference(a, b, pid, f);
+}
+
+std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b) {
+  return repro_command(c, p, seed_a, seed_b > seed_a ? seed_b - seed_a + 1 : 1);
+}
+
+// Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
+Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                           std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
+                           const std::vector<std::uint64_t>& digests_b) {
+  RunConfig again = c;
+  again.prefix = "[%p] ";
+  again.keep_trace = false;
+  const RunOutcome a = run_once(again, path, p, seed_a, in, false);
+  const RunOutcome b = run_once(again, path, p, seed_b, in, false);
+  // A seed that disagrees with itself says nothing about schedules: the program's output depends
+  // on something else (the prefix is not in the digests).
+  for (const auto& [run, first, seed] : {std::tuple{&a, &digests_a, seed_a}, std::tuple{&b, &digests_b, seed_b}})
+    if (run->reported && !run->report.output_hash.empty() && run->report.output_hash != *first) {
+      int differs = pid;
+      for (std::size_t k = 0; k < first->size() && k < run->report.output_hash.size(); ++k)
+        if ((*first)[k] != run->report.output_hash[k]) {
+          differs = static_cast<int>(k);
+          break;
+        }
+      return output_nondeterminism_finding(c, path, p, seed, differs, nullptr, nullptr, in);
+    }
+  const std::string detail =
+      first_output_difference(a, b, pid, "seed " + std::to_string(seed_a), "seed " + std::to_string(seed_b));
+  Finding f;
+  f.rule = rule_id(Rule::schedule_divergence);
+  f.severity = rule_severity(Rule::schedule_divergence);
+  // Once more with the superstep and last call in the prefix, to locate the difference.
+  const bool located = locate_output_difference(c, path, p, seed_a, seed_b, pid, in, f);
+  const std::string session = divergence_reproduce(c, p, seed_a, seed_b);
+  f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
+                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +
+                 (located ? ", from superstep " + std::to_string(f.superstep) : std::string()) + "; " + detail +
+                 (located ? " (the locations: each seed's last BSPlib call before that line)" : "") +
+                 ". Reproduce: " + session + " ; each seed alone: " + repro_command(c, p, seed_a) + " ; " +
+                 repro_command(c, p, seed_b) +
+                 ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
+  f.processes = {pid};
+  return f;
+}
+
+}  // namespace bspcheck::cli

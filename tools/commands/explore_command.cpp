@@ -1,0 +1,335 @@
+// explore_command.cpp: `bsp-check explore`: a systematic or coverage-guided search over the
+// choices that can change what the program sees, one run per schedule. The searches are library
+// code (replay/bounded_search.hpp, replay/coverage_search.hpp); this file runs the program for
+// them, compares each schedule's output with the default schedule's as `run --seeds` compares
+// seeds, and keeps the trace of the first failing schedule.
+#include "tools/commands/explore_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "bspcheck/rules.hpp"
+#include "checker/finding_text.hpp"
+#include "replay/bounded_search.hpp"
+#include "replay/coverage_search.hpp"
+#include "tools/cli/cli_parse.hpp"
+#include "tools/reports/explore_report.hpp"
+#include "tools/launch/interrupt.hpp"
+#include "tools/cli/option_checks.hpp"
+#include "tools/across_runs/output_divergence.hpp"
+#include "tools/launch/proc_list.hpp"
+#include "tools/launch/program_check.hpp"
+#include "tools/commands/run_command.hpp"
+#include "tools/launch/temp_files.hpp"
+
+namespace bspcheck::cli {
+
+namespace {
+
+// A schedule of either search, as the session loop sees it: how to steer a run into it and how
+// to describe it when it fails.
+struct Planned {
+  trace::ChoiceScript script;
+  std::string origin;                    // coverage: where the schedule came from
+  std::size_t deviations = 0;            // bounded: its non-default choices
+  std::vector<std::string> description;  // filled in after the run, from what it was offered
+};
+
+class Session {
+ public:
+  // repro(n): the command that runs the search again up to its n-th schedule.
+  Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare,
+          ExploreReport& reports, std::function<std::string(std::size_t)> repro)
+      : c_(std::move(c)), path_(std::move(path)), dir_(std::move(dir)), trace_dir_(std::move(trace_dir)),
+        quiet_(quiet), compare_(compare), reports_(reports), repro_(std::move(repro)) {
+    c_.options.run.guide_file = dir_ + "/script";
+  }
+
+  // Runs one schedule at p. Returns false when it fails (reported, trace kept): the session ends.
+  bool run(int p, Planned& s, std::vector<trace::OfferedChoice>& offered) {
+    s.script.save(c_.options.run.guide_file);
+    RunConfig run = c_;
+    run.options.run.guide_log = dir_ + "/log";  // the log makes the run an exploring one
+    QuietRun q = run_quietly(run, path_, p, 1);
+    offered = trace::read_choice_log(run.options.run.guide_log);
+    if (s.description.empty()) s.description = trace::describe_deviations(offered, 12);
+    // A killed run is neither passed nor failed, nor counted: the reports have no record of it,
+    // and "interrupted after N schedules" says how many they have (it said one more).
+    if (interrupted()) return true;
+    ++runs_;
+    std::string what = s.origin;
+    if (what.empty()) what = std::to_string(s.deviations) + " non-default choice" + (s.deviations == 1 ? "" : "s");
+    for (const std::string& line : s.description) what += "; " + line;
+    if (!q.passed) {
+      std::vector<Finding> failing;  // shown as run shows them: process, superstep, file:line
+      for (const Finding& f : q.outcome.report.findings)
+        if (checker::finding_fails(f, c_.options.run.werror)) failing.push_back(f);
+      const std::string trace =
+          report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason, failing);
+      reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
+      return false;
+    }
+    if (compare_)
+      if (const auto differs = compare_outputs(outputs_, q.outcome)) {
+        const std::string line = first_difference(p, s, differs->first);
+        const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
+        // The recording carries the reference output's digests (as run's does), so that its
+        // replay reports the divergence again instead of passing.
+        if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
+          run.options.run.expected_output = *reference;
+        const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
+        reports_.add(p, runs_, what, q.outcome, false, {f},
+                     trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
+        return false;
+      }
+    reports_.add(p, runs_, what, q.outcome, true, {}, repro_(runs_));
+    return true;
+  }
+
+  std::size_t runs() const { return runs_; }
+  void progress(const std::string& what) const {
+    if (!quiet_ && runs_ % 20 == 0) std::fprintf(stderr, "\r\033[Kbsp-check: explore: %zu schedules run%s...", runs_, what.c_str());
+  }
+  void clear_progress() const {
+    if (!quiet_) std::fputs("\r\033[K", stderr);
+  }
+
+ private:
+  // The first line where process pid's output under s differs from the default schedule's: both
+  // are run again with per-process prefixes (runs are deterministic).
+  std::string first_difference(int p, Planned& s, int pid) {
+    RunConfig again = c_;
+    again.prefix = "[%p] ";
+    again.options.run.guide_log = dir_ + "/log.again";
+    trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
+    const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
+    s.script.save(again.options.run.guide_file);
+    const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
+    return first_output_difference(a, b, pid, "the default schedule", "this one");
+  }
+
+  // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).
+  std::string report(int p, const Planned& s, const RunConfig& run, const std::string& with, const std::string& reason,
+                     const std::vector<Finding>& findings) {
+    clear_progress();
+    RunConfig record = run;
+    const std::string base = std::filesystem::path(c_.program).filename().string();
+    record.options.run.trace_file = (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
+    s.script.save(record.options.run.guide_file);
+    const QuietRun recorded = run_quietly(record, path_, p, 1);
+    std::printf("bsp-check: explore: schedule %zu fails (p = %d", runs_, p);
+    if (!s.origin.empty()) std::printf(", %s", s.origin.c_str());
+    else std::printf(", %zu non-default choice%s", s.deviations, s.deviations == 1 ? "" : "s");
+    std::printf(")%s\n", with.c_str());
+    if (!reason.empty()) std::printf("  %s\n", reason.c_str());
+    for (const std::string& line : s.description) std::printf("  %s\n", line.c_str());
+    for (const Finding& f : findings) std::fputs(checker::render_finding(f, "").c_str(), stdout);
+    if (std::filesystem::exists(record.options.run.trace_file) && (!recorded.passed || !with.empty())) {
+      std::printf("  trace: %s\n  replay: %s\n", record.options.run.trace_file.c_str(),
+                  replay_line(c_.options, record.options.run.trace_file).c_str());
+      return record.options.run.trace_file;
+    }
+    return "";
+  }
+
+  RunConfig c_;
+  std::string path_, dir_, trace_dir_;
+  bool quiet_, compare_;
+  ExploreReport& reports_;
+  std::function<std::string(std::size_t)> repro_;
+  std::size_t runs_ = 0;
+  checker::OutputComparison outputs_;  // per p, the default schedule's output is the reference
+};
+
+}  // namespace
+
+int explore_command(const std::vector<std::string>& args, const char* version) {
+  CLI::App app{"bsp-check explore: run PROGRAM under many schedules, counting only choices that can change what\n"
+               "the program sees: the order of messages that differ, the order of overlapping writes of\n"
+               "different data, and when unbuffered operations take effect. Each schedule's output is compared\n"
+               "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
+               "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
+               "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
+               "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
+               "bsp-check explore"};
+  std::size_t bound = 2, max_runs = 2000;
+  double timeout = 0;
+  std::uint64_t seed = 1;
+  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file;
+  bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
+  app.add_option("--strategy", strategy, "bounded (default) or coverage")
+      ->check(CLI::IsMember({"bounded", "coverage"}));
+  app.add_option("--bound", bound, "bounded: at most this many non-default choices per schedule (default 2)")
+      ->check(whole_number(0, 1000));
+  app.add_option("--seed", seed, "coverage: the search's seed (default 1)")->check(whole_number(0, kMaxSeed));
+  app.add_option("-p,--procs", procs, "processors available: a number, range or list; each is explored (default 4)");
+  app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)")
+      ->check(whole_number(1, 100000000));
+  app.add_option("--timeout", timeout, "seconds each schedule's run may take: " + option_help("timeout"))
+      ->check(option_value("timeout"));
+  app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
+  app.add_flag("--schedule-dependent-output", schedule_dependent_output,
+               "do not compare each schedule's output with the default schedule's");
+  app.add_flag("--grant-fewer", grant_fewer,
+               "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
+  app.add_option("--json", json_file, "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
+                                      "the schedule's number)")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_flag("-q,--quiet", quiet, "no progress lines");
+  app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
+  app.prefix_command();
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+  quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
+  std::vector<std::string> program = app.remaining();
+  if (auto status = program_and_args(app, program)) return *status;
+  RunConfig c;
+  c.program = program.front();
+  c.args.assign(program.begin() + 1, program.end());
+  c.version = version;
+  c.keep_trace = false;
+  c.schedule_dependent_output = schedule_dependent_output;
+  c.options.run.grant_fewer = grant_fewer;
+  c.options.timeout_seconds = timeout;
+  try {
+    c.procs = parse_proc_list(procs);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return 2;
+  }
+  const std::optional<std::string> path = program_path(c.program);
+  if (!path) return 2;
+  // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
+  if (const std::string why = why_not_trace_dir(trace_dir, true); !why.empty()) {
+    std::cerr << "bsp-check: error: " << why << "\n";
+    return 2;
+  }
+  ExploreReport reports;  // --json, --sarif, --junit (tools/reports/explore_report.hpp)
+  if (!reports.open(json_file, sarif_file, junit_file)) return 2;
+  // The command that runs the search at p again up to its n-th schedule there (each p's search
+  // is its own: the coverage search's seed is --seed with p mixed in).
+  auto repro = [&](int p, std::size_t n) {
+    std::string cmd = "bsp-check explore --strategy " + strategy;
+    cmd += strategy == "bounded" ? " --bound " + std::to_string(bound) : " --seed " + std::to_string(seed);
+    cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
+    if (grant_fewer) cmd += " --grant-fewer";
+    cmd += timeout_flag(c.options);
+    if (schedule_dependent_output) cmd += " --schedule-dependent-output";
+    cmd += " " + shell_quote(c.program);
+    for (const std::string& a : c.args) cmd += " " + shell_quote(a);
+    return cmd;
+  };
+  const auto started = std::chrono::steady_clock::now();
+  std::string dir_template = temp_template("explore");
+  if (!mkdtemp(dir_template.data())) {
+    std::perror("bsp-check: mkdtemp");
+    return 2;
+  }
+  const std::string dir = dir_template;
+  install_interrupt_handlers();
+  int current_p = 0;
+  std::size_t first_of_p = 0;  // the session's runs before the current p's
+  Session session(c, *path, dir, trace_dir, quiet, compare_outputs_wanted(c), reports,
+                  [&](std::size_t n) { return repro(current_p, n - first_of_p); });
+  auto finish = [&](int status) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+    SessionInfo info;
+    info.program = c.program;
+    info.args = c.args;
+    info.command_line = "bsp-check";
+    for (const std::string& a : args) info.command_line += " " + shell_quote(a);
+    info.version = version;
+    info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
+    nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},
+                              {"check", true},         {"strategy", strategy},                 {"grant_fewer", grant_fewer},
+                              {"schedule_dependent_output", schedule_dependent_output}};
+    if (strategy == "bounded") options["bound"] = bound;
+    else options["seed"] = seed;
+    if (!reports.write(info, options)) return 2;
+    if (interrupted()) {
+      session.clear_progress();
+      std::fprintf(stderr, "bsp-check: explore: interrupted after %zu schedules; none failed\n", session.runs());
+      return 128 + interrupt_signal();
+    }
+    return status;
+  };
+
+  bool exhausted = true;
+  std::size_t tuples = 0;
+  std::vector<trace::OfferedChoice> offered;
+  for (int p : c.procs) {
+    current_p = p;
+    first_of_p = session.runs();
+    if (strategy == "bounded") {
+      trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
+      while (const auto s = search.next()) {
+        if (session.runs() >= max_runs || interrupted()) {
+          exhausted = false;
+          break;
+        }
+        Planned plan{trace::BoundedSearch::script(*s), "", s->deviations, {}};
+        const std::size_t before = reports.coverage().size();
+        if (!session.run(p, plan, offered)) return finish(1);
+        search.ran(*s, offered);
+        if (const std::size_t added = reports.coverage().size() - before; verbose && added) {
+          session.clear_progress();
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in all\n",
+                      p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
+                      added == 1 ? "" : "s", reports.coverage().size());
+        }
+        session.progress(", " + std::to_string(reports.coverage().size()) + " coverage tuples");
+      }
+      if (!search.exhaustive()) exhausted = false;
+    } else {
+      // replay/coverage_search.hpp; each p gets an equal share of the runs.
+      trace::CoverageSearch search(seed ^ static_cast<std::uint64_t>(p));
+      const std::size_t share = max_runs / c.procs.size() + 1;
+      while (search.runs() < share && session.runs() < max_runs && !interrupted()) {
+        const trace::CoverageSearch::Schedule s = search.next();
+        Planned plan{trace::CoverageSearch::script(s), s.origin, 0, {}};
+        if (!session.run(p, plan, offered)) return finish(1);
+        if (const std::size_t added = search.ran(s, offered); verbose && added) {
+          session.clear_progress();
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n", p,
+                      search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
+                      search.corpus_size());
+        }
+        session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
+                         std::to_string(search.corpus_size()));
+      }
+      tuples += search.tuples();
+      exhausted = false;
+    }
+    if (session.runs() >= max_runs || interrupted()) break;
+  }
+  session.clear_progress();
+  if (interrupted()) return finish(0);
+  if (strategy == "coverage") {
+    std::printf("bsp-check: explore: %zu coverage-guided schedules, none fails (p = %s, seed %llu); %zu distinct "
+                "(superstep, choice, outcome) tuples reached\n",
+                session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
+    return finish(0);
+  }
+  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); %zu distinct (superstep, "
+              "choice, outcome) tuples reached; the space %s\n",
+              session.runs(), procs.c_str(), bound, reports.coverage().size(),
+              exhausted ? "was exhausted: every schedule that can differ was run"
+                        : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
+                                                      : "was not exhausted: schedules with more deviations exist (raise --bound)"));
+  return finish(0);
+}
+
+}  // namespace bspcheck::cli

@@ -1,0 +1,92 @@
+#include "tools/commands/replay_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "replay/trace_format.hpp"
+#include "runtime/options/options.hpp"
+#include "tools/cli/cli_parse.hpp"
+#include "tools/cli/option_checks.hpp"
+#include "tools/commands/run_command.hpp"
+
+namespace bspcheck::cli {
+
+bool config_from_trace(const trace::Header& h, const std::string& trace_path, const std::vector<std::string>& program,
+                       RunConfig& c, std::string& error) {
+  if (!program.empty()) {
+    c.program = program.front();
+    c.args.assign(program.begin() + 1, program.end());
+    c.program_replaces_traced = true;
+  } else if (!h.program.empty()) {
+    c.program = h.program;
+    c.args = h.args;
+  } else {
+    error = trace_path + " was recorded in-process and names no program: give one after --";
+    return false;
+  }
+  c.procs = {static_cast<int>(h.procs)};
+  c.procs_text = std::to_string(h.procs);
+  c.seed = h.seed;
+  c.seeds = 1;
+  c.keep_trace = false;
+  try {
+    // An explored trace answers every choice itself (its replay explores, replay_scheduler.hpp).
+    rt::set_program_option(c.options, "strategy",
+                           h.strategy == trace::kExploringStrategy ? std::string("random") : h.strategy);
+    // The recorded run's checker options, so that the replay reports what it reported (and only
+    // those: printed again through the table's checker rows).
+    const rt::ProgramOptions recorded = rt::parse_program_options(h.checks);
+    rt::parse_program_options(rt::format_program_options(recorded, rt::OptionScope::checker), c.options);
+  } catch (const std::invalid_argument& e) {
+    error = trace_path + ": its checker options are malformed: " + e.what();
+    return false;
+  }
+  return true;
+}
+
+int replay_command(const std::vector<std::string>& args, const char* version) {
+  CLI::App app{"bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
+               "the same BSPlib calls; the first difference is reported as replay-divergence.\n"
+               "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
+               "PROGRAM and ARGS default to the ones recorded in the trace.",
+               "bsp-check replay"};
+  std::string trace_path, prefix;
+  double timeout = 0;
+  app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
+  app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
+  app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))->check(option_value("timeout"));
+  std::vector<std::string> program;
+  app.add_option("PROGRAM", program, "the program and its arguments (after --)");
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+  trace::Header h;
+  try {
+    // The whole trace checked once before the run, one record at a time (bounded memory):
+    // a damaged trace is refused here with its reason, not half-way through the replay.
+    trace::EventStream stream = trace::EventStream::open(trace_path);
+    h = stream.header();
+    for (trace::Event e; stream.next(e);) {
+    }
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (trace_path.find(':') != std::string::npos) {
+    std::cerr << "bsp-check: error: " << trace_path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return 2;
+  }
+  RunConfig c;
+  std::string error;
+  if (!config_from_trace(h, trace_path, program, c, error)) {
+    std::cerr << "bsp-check: error: " << error << "\n";
+    return 2;
+  }
+  c.options.run.replay_file = trace_path;
+  c.prefix = prefix;
+  c.options.timeout_seconds = timeout;
+  c.version = version;
+  c.command_line = repro_command(c, 0, 0);  // the replay line, with "-- PROGRAM" if one was given
+  return run_command(c);
+}
+
+}  // namespace bspcheck::cli

@@ -1,0 +1,430 @@
+#include "tools/reports/reports.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "bspcheck/rules.hpp"
+#include "checker/finding_text.hpp"
+#include "runtime/base/hash.hpp"
+
+#ifndef BSPCHECK_INFORMATION_URI
+#define BSPCHECK_INFORMATION_URI "https://github.com/bsp-check/bsp-check"
+#endif
+
+namespace bspcheck::cli {
+
+namespace {
+
+// partialFingerprints["bspCheckFinding/v1"]: code scanning matches alerts across runs and builds
+// by it, so it keeps the basis it was defined with (runtime/base/hash.hpp, kFnv1a64LegacyBasis).
+std::string fingerprint_v1(const std::string& key) {
+  rt::Fnv1a64 h(rt::kFnv1a64LegacyBasis);
+  h.add(key);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h.value()));
+  return buf;
+}
+
+// A path as a URI reference (RFC 3986): unreserved characters and '/' stay, the rest is
+// percent-encoded.
+std::string path_uri(const std::string& path) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string u;
+  for (unsigned char c : path) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~' || c == '/')
+      u += static_cast<char>(c);
+    else {
+      u += '%';
+      u += hex[c >> 4];
+      u += hex[c & 15];
+    }
+  }
+  return u;
+}
+
+// Where the results' files are: the folder the session ran in, as %SRCROOT% (GitHub code scanning
+// resolves results against the repository through it). A file under it is named relative to it;
+// a relative file name from the debug information is taken relative to it too.
+const char* kSrcRoot = "%SRCROOT%";
+
+std::filesystem::path source_root() {
+  std::error_code ec;
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::filesystem::path("/") : cwd;
+}
+
+// An artifactLocation for a file: {"uri": "src/a.c", "uriBaseId": "%SRCROOT%"} under the root,
+// else {"uri": "file:///abs/path"}.
+nlohmann::json artifact_location(const std::string& file) {
+  namespace fs = std::filesystem;
+  const fs::path root = source_root();
+  std::error_code ec;
+  fs::path p = fs::path(file);
+  if (p.is_relative()) {
+    // A name from the debug information is relative to where it was compiled, which a report
+    // does not know: resolved here when it names an existing file, else kept as it is.
+    if (!fs::exists(root / p, ec)) return {{"uri", path_uri(p.generic_string())}, {"uriBaseId", kSrcRoot}};
+    p = root / p;
+  }
+  p = fs::weakly_canonical(p, ec).lexically_normal();
+  if (ec) p = fs::path(file).lexically_normal();
+  const fs::path rel = p.lexically_relative(root);
+  if (!rel.empty() && *rel.begin() != "..") return {{"uri", path_uri(rel.generic_string())}, {"uriBaseId", kSrcRoot}};
+  return {{"uri", "file://" + path_uri(p.generic_string())}};
+}
+
+// "bsp_put, process 2": what the location's message says.
+std::string call_and_process(const Location& l) {
+  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
+}
+
+// A SARIF physicalLocation: the file, and the line when known.
+nlohmann::json physical_location(const std::string& file, long long line) {
+  nlohmann::json phys = {{"artifactLocation", artifact_location(file)}};
+  if (line > 0) phys["region"] = {{"startLine", line}};
+  return phys;
+}
+
+// A SARIF location for one of a finding's locations. The runtime names a call site by file and
+// line, or, without them, as "symbol in object +0xoffset": that is a logical location.
+nlohmann::json sarif_location(const Location& l) {
+  nlohmann::json loc = nlohmann::json::object();
+  const std::string file = valid_utf8(l.file);
+  const long long line = l.line;
+  if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
+    loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
+  } else if (!file.empty()) {
+    loc["physicalLocation"] = physical_location(file, line);
+  }
+  loc["message"] = {{"text", call_and_process(l)}};
+  return loc;
+}
+
+struct Distinct {
+  const Finding* finding = nullptr;  // first occurrence
+  const RunRecord* first = nullptr;
+  nlohmann::json runs = nlohmann::json::array();
+  std::vector<const Finding*> others;  // the same finding at other processes (relatedLocations)
+  std::set<std::string> seen;          // finding_key of every member
+};
+
+std::string now_iso8601() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", std::localtime(&t));
+  return buf;
+}
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+std::string basename_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// SARIF's longer description of a rule: its category and source before the statement, e.g.
+// "drma rule, BSPlib 3.2.4 (3): a put may not write past ...".
+std::string sarif_full_description(const RuleInfo& r) {
+  std::string s = std::string(category_name(r.category)) + " rule, " + r.source + ": " + r.statement + ".";
+  if (r.reserved) s += " Reserved: bsp-check does not raise it yet.";
+  return s;
+}
+
+}  // namespace
+
+// What makes findings one SARIF result: the rule and the call sites, whatever the processes
+// (and so the message, which names them): one result per finding, its processes as related
+// locations and thread flows, as GitHub code scanning expects.
+std::string result_key(const Finding& f) {
+  std::string key = f.rule;
+  for (const Location& l : f.locations) key += "\x1f" + l.file + ":" + std::to_string(l.line) + ":" + l.call;
+  return key;
+}
+
+std::string finding_key(const Finding& f) {
+  std::string key = f.rule + "\x1f" + f.message;
+  for (const Location& l : f.locations)
+    key += "\x1f" + l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.process) + ":" + l.call;
+  return key;
+}
+
+nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs) {
+  // The rules: every public one, and any other id a report names (so every ruleId resolves).
+  nlohmann::json rules = nlohmann::json::array();
+  std::map<std::string, int> rule_index;
+  auto add_rule = [&](const std::string& id, const std::string& level, const std::string& text) {
+    rule_index[id] = static_cast<int>(rules.size());
+    rules.push_back({{"id", id},
+                     {"shortDescription", {{"text", text}}},
+                     {"defaultConfiguration", {{"level", level}}}});
+  };
+  for (const RuleInfo& r : all_rules()) {
+    add_rule(r.id, severity_name(r.severity), rule_statement_text(r));
+    nlohmann::json& rule = rules.back();
+    rule["fullDescription"] = {{"text", sarif_full_description(r)}};
+    rule["help"] = {{"text", std::string(r.help) + ". See docs/checks.md#" + r.id + "."}};
+    rule["properties"] = {{"category", category_name(r.category)}, {"source", r.source}, {"reserved", r.reserved}};
+  }
+
+  // One result per distinct finding, in the order of first appearance.
+  std::vector<std::string> order;
+  std::map<std::string, Distinct> distinct;
+  nlohmann::json notifications = nlohmann::json::array();
+  std::size_t failed = 0;
+  for (const RunRecord& r : runs) {
+    if (!r.passed) ++failed;
+    for (const auto& f : r.findings) {
+      std::string key = result_key(f);
+      auto [it, fresh] = distinct.try_emplace(key);
+      if (fresh) {
+        order.push_back(key);
+        it->second.finding = &f;
+        it->second.first = &r;
+      }
+      Distinct& d = it->second;
+      if (d.seen.insert(finding_key(f)).second && !fresh && d.others.size() < 64) d.others.push_back(&f);
+      d.runs.push_back({{"procs", r.p}, {"seed", r.seed}});
+    }
+    if (!r.reason.empty())
+      notifications.push_back({{"level", "error"},
+                               {"message", {{"text", valid_utf8("p=" + std::to_string(r.p) + " seed=" +
+                                                                std::to_string(r.seed) + ": " + r.reason +
+                                                                "; reproduce: " + r.repro)}}}});
+  }
+
+  nlohmann::json results = nlohmann::json::array();
+  for (const std::string& key : order) {
+    const Distinct& d = distinct[key];
+    const Finding& f = *d.finding;
+    const std::string rule = valid_utf8(f.rule);
+    const std::string level = severity_name(f.severity);
+    if (!rule_index.count(rule)) add_rule(rule, level, "rule " + rule);
+
+    nlohmann::json locations = nlohmann::json::array();
+    std::map<long long, nlohmann::json> per_process;  // process -> its thread flow locations
+    for (const Location& l : f.locations) {
+      nlohmann::json loc = sarif_location(l);
+      if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) locations.push_back(loc);
+      per_process[l.process].push_back({{"location", loc}});
+    }
+    // The same finding at other processes: their call sites as related locations and flows.
+    nlohmann::json related = nlohmann::json::array();
+    std::set<long long> processes(f.processes.begin(), f.processes.end());
+    for (const Finding* o : d.others) {
+      for (const Location& l : o->locations) {
+        nlohmann::json loc = sarif_location(l);
+        if (!per_process.count(l.process)) per_process[l.process].push_back({{"location", loc}});
+        if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) {
+          loc["id"] = static_cast<int>(related.size());
+          related.push_back(loc);
+        }
+      }
+      processes.insert(o->processes.begin(), o->processes.end());
+    }
+    for (const long long p : processes)
+      if (!per_process.count(p))
+        per_process[p].push_back(
+            {{"location", {{"message", {{"text", "process " + std::to_string(p) + " is involved; no call site recorded"}}}}}});
+    nlohmann::json thread_flows = nlohmann::json::array();
+    for (auto& [pid, locs] : per_process)
+      thread_flows.push_back({{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")},
+                              {"locations", locs}});
+
+    if (locations.empty()) {
+      // Every result has a location (GitHub code scanning rejects one without): when the finding
+      // names no call site (a divergence of outputs, a timeout), the program itself.
+      nlohmann::json loc = nlohmann::json::object();
+      loc["physicalLocation"] = {{"artifactLocation", artifact_location(s.program)}};
+      loc["message"] = {{"text", "the program; the finding names no call site"}};
+      locations.push_back(loc);
+    }
+    nlohmann::json result = {{"ruleId", rule},
+                             {"ruleIndex", rule_index[rule]},
+                             {"level", level},
+                             {"message", {{"text", valid_utf8(f.message)}}},
+                             {"locations", locations},
+                             {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
+    if (!related.empty()) result["relatedLocations"] = related;
+    // Calls made through a wrapper, failed allocations: their stacks, one per distinct stack.
+    nlohmann::json stacks = nlohmann::json::array();
+    std::vector<const std::vector<StackFrame>*> stacks_seen;
+    for (const Location& l : f.locations) {
+      if (l.stack.empty() ||
+          std::any_of(stacks_seen.begin(), stacks_seen.end(), [&](const auto* seen) { return *seen == l.stack; }))
+        continue;
+      stacks_seen.push_back(&l.stack);
+      nlohmann::json frames = nlohmann::json::array();
+      for (const StackFrame& fr : l.stack) {
+        nlohmann::json loc = nlohmann::json::object();
+        if (!fr.file.empty()) loc["physicalLocation"] = physical_location(valid_utf8(fr.file), fr.line);
+        if (!fr.function.empty())
+          loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
+        frames.push_back({{"location", loc}});
+      }
+      stacks.push_back({{"message", {{"text", "the stack (" + call_and_process(l) + ")"}}}, {"frames", frames}});
+    }
+    if (!stacks.empty()) result["stacks"] = stacks;
+    if (!thread_flows.empty()) result["codeFlows"] = nlohmann::json::array({{{"threadFlows", thread_flows}}});
+    result["properties"] = {{"seed", d.first->seed},
+                            {"procs", d.first->p},
+                            {"superstep", f.superstep},
+                            {"processes", processes},
+                            {"reproduce", valid_utf8(d.first->repro)},
+                            {"occurrences", d.runs.size()},
+                            {"runs", d.runs}};
+    results.push_back(std::move(result));
+  }
+
+  if (!s.interrupted_by.empty())  // the results are those of the runs that finished
+    notifications.push_back({{"level", "error"},
+                             {"message", {{"text", "interrupted by " + s.interrupted_by + " after " +
+                                                       std::to_string(runs.size()) + " runs"}}}});
+  nlohmann::json invocation = {{"executionSuccessful", s.interrupted_by.empty()},
+                               {"commandLine", valid_utf8(s.command_line)},
+                               {"toolExecutionNotifications", notifications}};
+  nlohmann::json run = {
+      {"tool",
+       {{"driver",
+         {{"name", "bsp-check"},
+          {"version", s.version},
+          {"semanticVersion", s.version},
+          {"informationUri", BSPCHECK_INFORMATION_URI},
+          {"rules", rules}}}}},
+      {"invocations", nlohmann::json::array({invocation})},
+      {"originalUriBaseIds",
+       {{kSrcRoot, {{"uri", "file://" + path_uri((source_root() / "").generic_string())}}}}},
+      {"results", results},
+      {"properties",
+       {{"program", valid_utf8(s.program)}, {"runs", runs.size()}, {"failedRuns", failed}, {"werror", s.werror}}}};
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs", nlohmann::json::array({run})}};
+}
+
+std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) {
+  std::size_t failed = 0;
+  for (const RunRecord& r : runs) failed += r.passed ? 0 : 1;
+  char host[256] = "localhost";
+  gethostname(host, sizeof host - 1);
+  const std::string suite = "bsp-check " + s.program;
+  const std::string classname = "bsp-check." + basename_of(s.program);
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  x << "<testsuites name=\"bsp-check\" tests=\"" << runs.size() << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds_text(s.seconds) << "\">\n";
+  x << "  <testsuite name=\"" << xml_escape(suite) << "\" tests=\"" << runs.size() << "\" failures=\"" << failed
+    << "\" errors=\"0\" skipped=\"0\" time=\"" << seconds_text(s.seconds) << "\" timestamp=\"" << now_iso8601()
+    << "\" hostname=\"" << xml_escape(host) << "\">\n";
+  x << "    <properties>\n";
+  x << "      <property name=\"program\" value=\"" << xml_escape(s.program) << "\"/>\n";
+  x << "      <property name=\"command\" value=\"" << xml_escape(s.command_line) << "\"/>\n";
+  x << "      <property name=\"werror\" value=\"" << (s.werror ? "1" : "0") << "\"/>\n";
+  if (!s.interrupted_by.empty())
+    x << "      <property name=\"interrupted\" value=\"" << xml_escape(s.interrupted_by) << "\"/>\n";
+  x << "    </properties>\n";
+  for (const RunRecord& r : runs) {
+    x << "    <testcase name=\"p=" << r.p << " seed=" << r.seed << "\" classname=\"" << xml_escape(classname)
+      << "\" time=\"" << seconds_text(r.seconds) << "\"";
+    if (r.passed) {
+      x << "/>\n";
+      continue;
+    }
+    // The message: the first finding that fails the run (or the reason); the body: every finding
+    // in full, then the reason and the reproduce command.
+    std::string message, body, type = "failure";
+    for (const auto& f : r.findings) {
+      if (message.empty() && checker::finding_fails(f, s.werror)) {
+        message = checker::finding_headline(f);
+        type = f.rule;
+      }
+      body += checker::render_finding(f, "");
+    }
+    if (!r.reason.empty()) {
+      if (message.empty()) message = r.reason;
+      body += "bsp-check: error: " + r.reason + "\n";
+    }
+    if (message.empty()) message = "the program exited with status " + std::to_string(r.exit_status);
+    body += "reproduce: " + r.repro + "\n";
+    x << ">\n      <failure message=\"" << xml_escape(message) << "\" type=\"" << xml_escape(type) << "\">"
+      << xml_escape(body, false) << "</failure>\n";
+    if (!r.out.empty()) x << "      <system-out>" << xml_escape(r.out, false) << "</system-out>\n";
+    if (!r.err.empty()) x << "      <system-err>" << xml_escape(r.err, false) << "</system-err>\n";
+    x << "    </testcase>\n";
+  }
+  x << "  </testsuite>\n</testsuites>\n";
+  return x.str();
+}
+
+std::string valid_utf8(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    unsigned char c = b[i];
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool ok = len > 0 && i + len <= n;
+    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
+    for (std::size_t k = 1; ok && k < len; ++k) {
+      ok = (b[i + k] & 0xc0) == 0x80;
+      cp = (cp << 6) | (b[i + k] & 0x3f);
+    }
+    // No overlong forms, no surrogates, nothing past U+10FFFF.
+    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+               (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff))
+      ok = false;
+    if (ok) {
+      out.append(s, i, len);
+      i += len;
+    } else {
+      out += "\xef\xbf\xbd";
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string xml_escape(const std::string& raw, bool attribute) {
+  const std::string s = valid_utf8(raw);
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      case '\n': out += attribute ? "&#10;" : "\n"; break;  // references keep them in attribute values
+      case '\r': out += "&#13;"; break;
+      case '\t': out += attribute ? "&#9;" : "\t"; break;
+      default:
+        if (c < 0x20) break;  // not allowed in XML 1.0, not even as a reference
+        // U+FFFE and U+FFFF are not XML characters either.
+        if (c == 0xef && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0xbf &&
+            (static_cast<unsigned char>(s[i + 2]) == 0xbe || static_cast<unsigned char>(s[i + 2]) == 0xbf)) {
+          out += "\xef\xbf\xbd";
+          i += 2;
+          break;
+        }
+        out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+}  // namespace bspcheck::cli

@@ -1,0 +1,44 @@
+// run_report_file.hpp: reading the --json report of `bsp-check run` (docs/cli.md, "JSON") back,
+// for the commands that take reports as input (merge, stats): with bounded memory, every field
+// they read checked for its type, so that a hand-edited or foreign file is refused, never half-read.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime/scheduling/coverage_map.hpp"
+#include "tools/reports/reports.hpp"
+#include "tools/launch/run_launcher.hpp"
+
+namespace bspcheck::cli {
+
+// The report at path, or nothing with error set ("PATH: not a bsp-check --json report ...").
+std::optional<nlohmann::json> read_report(const std::string& path, std::string& error);
+
+// The one encoding of a run in a report (docs/cli.md, "JSON"): run --json writes it, merge and
+// stats read it back. out and err are not part of it.
+nlohmann::json run_record_to_json(const RunRecord& r);
+// One run of a report as the report writers take it (fields of other types take their defaults).
+RunRecord record_of(const nlohmann::json& run);
+// The record of a run the driver made: its outcome (the runtime's report, with the driver's own
+// findings added to it) and the command that reproduces it. out and err are left empty.
+RunRecord run_record(const RunOutcome& r, const std::string& repro);
+
+// Reads each report in turn and hands it to `use` with its path. Stops at the first report that
+// cannot be read (said on stderr) or that `use` refuses (it returns false, having said why).
+// True when every report was used.
+bool for_each_report(const std::vector<std::string>& paths,
+                     const std::function<bool(const std::string& path, const nlohmann::json& report)>& use);
+
+// A session's coverage as its report lists it: {"tuples": N, "reached": [[superstep, kind,
+// outcome], ...]} (docs/cli.md, "JSON"); the tuples of a report (none when it lists none), and
+// added to a union (merge, stats).
+nlohmann::json coverage_json(const rt::CoverageMap& coverage);
+std::vector<CoverageTuple> coverage_of(const nlohmann::json& report);
+void add_coverage(rt::CoverageMap& coverage, const nlohmann::json& report);
+
+}  // namespace bspcheck::cli
