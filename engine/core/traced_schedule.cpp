@@ -7,7 +7,9 @@
 namespace bspcheck::rt {
 
 TracedSchedule::TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
-                               std::function<void(const std::string&)> note, const GuideInMemory* guide) {
+                               std::function<void(const std::string&)> note, const GuideInMemory* guide,
+                               IdentifyProgram identify) {
+  const auto identity = [identify] { return identify ? identify() : ProgramIdentity{}; };
   std::unique_ptr<trace::GuidedScheduler> guided;
   if (guide) guided = std::make_unique<trace::GuidedScheduler>(guide->script, guide->log);
   else if (!options.guide_file.empty())
@@ -20,18 +22,17 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
                                                            std::move(on_divergence), std::move(note));
     replayer_ = replay.get();
     sched_ = std::move(replay);
-    std::string program;
-    std::vector<std::string> args;
-    std::uint64_t digest = 0;
-    program_identity(program, args, digest);
-    if (!replayer_->header().program.empty() && digest != replayer_->header().program_digest)
+    if (!replayer_->header().program.empty() && identity().digest != replayer_->header().program_digest)
       std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
                    "the replay stops at the first different call\n", options.replay_file.c_str());
   }
   if (!options.trace_file.empty()) {
     trace::Header h;
     h.tool_version = "0.1.0";
-    program_identity(h.program, h.args, h.program_digest);
+    ProgramIdentity id = identity();
+    h.program = std::move(id.program);
+    h.args = std::move(id.args);
+    h.program_digest = id.digest;
     h.procs = static_cast<std::uint32_t>(options.procs);
     h.seed = options.seed;
     h.strategy = sched_->exploring() ? trace::kExploringStrategy : strategy_name(options.strategy);

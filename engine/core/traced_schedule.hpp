@@ -13,6 +13,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "bspcheck/bspcheck.hpp"
 #include "engine/core/in_memory_guide.hpp"
@@ -25,6 +26,17 @@
 
 namespace bspcheck::rt {
 
+// What a trace header says about the program: its path, arguments and a digest of both. The host
+// that makes the World tells it (program mode: the executable and main's arguments,
+// engine/host/program_mode.cpp); an in-process run has none. Asked only when a trace is recorded
+// or replayed: the digest reads the whole executable.
+struct ProgramIdentity {
+  std::string program;
+  std::vector<std::string> args;
+  std::uint64_t digest = 0;
+};
+using IdentifyProgram = ProgramIdentity (*)();
+
 class TracedSchedule {
  public:
   // on_divergence: a replayed run made another call than the trace (a finding that stops the
@@ -32,7 +44,8 @@ class TracedSchedule {
   // Options::guide_file. Throws trace::TraceError for a trace or script that cannot be read or
   // written.
   TracedSchedule(const Options& options, std::function<void(const std::string&)> on_divergence,
-                 std::function<void(const std::string&)> note, const GuideInMemory* guide = nullptr);
+                 std::function<void(const std::string&)> note, const GuideInMemory* guide = nullptr,
+                 IdentifyProgram identify = nullptr);
   ~TracedSchedule();  // ends a recorded trace (a run stopped by _exit leaves it cut off)
 
   Scheduler& scheduler() { return *sched_; }
@@ -62,8 +75,5 @@ class TracedSchedule {
   CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
 };
 
-// What a trace header says about the program: its path, arguments and a digest of both (empty
-// for in-process runs). Defined with the program-mode entry (program_mode.cpp).
-void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest);
 
 }  // namespace bspcheck::rt

@@ -37,7 +37,8 @@ std::chrono::steady_clock::time_point g_real_start;
 
 }  // namespace
 
-World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body, const GuideInMemory* guide)
+World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body, const GuideInMemory* guide,
+             IdentifyProgram identify)
     : options_(options),
       mode_(mode),
       p_(nprocs),
@@ -47,7 +48,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
           [this](const std::string& what) {
             std::fprintf(real_out[1], "bsp-check: note: superstep %d: %s\n", superstep_, what.c_str());
           },
-          guide),
+          guide, identify),
       sched_(&schedule_.scheduler()),
       exceptions_(nprocs),
       regs_(nprocs),

@@ -60,9 +60,10 @@ class World {
     program,     // a linked program: process 0 is the thread that called bsp_begin
   };
 
-  // guide: an in-process search's schedule (engine/core/traced_schedule.hpp), or nullptr.
+  // guide: an in-process search's schedule (engine/core/traced_schedule.hpp), or nullptr;
+  // identify: what a trace says of the program (the host's: program mode has one), or nullptr.
   World(const Options& options, Mode mode, int nprocs, std::function<void()> body,
-        const GuideInMemory* guide = nullptr);
+        const GuideInMemory* guide = nullptr, IdentifyProgram identify = nullptr);
   ~World();
 
   // The world of the running BSPlib computation, or nullptr outside bsp_begin/bsp_end.

@@ -521,13 +521,14 @@ void arm_timeout() {
   setitimer(ITIMER_REAL, &t, nullptr);
 }
 
-}  // namespace
 
-void program_identity(std::string& program, std::vector<std::string>& args, std::uint64_t& digest) {
-  program.clear();
-  args.clear();
-  digest = 0;
-  if (active_launch() || g_arg_copy.empty()) return;
+// What a trace says of the program (engine/core/traced_schedule.hpp): the World asks when it
+// records or replays.
+ProgramIdentity program_identity() {
+  ProgramIdentity id;
+  std::string& program = id.program;
+  std::vector<std::string>& args = id.args;
+  if (active_launch() || g_arg_copy.empty()) return id;
   char path[4096];
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
   program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_arg_copy[0];
@@ -539,8 +540,11 @@ void program_identity(std::string& program, std::vector<std::string>& args, std:
   char buf[1 << 16];
   while (exe.read(buf, sizeof buf) || exe.gcount() > 0) h.add(buf, static_cast<std::size_t>(exe.gcount()));
   for (const std::string& a : args) h.add(a.c_str(), a.size() + 1);
-  digest = h.value();
+  id.digest = h.value();
+  return id;
 }
+
+}  // namespace
 
 void share_globals_by_default() { g_dialect_shares_globals = true; }
 bool mcbsp_dialect() { return g_dialect_shares_globals; }
@@ -677,7 +681,7 @@ void begin_program(int maxprocs, const Site& site) {
   }
   ++g_section;
   try {
-    g_world = std::make_unique<World>(run, World::Mode::program, p, std::move(body));
+    g_world = std::make_unique<World>(run, World::Mode::program, p, std::move(body), nullptr, &program_identity);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "bsp-check: error: cannot allocate the stacks of %d processes\n", p);
     std::exit(2);

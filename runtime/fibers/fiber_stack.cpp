@@ -1,6 +1,6 @@
 #include "runtime/fibers/fiber_stack.hpp"
 
-#include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/base/shelf.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -103,8 +103,9 @@ std::uint64_t StackPool::shelf_key(std::size_t n) const {
 // A chunk of n stacks with its guard pages in place: from the shelf, or mapped now.
 void* StackPool::map_chunk(std::size_t n) {
   const std::size_t bytes = chunk_bytes(n);
-  if (chunks_.size() <= kShelvedChunks)
-    if (void* m = ProcessSnapshot::unshelve(bytes, shelf_key(n))) return m;
+  const ShelfKeeper* shelf = shelf_keeper();
+  if (shelf && chunks_.size() <= kShelvedChunks)
+    if (void* m = shelf->unshelve(bytes, shelf_key(n))) return m;
   // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
   // with 256 KiB stacks reserve address space, not RAM.
   void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
@@ -130,9 +131,10 @@ void* StackPool::map_chunk(std::size_t n) {
 // The end of a chunk: shelved for the worker's next run when the pool is small, unmapped otherwise.
 void StackPool::give_back(void* chunk, std::size_t n) {
   const std::size_t bytes = chunk_bytes(n);
-  if (chunks_.size() <= kShelvedChunks && ProcessSnapshot::shelving()) {
-    ProcessSnapshot::clear_as_fresh(chunk, bytes);
-    if (ProcessSnapshot::shelve(chunk, bytes, shelf_key(n))) return;
+  const ShelfKeeper* shelf = shelf_keeper();
+  if (shelf && chunks_.size() <= kShelvedChunks && shelf->shelving()) {
+    shelf->clear_as_fresh(chunk, bytes);
+    if (shelf->shelve(chunk, bytes, shelf_key(n))) return;
   }
   munmap(chunk, bytes);
 }

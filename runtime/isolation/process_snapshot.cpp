@@ -17,6 +17,7 @@
 #include <cstring>
 #include <utility>
 
+#include "runtime/base/shelf.hpp"
 #include "runtime/isolation/main_stack.hpp"
 
 // The C library's sigaction under its internal name: restore() sets dispositions back without
@@ -886,5 +887,13 @@ void note_protection_changed(const void* addr, std::size_t length) {
   for (int i = 0; i < v->nshelved; ++i)
     if (overlaps(v->shelf[i].lo, v->shelf[i].hi, lo, hi)) v->shelf[i].spoiled = true;
 }
+
+// The snapshot keeps the shelf for the floors below it (runtime/base/shelf.hpp): installed when
+// the library loads; shelving() says whether a snapshot was taken.
+namespace {
+constexpr ShelfKeeper kSnapshotShelf{&ProcessSnapshot::shelving, &ProcessSnapshot::clear_as_fresh,
+                                     &ProcessSnapshot::shelve, &ProcessSnapshot::unshelve};
+[[maybe_unused]] const bool kShelfInstalled = (shelf_keeper() = &kSnapshotShelf, true);
+}  // namespace
 
 }  // namespace bspcheck::rt
