@@ -5,43 +5,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include "runtime/base/utf8.hpp"
+#include "runtime/base/varint.hpp"
+
 namespace bspcheck::checker {
 
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
 constexpr std::uint8_t kVersion = 1;
-
-// Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF),
-// as nlohmann::json's decoder judges it.
-bool valid_utf8(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const auto* end = p + s.size();
-  while (p < end) {
-    const unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    int n;
-    unsigned char lo = 0x80, hi = 0xBF;  // the range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) n = 1;
-    else if (c >= 0xE0 && c <= 0xEF) {
-      n = 2;
-      if (c == 0xE0) lo = 0xA0;
-      if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      n = 3;
-      if (c == 0xF0) lo = 0x90;
-      if (c == 0xF4) hi = 0x8F;
-    } else return false;
-    if (end - p <= n || p[1] < lo || p[1] > hi) return false;
-    for (int i = 2; i <= n; ++i)
-      if (p[i] < 0x80 || p[i] > 0xBF) return false;
-    p += n + 1;
-  }
-  return true;
-}
 
 // An invalid string as the JSON report carries it: through nlohmann::json's own replacement, so
 // that the two forms cannot differ.
@@ -54,18 +26,13 @@ class Writer {
  public:
   void raw(const void* p, std::size_t n) { out_.append(static_cast<const char*>(p), n); }
   void u(std::uint64_t v) {
-    char buf[10];
-    int n = 0;
-    do {
-      buf[n++] = static_cast<char>((v & 0x7F) | (v > 0x7F ? 0x80 : 0));
-      v >>= 7;
-    } while (v);
-    out_.append(buf, static_cast<std::size_t>(n));
+    std::uint8_t buf[rt::kMaxLeb128Bytes];
+    out_.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(rt::leb128_encode(buf, v) - buf));
   }
-  void i(std::int64_t v) { u((static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63)); }
+  void i(std::int64_t v) { u(rt::zigzag(v)); }
   void b(bool v) { out_.push_back(v ? 1 : 0); }
   void s(const std::string& v) {
-    const std::string& text = valid_utf8(v) ? v : scratch_ = replaced_as_json_would(v);
+    const std::string& text = rt::is_valid_utf8(v) ? v : scratch_ = replaced_as_json_would(v);
     u(text.size());
     out_.append(text);
   }
@@ -88,19 +55,17 @@ class Reader {
   std::size_t left() const { return static_cast<std::size_t>(end_ - p_); }
 
   std::uint64_t u() {
+    bool cut = false;  // the input ends inside the varint
     std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (p_ == end_) return fail();
-      const auto c = static_cast<unsigned char>(*p_++);
-      v |= std::uint64_t{c & 0x7Fu} << shift;
-      if (!(c & 0x80)) return v;
-    }
-    return fail();  // longer than any 64-bit value
+    const bool ended = rt::leb128_decode(
+        [&]() -> std::uint8_t {
+          if (p_ == end_) return cut = true, 0;
+          return static_cast<std::uint8_t>(*p_++);
+        },
+        v);
+    return ended && !cut ? v : fail();  // cut short, or longer than any 64-bit value
   }
-  std::int64_t i() {
-    const std::uint64_t z = u();
-    return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
-  }
+  std::int64_t i() { return rt::unzigzag(u()); }
   int i32() {
     const std::int64_t v = i();
     if (v < INT32_MIN || v > INT32_MAX) return static_cast<int>(fail());

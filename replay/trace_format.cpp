@@ -171,17 +171,10 @@ class Cursor {
   }
   std::uint64_t varint(const char* what) {
     std::uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      std::uint8_t b = byte(what);
-      v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    fail_overlong(what);
+    if (!rt::leb128_decode([&] { return byte(what); }, v)) fail_overlong(what);
+    return v;
   }
-  std::int64_t svarint(const char* what) {
-    std::uint64_t z = varint(what);
-    return static_cast<std::int64_t>(z >> 1) ^ -static_cast<std::int64_t>(z & 1);
-  }
+  std::int64_t svarint(const char* what) { return rt::unzigzag(varint(what)); }
   std::string string(const char* what, std::size_t limit) {
     std::uint64_t len = varint(what);
     if (len > limit) fail(std::string("corrupted: bad length of ") + what);

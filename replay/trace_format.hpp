@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/base/hash.hpp"
+#include "runtime/base/varint.hpp"
 
 namespace bspcheck::trace {
 
@@ -124,17 +125,8 @@ class StreamChecksum {
 // The encoding of a record, for the writer and for the replay's comparison of a call with the
 // trace's bytes. The longest record: a tag, three varints of up to ten bytes and a checksum.
 constexpr std::size_t kMaxRecord = 1 + 3 * 10 + 4;
-inline std::uint8_t* varint(std::uint8_t* p, std::uint64_t v) {  // LEB128
-  while (v >= 0x80) {
-    *p++ = static_cast<std::uint8_t>(v | 0x80);
-    v >>= 7;
-  }
-  *p++ = static_cast<std::uint8_t>(v);
-  return p;
-}
-inline std::uint64_t zigzag(std::int64_t v) {  // small negatives stay small
-  return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
-}
+using rt::zigzag;  // small negatives stay small (runtime/base/varint.hpp)
+inline std::uint8_t* varint(std::uint8_t* p, std::uint64_t v) { return rt::leb128_encode(p, v); }
 // The usual call record (a put, a get: pid, target and size of one byte each, then the data
 // checksum) as one little-endian 64-bit word, built in a register: the writer stores it and the
 // replay compares it with one access each (built in memory byte by byte and loaded whole, it

@@ -19,6 +19,7 @@
 #include "bspcheck/rules.hpp"
 #include "engine/core/world.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/base/interpose.hpp"
 
 namespace bspcheck::rt {
 
@@ -46,11 +47,6 @@ namespace {
 __thread int t_creator __attribute__((tls_model("initial-exec"))) = -1;
 bool g_forked_child = false;
 ForeignThreadCall g_foreign_call;  // written once by the thread that sets the state to 1
-
-template <class F>
-F next_fn(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 // Before a fork: the lines the world has written to the real streams are flushed, so that the
 // child's copies of their buffers are empty (else the child's exit would print them again).
@@ -174,14 +170,14 @@ ForeignThreadCall take_foreign_thread_call() {
 
 }  // namespace bspcheck::rt
 
-using bspcheck::rt::next_fn;
+using bspcheck::rt::next_definition;
 
 extern "C" {
 
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) {
   bspcheck::rt::note_thread_started();  // the process snapshot can no longer be restored
   static const auto real =
-      next_fn<int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*)>("pthread_create");
+      next_definition<int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*)>("pthread_create");
   auto* s = static_cast<bspcheck::rt::ThreadStart*>(std::malloc(sizeof(bspcheck::rt::ThreadStart)));
   if (!s) return real(thread, attr, start, arg);
   *s = bspcheck::rt::ThreadStart{start, arg, bspcheck::rt::creator_process()};
@@ -192,31 +188,31 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)
 
 int execve(const char* path, char* const argv[], char* const envp[]) {
   bspcheck::rt::refuse_exec_in_world("execve", path, __builtin_return_address(0));
-  static const auto real = next_fn<int (*)(const char*, char* const[], char* const[])>("execve");
+  static const auto real = next_definition<int (*)(const char*, char* const[], char* const[])>("execve");
   return real(path, argv, envp);
 }
 
 int execv(const char* path, char* const argv[]) {
   bspcheck::rt::refuse_exec_in_world("execv", path, __builtin_return_address(0));
-  static const auto real = next_fn<int (*)(const char*, char* const[])>("execv");
+  static const auto real = next_definition<int (*)(const char*, char* const[])>("execv");
   return real(path, argv);
 }
 
 int execvp(const char* file, char* const argv[]) {
   bspcheck::rt::refuse_exec_in_world("execvp", file, __builtin_return_address(0));
-  static const auto real = next_fn<int (*)(const char*, char* const[])>("execvp");
+  static const auto real = next_definition<int (*)(const char*, char* const[])>("execvp");
   return real(file, argv);
 }
 
 int execvpe(const char* file, char* const argv[], char* const envp[]) {
   bspcheck::rt::refuse_exec_in_world("execvpe", file, __builtin_return_address(0));
-  static const auto real = next_fn<int (*)(const char*, char* const[], char* const[])>("execvpe");
+  static const auto real = next_definition<int (*)(const char*, char* const[], char* const[])>("execvpe");
   return real(file, argv, envp);
 }
 
 int fexecve(int fd, char* const argv[], char* const envp[]) {
   bspcheck::rt::refuse_exec_in_world("fexecve", "", __builtin_return_address(0));
-  static const auto real = next_fn<int (*)(int, char* const[], char* const[])>("fexecve");
+  static const auto real = next_definition<int (*)(int, char* const[], char* const[])>("fexecve");
   return real(fd, argv, envp);
 }
 

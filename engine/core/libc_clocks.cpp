@@ -35,6 +35,7 @@
 #include "engine/core/world.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/options/option_values.hpp"
+#include "runtime/base/interpose.hpp"
 
 namespace bspcheck::rt {
 
@@ -56,11 +57,6 @@ std::atomic<Gettimeofday> g_real_gettimeofday{nullptr};
 std::atomic<Time> g_real_time{nullptr};
 // Whether readings outside any process are virtual: the program's BSPCHECK_OPTIONS say it.
 std::atomic<bool> g_virtual_outside{false};
-
-template <typename F>
-F next_definition(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 // Runs before main. What it calls may allocate, and an allocation may read the clock: such a
 // reading finds the pointers still null and asks the kernel.

@@ -24,13 +24,11 @@
 #include <ios>
 
 #include "engine/core/output_capture.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 namespace {
-
-template <class F>
-F next_fn(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 using bspcheck::rt::OutputCapture;
 
@@ -42,7 +40,7 @@ std::FILE* reopen(const char* path, const char* mode, std::FILE* stream, const c
   const int s = OutputCapture::stream_of(stream);
   if (s < 0) {
     using Freopen = std::FILE* (*)(const char*, const char*, std::FILE*);
-    static const auto real = next_fn<Freopen>(real_name);
+    static const auto real = next_definition<Freopen>(real_name);
     return real(path, mode, stream);
   }
   if (!path) return stream;  // a new mode for the capture: it takes every mode already
@@ -65,43 +63,43 @@ std::FILE* freopen64(const char* path, const char* mode, std::FILE* stream) {
 
 int fclose(std::FILE* stream) {
   if (OutputCapture::stream_of(stream) >= 0) return std::fflush(stream);
-  static const auto real = next_fn<int (*)(std::FILE*)>("fclose");
+  static const auto real = next_definition<int (*)(std::FILE*)>("fclose");
   return real(stream);
 }
 
 int setvbuf(std::FILE* stream, char* buf, int mode, std::size_t size) {
   if (OutputCapture::stream_of(stream) >= 0) return 0;
-  static const auto real = next_fn<int (*)(std::FILE*, char*, int, std::size_t)>("setvbuf");
+  static const auto real = next_definition<int (*)(std::FILE*, char*, int, std::size_t)>("setvbuf");
   return real(stream, buf, mode, size);
 }
 
 void setbuf(std::FILE* stream, char* buf) {
   if (OutputCapture::stream_of(stream) >= 0) return;
-  static const auto real = next_fn<void (*)(std::FILE*, char*)>("setbuf");
+  static const auto real = next_definition<void (*)(std::FILE*, char*)>("setbuf");
   real(stream, buf);
 }
 
 void setbuffer(std::FILE* stream, char* buf, std::size_t size) {
   if (OutputCapture::stream_of(stream) >= 0) return;
-  static const auto real = next_fn<void (*)(std::FILE*, char*, std::size_t)>("setbuffer");
+  static const auto real = next_definition<void (*)(std::FILE*, char*, std::size_t)>("setbuffer");
   real(stream, buf, size);
 }
 
 void setlinebuf(std::FILE* stream) {
   if (OutputCapture::stream_of(stream) >= 0) return;
-  static const auto real = next_fn<void (*)(std::FILE*)>("setlinebuf");
+  static const auto real = next_definition<void (*)(std::FILE*)>("setlinebuf");
   real(stream);
 }
 
 int fileno(std::FILE* stream) {
   if (const int s = OutputCapture::stream_of(stream); s >= 0) return OutputCapture::original_descriptor(s);
-  static const auto real = next_fn<int (*)(std::FILE*)>("fileno");
+  static const auto real = next_definition<int (*)(std::FILE*)>("fileno");
   return real(stream);
 }
 
 int fileno_unlocked(std::FILE* stream) {
   if (const int s = OutputCapture::stream_of(stream); s >= 0) return OutputCapture::original_descriptor(s);
-  static const auto real = next_fn<int (*)(std::FILE*)>("fileno_unlocked");
+  static const auto real = next_definition<int (*)(std::FILE*)>("fileno_unlocked");
   return real(stream);
 }
 
@@ -111,7 +109,7 @@ int fileno_unlocked(std::FILE* stream) {
 // capture. Its answer is what the flag was, as the real one's (true until a call set it false).
 bool std::ios_base::sync_with_stdio(bool sync) {
   using Real = bool (*)(bool);
-  static const auto real = next_fn<Real>("_ZNSt8ios_base15sync_with_stdioEb");
+  static const auto real = next_definition<Real>("_ZNSt8ios_base15sync_with_stdioEb");
   if (OutputCapture::stream_of(stdout) < 0 && OutputCapture::stream_of(stderr) < 0) return real(sync);
   static bool synced = true;
   const bool was = synced;

@@ -42,6 +42,9 @@
 #include "runtime/base/shell_word.hpp"
 #include "runtime/isolation/private_globals.hpp"
 #include "runtime/executable/program_image.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 extern char** environ;
 
@@ -785,7 +788,7 @@ extern "C" [[noreturn]] void exit(int status) {
   if (bspcheck::rt::g_world && !bspcheck::rt::in_forked_child())
     bspcheck::rt::g_exit_stack = bspcheck::rt::capture_current_stack();
   using Exit = void (*)(int);
-  static const auto real = reinterpret_cast<Exit>(dlsym(RTLD_NEXT, "exit"));
+  static const auto real = next_definition<Exit>("exit");
   real(status);
   __builtin_unreachable();
 }

@@ -12,11 +12,14 @@
 #include <cstdlib>
 
 #include "runtime/executable/call_stacks.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 extern "C" [[noreturn]] void __cxa_throw(void* object, void* type, void (*destroy)(void*)) {
   using Throw = void (*)(void*, void*, void (*)(void*));
   bspcheck::rt::note_throw(object, type);
-  static const auto next = reinterpret_cast<Throw>(dlsym(RTLD_NEXT, "__cxa_throw"));
+  static const auto next = next_definition<Throw>("__cxa_throw");
   if (!next) std::abort();  // no C++ library after the runtime: cannot happen where throws are compiled
   next(object, type, destroy);
   std::abort();  // (the library's __cxa_throw does not return)

@@ -28,6 +28,9 @@ extern char** environ;
 
 #include "runtime/isolation/libc_start_state.hpp"
 #include "runtime/isolation/private_globals.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 namespace {
 
@@ -41,11 +44,6 @@ struct ProcessLibcState {
   char** own_environ = nullptr;  // the array this process made for itself, or none yet
   std::size_t own_capacity = 0;  // its entries, the null one included
 };
-
-template <class F>
-F next_fn(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 // The C library's generators as setstate and seed48 give them back: where they stand now.
 struct GeneratorState {
@@ -89,7 +87,7 @@ void read_c_library_generators(GeneratorState& out) {
     probe_ready = true;
   }
   using SetState = char* (*)(char*);
-  static const auto set = next_fn<SetState>("setstate");
+  static const auto set = next_definition<SetState>("setstate");
   char* now = set(probe);
   // As long as its type says (a program may have given initstate 8 to 256 bytes before bsp_begin):
   // the first word is 5 * position + type, and a type-k state has 0, 7, 15, 31 or 63 more words.
@@ -99,7 +97,7 @@ void read_c_library_generators(GeneratorState& out) {
   std::memcpy(out.random, now, kWords[static_cast<unsigned>(head) % 5] * sizeof head);
   set(now);
   using Seed48 = unsigned short* (*)(unsigned short*);
-  static const auto seed = next_fn<Seed48>("seed48");
+  static const auto seed = next_definition<Seed48>("seed48");
   unsigned short zero[3] = {0, 0, 0};
   unsigned short* old = seed(zero);
   std::memcpy(out.x, old, sizeof out.x);
@@ -171,7 +169,7 @@ extern "C" {
 int rand(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<int (*)()>("rand");
+    static const auto real = next_definition<int (*)()>("rand");
     return real();
   }
   int32_t r = 0;
@@ -182,7 +180,7 @@ int rand(void) {
 long random(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<long (*)()>("random");
+    static const auto real = next_definition<long (*)()>("random");
     return real();
   }
   int32_t r = 0;
@@ -193,7 +191,7 @@ long random(void) {
 void srand(unsigned seed) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<void (*)(unsigned)>("srand");
+    static const auto real = next_definition<void (*)(unsigned)>("srand");
     return real(seed);
   }
   srandom_r(seed, &s->random);
@@ -202,7 +200,7 @@ void srand(unsigned seed) {
 void srandom(unsigned seed) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<void (*)(unsigned)>("srandom");
+    static const auto real = next_definition<void (*)(unsigned)>("srandom");
     return real(seed);
   }
   srandom_r(seed, &s->random);
@@ -213,7 +211,7 @@ void srandom(unsigned seed) {
 char* initstate(unsigned seed, char* state, size_t n) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<char* (*)(unsigned, char*, size_t)>("initstate");
+    static const auto real = next_definition<char* (*)(unsigned, char*, size_t)>("initstate");
     return real(seed, state, n);
   }
   char* previous = reinterpret_cast<char*>(s->random.state - 1);
@@ -223,7 +221,7 @@ char* initstate(unsigned seed, char* state, size_t n) {
 char* setstate(char* state) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<char* (*)(char*)>("setstate");
+    static const auto real = next_definition<char* (*)(char*)>("setstate");
     return real(state);
   }
   char* previous = reinterpret_cast<char*>(s->random.state - 1);
@@ -233,7 +231,7 @@ char* setstate(char* state) {
 double drand48(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<double (*)()>("drand48");
+    static const auto real = next_definition<double (*)()>("drand48");
     return real();
   }
   double r = 0;
@@ -244,7 +242,7 @@ double drand48(void) {
 double erand48(unsigned short xsubi[3]) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<double (*)(unsigned short*)>("erand48");
+    static const auto real = next_definition<double (*)(unsigned short*)>("erand48");
     return real(xsubi);
   }
   double r = 0;
@@ -255,7 +253,7 @@ double erand48(unsigned short xsubi[3]) {
 long lrand48(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<long (*)()>("lrand48");
+    static const auto real = next_definition<long (*)()>("lrand48");
     return real();
   }
   long r = 0;
@@ -266,7 +264,7 @@ long lrand48(void) {
 long nrand48(unsigned short xsubi[3]) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<long (*)(unsigned short*)>("nrand48");
+    static const auto real = next_definition<long (*)(unsigned short*)>("nrand48");
     return real(xsubi);
   }
   long r = 0;
@@ -277,7 +275,7 @@ long nrand48(unsigned short xsubi[3]) {
 long mrand48(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<long (*)()>("mrand48");
+    static const auto real = next_definition<long (*)()>("mrand48");
     return real();
   }
   long r = 0;
@@ -288,7 +286,7 @@ long mrand48(void) {
 long jrand48(unsigned short xsubi[3]) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<long (*)(unsigned short*)>("jrand48");
+    static const auto real = next_definition<long (*)(unsigned short*)>("jrand48");
     return real(xsubi);
   }
   long r = 0;
@@ -299,7 +297,7 @@ long jrand48(unsigned short xsubi[3]) {
 void srand48(long seed) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<void (*)(long)>("srand48");
+    static const auto real = next_definition<void (*)(long)>("srand48");
     return real(seed);
   }
   srand48_r(seed, &s->rand48);
@@ -308,7 +306,7 @@ void srand48(long seed) {
 unsigned short* seed48(unsigned short seed16v[3]) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<unsigned short* (*)(unsigned short*)>("seed48");
+    static const auto real = next_definition<unsigned short* (*)(unsigned short*)>("seed48");
     return real(seed16v);
   }
   seed48_r(seed16v, &s->rand48);
@@ -318,7 +316,7 @@ unsigned short* seed48(unsigned short seed16v[3]) {
 void lcong48(unsigned short param[7]) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<void (*)(unsigned short*)>("lcong48");
+    static const auto real = next_definition<void (*)(unsigned short*)>("lcong48");
     return real(param);
   }
   lcong48_r(param, &s->rand48);
@@ -327,7 +325,7 @@ void lcong48(unsigned short param[7]) {
 char* strtok(char* str, const char* delim) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<char* (*)(char*, const char*)>("strtok");
+    static const auto real = next_definition<char* (*)(char*, const char*)>("strtok");
     return real(str, delim);
   }
   return strtok_r(str, delim, &s->strtok_next);
@@ -413,7 +411,7 @@ extern "C" {
 int setenv(const char* name, const char* value, int replace) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<int (*)(const char*, const char*, int)>("setenv");
+    static const auto real = next_definition<int (*)(const char*, const char*, int)>("setenv");
     return real(name, value, replace);
   }
   if (bad_name(name)) {
@@ -438,7 +436,7 @@ int setenv(const char* name, const char* value, int replace) {
 int unsetenv(const char* name) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<int (*)(const char*)>("unsetenv");
+    static const auto real = next_definition<int (*)(const char*)>("unsetenv");
     return real(name);
   }
   if (bad_name(name)) {
@@ -452,7 +450,7 @@ int unsetenv(const char* name) {
 int putenv(char* string) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<int (*)(char*)>("putenv");
+    static const auto real = next_definition<int (*)(char*)>("putenv");
     return real(string);
   }
   const char* eq = std::strchr(string, '=');
@@ -466,7 +464,7 @@ int putenv(char* string) {
 int clearenv(void) {
   ProcessLibcState* s = mine();
   if (!s) {
-    static const auto real = next_fn<int (*)()>("clearenv");
+    static const auto real = next_definition<int (*)()>("clearenv");
     return real();
   }
   environ = nullptr;

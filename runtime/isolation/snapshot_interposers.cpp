@@ -16,13 +16,11 @@
 #include <cstdarg>
 
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 namespace {
-
-template <class F>
-F next_fn(const char* name) {
-  return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 using SignalFn = sighandler_t (*)(int, sighandler_t);
 
@@ -32,37 +30,37 @@ extern "C" {
 
 int sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
   if (act) bspcheck::rt::note_signal_disposition_changed(sig);
-  static const auto real = next_fn<int (*)(int, const struct sigaction*, struct sigaction*)>("sigaction");
+  static const auto real = next_definition<int (*)(int, const struct sigaction*, struct sigaction*)>("sigaction");
   return real(sig, act, old);
 }
 
 sighandler_t signal(int sig, sighandler_t handler) {
   bspcheck::rt::note_signal_disposition_changed(sig);
-  static const auto real = next_fn<SignalFn>("signal");
+  static const auto real = next_definition<SignalFn>("signal");
   return real(sig, handler);
 }
 
 sighandler_t sysv_signal(int sig, sighandler_t handler) {
   bspcheck::rt::note_signal_disposition_changed(sig);
-  static const auto real = next_fn<SignalFn>("sysv_signal");
+  static const auto real = next_definition<SignalFn>("sysv_signal");
   return real(sig, handler);
 }
 
 sighandler_t bsd_signal(int sig, sighandler_t handler) {
   bspcheck::rt::note_signal_disposition_changed(sig);
-  static const auto real = next_fn<SignalFn>("bsd_signal");
+  static const auto real = next_definition<SignalFn>("bsd_signal");
   return real(sig, handler);
 }
 
 sighandler_t sigset(int sig, sighandler_t handler) {
   bspcheck::rt::note_signal_disposition_changed(sig);
-  static const auto real = next_fn<SignalFn>("sigset");
+  static const auto real = next_definition<SignalFn>("sigset");
   return real(sig, handler);
 }
 
 int sigaltstack(const stack_t* ss, stack_t* old) {
   if (ss) bspcheck::rt::note_signal_stack_changed();
-  static const auto real = next_fn<int (*)(const stack_t*, stack_t*)>("sigaltstack");
+  static const auto real = next_definition<int (*)(const stack_t*, stack_t*)>("sigaltstack");
   return real(ss, old);
 }
 

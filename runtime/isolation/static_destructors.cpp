@@ -7,11 +7,14 @@
 #include <dlfcn.h>
 
 #include "runtime/isolation/private_globals.hpp"
+#include "runtime/base/interpose.hpp"
+
+using bspcheck::rt::next_definition;
 
 extern "C" int __cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
   using Register = int (*)(void (*)(void*), void*, void*);
   if (auto* g = bspcheck::rt::PrivateGlobals::active(); g && g->take_exit_handler(fn, arg, dso)) return 0;
-  static const auto next = reinterpret_cast<Register>(dlsym(RTLD_NEXT, "__cxa_atexit"));
+  static const auto next = next_definition<Register>("__cxa_atexit");
   return next(fn, arg, dso);
 }
 
@@ -20,6 +23,6 @@ extern "C" int __cxa_atexit(void (*fn)(void*), void* arg, void* dso) {
 extern "C" int __cxa_thread_atexit_impl(void (*fn)(void*), void* obj, void* dso) {
   using Register = int (*)(void (*)(void*), void*, void*);
   if (auto* g = bspcheck::rt::PrivateGlobals::running(); g && g->take_thread_exit_handler(fn, obj, dso)) return 0;
-  static const auto next = reinterpret_cast<Register>(dlsym(RTLD_NEXT, "__cxa_thread_atexit_impl"));
+  static const auto next = next_definition<Register>("__cxa_thread_atexit_impl");
   return next(fn, obj, dso);
 }

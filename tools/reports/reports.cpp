@@ -12,6 +12,7 @@
 
 #include "bspcheck/rules.hpp"
 #include "checker/finding_text.hpp"
+#include "runtime/base/utf8.hpp"
 #include "runtime/base/hash.hpp"
 
 #ifndef BSPCHECK_INFORMATION_URI
@@ -367,35 +368,7 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
   return x.str();
 }
 
-std::string valid_utf8(const std::string& s) {
-  std::string out;
-  out.reserve(s.size());
-  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    unsigned char c = b[i];
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    bool ok = len > 0 && i + len <= n;
-    std::uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
-    for (std::size_t k = 1; ok && k < len; ++k) {
-      ok = (b[i + k] & 0xc0) == 0x80;
-      cp = (cp << 6) | (b[i + k] & 0x3f);
-    }
-    // No overlong forms, no surrogates, nothing past U+10FFFF.
-    if (ok && ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-               (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff))
-      ok = false;
-    if (ok) {
-      out.append(s, i, len);
-      i += len;
-    } else {
-      out += "\xef\xbf\xbd";
-      ++i;
-    }
-  }
-  return out;
-}
+std::string valid_utf8(const std::string& s) { return rt::repaired_utf8(s); }
 
 std::string xml_escape(const std::string& raw, bool attribute) {
   const std::string s = valid_utf8(raw);
