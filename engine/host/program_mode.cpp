@@ -39,6 +39,7 @@
 #include "runtime/isolation/process_snapshot.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/options/options.hpp"
+#include "runtime/options/reproduce.hpp"
 #include "runtime/base/shell_word.hpp"
 #include "runtime/isolation/private_globals.hpp"
 #include "runtime/executable/program_image.hpp"
@@ -103,9 +104,7 @@ const ProgramOptions& options() {
 std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
-  std::string cmd = "BSPCHECK_OPTIONS=" + shell_word(format_program_options(o, OptionScope::reproduce));
-  for (const std::string& a : g_arg_copy) cmd += " " + a;
-  return cmd;
+  return reproduce_environment_line(o, g_arg_copy);
 }
 
 void write_report_file() {

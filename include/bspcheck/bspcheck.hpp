@@ -158,4 +158,12 @@ struct RunResult {
 // Runs spmd on a fresh world. Not reentrant: one run at a time per OS thread.
 RunResult run(const Options& options, const std::function<void()>& spmd);
 
+// A strategy's name as --strategy and BSPCHECK_OPTIONS write it ("random", "round_robin", "pct"),
+// and back (false: no strategy has that name). One list for the driver, programs and tests.
+std::string strategy_name(Strategy s);
+bool strategy_from_name(const std::string& name, Strategy& s);
+// "bsp-check run -p P --seed S [--strategy X] PROGRAM": how a program runs (p, seed, strategy)
+// again, as the driver prints it with its findings.
+std::string reproduce_command(int p, std::uint64_t seed, Strategy strategy, const std::string& program);
+
 }  // namespace bspcheck

@@ -65,17 +65,15 @@ inline Options options(const BspCase& c, Options base = {}) {
 
 // "p=3 seed=17 strategy=random"
 inline std::ostream& operator<<(std::ostream& os, const BspCase& c) {
-  return os << "p=" << c.p << " seed=" << c.seed
-            << " strategy=" << (c.strategy == Strategy::round_robin ? "round_robin" : "random");
+  return os << "p=" << c.p << " seed=" << c.seed << " strategy=" << strategy_name(c.strategy);
 }
 
 // How to run this case again: the test with BSPCHECK_TESTING_CASE, a program with bsp-check.
 inline std::string reproduce(const BspCase& c) {
   std::ostringstream s;
-  const bool rr = c.strategy == Strategy::round_robin;
-  s << "reproduce: BSPCHECK_TESTING_CASE=" << c.p << ":" << c.seed << (rr ? ":round_robin" : "")
-    << " (a program: bsp-check run -p " << c.p << " --seed " << c.seed << (rr ? " --strategy round_robin" : "")
-    << " PROG)";
+  s << "reproduce: BSPCHECK_TESTING_CASE=" << c.p << ":" << c.seed
+    << (c.strategy == Strategy::random ? "" : ":" + strategy_name(c.strategy))
+    << " (a program: " << reproduce_command(c.p, c.seed, c.strategy, "PROG") << ")";
   return s.str();
 }
 
@@ -125,7 +123,7 @@ struct Sweep {
   Options base;  // procs, seed and strategy are overwritten per case
 };
 
-// Parses BSPCHECK_TESTING_CASE=p:seed[:round_robin]; false when unset or malformed.
+// Parses BSPCHECK_TESTING_CASE=p:seed[:strategy]; false when unset or malformed.
 inline bool caseFromEnvironment(BspCase& c) {
   const char* v = std::getenv("BSPCHECK_TESTING_CASE");
   if (!v || !*v) return false;
@@ -133,9 +131,9 @@ inline bool caseFromEnvironment(BspCase& c) {
   unsigned long long seed = 0;
   char strategy[32] = "";
   const int n = std::sscanf(v, "%d:%llu:%31s", &p, &seed, strategy);
-  if (n < 2 || p < 1) return false;
-  c = BspCase{p, static_cast<std::uint64_t>(seed),
-              std::string(strategy) == "round_robin" ? Strategy::round_robin : Strategy::random};
+  Strategy chosen = Strategy::random;
+  if (n < 2 || p < 1 || (n == 3 && !strategy_from_name(strategy, chosen))) return false;
+  c = BspCase{p, static_cast<std::uint64_t>(seed), chosen};
   return true;
 }
 

@@ -1,6 +1,7 @@
 #include "tools/cli/reproduce_command.hpp"
 
 #include "runtime/options/options.hpp"
+#include "runtime/options/reproduce.hpp"
 #include "runtime/base/shell_word.hpp"
 
 namespace bspcheck::cli {
@@ -28,13 +29,6 @@ std::string repro_command(const RunConfig& c, int p, std::uint64_t seed, std::ui
     }
     return line;
   }
-  std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
-  if (seeds > 1) cmd += " --seeds " + std::to_string(seeds);
-  // The other options, as the options table prints them as flags (runtime/options/options.def).
-  for (const auto& [flag, value] : rt::reproduce_flags(c.options))
-    cmd += " " + flag + (value.empty() ? "" : " " + shell_quote(value));
-  cmd += " " + shell_quote(c.program);
-  for (const std::string& a : c.args) cmd += " " + shell_quote(a);
-  return cmd;
+  return rt::reproduce_run_line(c.options, p, seed, seeds, c.program, c.args);
 }
 }  // namespace bspcheck::cli
