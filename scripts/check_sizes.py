@@ -22,8 +22,6 @@ MAX_FUNCTION_LINES = 100
 
 # path -> reason. Each is a file still to be split, and says how.
 FILE_EXCEPTIONS = {
-    "engine/systems/bspk_runtime.cpp": "regions, transfers and the sync move to bspk_regions.cpp, "
-                                       "bspk_transfers.cpp and bspk_sync.cpp",
     "runtime/isolation/process_snapshot.cpp": "the /proc readers move to proc_self.cpp, the vault and "
                                               "the shelf to snapshot_vault.cpp",
     "engine/host/program_mode.cpp": "its 26 file-scope variables become one ProgramSession first; then "
@@ -33,8 +31,6 @@ FILE_EXCEPTIONS = {
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
-    "engine/systems/bspk_runtime.cpp:sync": "named phases: announce_and_post, await_expected, "
-                                            "land_in_seeded_order, serve_fetches, land_fetches",
     "tools/commands/run_command.cpp:run_command": "becomes a RunSession (plan, run_one, account, print, "
                                                   "write_reports)",
     "tools/commands/explore_command.cpp:explore_command": "its search loop and its report move out, as "

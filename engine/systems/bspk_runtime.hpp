@@ -143,6 +143,20 @@ class BspkRuntime : public LocalSyncClient {
   void report_names();
   static const char* call_of(OpKind kind) { return kind == OpKind::send ? "bspk_send" : "bspk_copy"; }
 
+  // bspk_sync's phases, in their order (bspk_sync.cpp).
+  struct Landing {
+    std::vector<ComemPtr> received;  // this superstep's messages, for bspk_recv in the next
+    std::vector<Written> landed;     // what stores and local copies wrote, for the fetch landing
+    std::vector<Op> fetch_requests;  // fetches others asked of this process
+  };
+  void announce_and_post(int pid, long s);
+  void await_expected(int pid, long s);
+  std::vector<Op> take_arrived(int pid, long s, const Site& site);
+  void warn_copy_order(int pid, long s, const std::vector<Op>& mine);
+  Landing land_in_seeded_order(int pid, std::vector<Op>& mine);
+  void serve_fetches(std::vector<Op>& fetch_requests);
+  void land_fetches(int pid, std::vector<Written> landed);
+
   World& world_;
   LocalSync& sync_;
   std::vector<PerProcess> procs_;
