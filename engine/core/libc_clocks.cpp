@@ -1,4 +1,4 @@
-// virtual_clock.cpp: the C library's clocks under --virtual-time (virtual_time=1). A program that
+// libc_clocks.cpp: the C library's clocks under --virtual-time (virtual_time=1). A program that
 // reads the wall clock (time(NULL) to seed rand, gettimeofday or clock_gettime to time a phase,
 // a date in its output) depends on when it runs, so no seed reproduces it and every schedule
 // prints other numbers. With virtual_time the runtime defines time, gettimeofday and

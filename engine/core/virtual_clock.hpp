@@ -4,7 +4,7 @@
 // h-relation in bytes. So a process's time is a function of the program's calls and
 // communication only, the same under every schedule (unless the run asks for a seeded jitter,
 // which World::time adds with advance()). The C library's clocks read it under virtual_time
-// (engine/core/virtual_clock.cpp).
+// (engine/core/libc_clocks.cpp).
 #pragma once
 
 #include <algorithm>

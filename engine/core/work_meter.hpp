@@ -35,7 +35,7 @@ class WorkMeter {
     return work;
   }
 
-  // The CPU time of the calling thread (not virtualised: engine/core/virtual_clock.cpp leaves CPU clocks).
+  // The CPU time of the calling thread (not virtualised: engine/core/libc_clocks.cpp leaves CPU clocks).
   static std::uint64_t cpu_now_ns() {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

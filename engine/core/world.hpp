@@ -76,7 +76,7 @@ class World {
   checker::Diagnostics& diagnostics() { return diag_; }
   const Options& options() const { return options_; }
   // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
-  // the C library's clocks under virtual_time (engine/core/virtual_clock.cpp). Not a traced call.
+  // the C library's clocks under virtual_time (engine/core/libc_clocks.cpp). Not a traced call.
   double read_virtual_clock(double step) { return clock_.advance(running_, step); }
   bool stopping() const { return stopping_; }
   void request_stop() { stopping_ = true; }

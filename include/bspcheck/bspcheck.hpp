@@ -86,7 +86,7 @@ struct Options {
   bool grant_fewer = false;
   // time(), gettimeofday() and clock_gettime() (wall and monotonic clocks) read each process's
   // virtual clock, a fixed epoch plus its virtual bsp_time: the same under every seed
-  // (engine/core/virtual_clock.cpp). For programs that seed rand with the time or print timings.
+  // (engine/core/libc_clocks.cpp). For programs that seed rand with the time or print timings.
   bool virtual_time = false;
   bool checks = true;                   // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")

@@ -13,7 +13,7 @@ constexpr const char* kNames[] = {"BSPCHECK_OPTIONS", "BSPCHECK_REPORT", "BSPCHE
 static_assert(sizeof kNames / sizeof kNames[0] == static_cast<int>(DriverVariable::count_));
 
 // Plain pointers and flags, zero before any constructor runs: read by other constructors of the
-// library (engine/core/virtual_clock.cpp), which the priority below lets this one precede.
+// library (engine/core/libc_clocks.cpp), which the priority below lets this one precede.
 // g_taken holds the process's own copies for as long as it lives. A worker's run sets its own
 // values beside them instead of over them: the copies must stay reachable through a variable that
 // is read, or the compiler drops the stores of a write-only array, and a leak checker at a

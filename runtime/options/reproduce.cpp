@@ -1,5 +1,7 @@
 #include "runtime/options/reproduce.hpp"
 
+#include <stdexcept>
+
 #include "runtime/base/shell_word.hpp"
 
 namespace bspcheck::rt {

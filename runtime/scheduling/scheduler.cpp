@@ -18,6 +18,4 @@ std::unique_ptr<Scheduler> make_scheduler(const Options& options) {
   return std::make_unique<RandomScheduler>(options.seed);
 }
 
-std::string strategy_name(Strategy strategy) { return StrategyValue::format(strategy); }
-
 }  // namespace bspcheck::rt

@@ -86,7 +86,7 @@ class Scheduler {
 
 // The strategy options.strategy names, seeded with options.seed (runtime/scheduling/).
 std::unique_ptr<Scheduler> make_scheduler(const Options& options);
-// The strategy's name in BSPCHECK_OPTIONS, the driver's --strategy and trace headers.
-std::string strategy_name(Strategy strategy);
+// A strategy's name (BSPCHECK_OPTIONS, --strategy, trace headers): bspcheck::strategy_name,
+// runtime/options/reproduce.cpp.
 
 }  // namespace bspcheck::rt

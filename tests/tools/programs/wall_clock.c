@@ -1,6 +1,6 @@
 /* wall_clock.c: seeds rand with time(NULL) before bsp_begin and prints a phase's elapsed time
    from gettimeofday and a monotonic clock_gettime reading: its output depends on when it runs,
-   unless bsp-check --virtual-time makes the C library's clocks virtual (engine/core/virtual_clock.cpp).
+   unless bsp-check --virtual-time makes the C library's clocks virtual (engine/core/libc_clocks.cpp).
    Used by tests/tools/determinism_test.py. */
 #include <bsp.h>
 #include <stdio.h>

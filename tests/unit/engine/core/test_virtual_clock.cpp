@@ -1,5 +1,5 @@
 // engine/core/virtual_clock.hpp on its own: the cost model of virtual bsp_time (docs/semantics.md),
-// and the C library's clocks reading it under virtual_time (engine/core/virtual_clock.cpp).
+// and the C library's clocks reading it under virtual_time (engine/core/libc_clocks.cpp).
 #include <gtest/gtest.h>
 
 #include <sys/time.h>
