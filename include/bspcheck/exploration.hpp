@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,5 +64,20 @@ struct ShrinkResult {
 // minimal run into output_file. options as for the recorded run (procs, seed, checks).
 ShrinkResult shrink(const Options& options, const std::function<void()>& spmd, const std::string& trace_file,
                     const std::string& output_file, std::size_t max_runs = 2000);
+
+struct DeterminismResult {
+  RunResult first, second;           // the two runs of the same schedule
+  std::optional<Finding> finding;    // uncontrolled-nondeterminism: where the second run parted, or
+                                     // which process printed differently; nothing when they agree
+  std::string error;                 // why the check could not run (no temporary file), or empty
+  bool deterministic() const { return error.empty() && !finding; }
+};
+
+// The determinism self-check `bsp-check run` makes of every session, for an SPMD function: runs
+// it twice under the same options (seed, procs, strategy), the second time replaying the first's
+// trace so that every call is compared with the recorded one, then compares each process's
+// output. A function whose runs part depends on something the seed does not give (the clock, an
+// unseeded rand, addresses, uninitialised memory, files), and its seed does not reproduce it.
+DeterminismResult check_determinism(const Options& options, const std::function<void()>& spmd);
 
 }  // namespace bspcheck
