@@ -25,7 +25,9 @@ Links (--build DIR): a declaration in a lower layer's header, defined in a highe
 is a call up the layers that no include shows. The objects of each target of the build
 (compile_commands.json names each source's object) are read with `nm`: a symbol that one object
 uses and another object of the same target defines (strongly: weak and inline copies are made
-wherever they are used) must be defined in the user's own room or below it.
+wherever they are used) must be defined in the user's own room or below it. The C and C++ library
+functions the runtime interposes (fclose, free, mmap, __cxa_throw, ...) are calls to those
+libraries, not to the room that wraps them, and are not checked.
 
 Usage: check_layers.py [--self-test] [--build BUILD_DIR] [SOURCE_ROOT]
        prints each include (and, with --build, each link) that points up or sideways; exit 1 if any;
@@ -130,6 +132,24 @@ def symbols(obj):
     return defined, used
 
 
+def system_library_symbols():
+    """What the C and C++ support libraries define. The runtime interposes many of these (fclose,
+    free, mmap, __cxa_throw, ...): a call to one is a call to the C library, whichever room's
+    definition the program binds to, and it is not checked."""
+    cc = shutil.which("cc") or shutil.which("gcc")
+    names = set()
+    for lib in ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1"):
+        path = subprocess.run([cc, f"-print-file-name={lib}"], capture_output=True, text=True).stdout.strip() if cc else ""
+        if not path or not os.path.isfile(path):
+            continue
+        out = subprocess.run(["nm", "-D", "--defined-only", path], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            fields = line.split()
+            if fields:
+                names.add(fields[-1].split("@")[0])
+    return names
+
+
 def target_of(build, output):
     """The CMake target an object belongs to: the `NAME.dir` folder its path runs through."""
     m = re.search(r"CMakeFiles/([^/]+)\.dir/", output)
@@ -149,6 +169,7 @@ def link_violations(root, build):
             continue
         targets.setdefault(target_of(build, output), []).append((os.path.relpath(source, root), place, obj))
     bad = []
+    interposed = system_library_symbols()
     for target, objects in sorted(targets.items()):
         table = [(rel, place) + symbols(obj) for rel, place, obj in objects]
         definer = {}
@@ -157,7 +178,7 @@ def link_violations(root, build):
                 definer[name] = (rel, place)
         for rel, place, _, used in table:
             for name in sorted(used):
-                if name not in definer:
+                if name not in definer or name in interposed:
                     continue
                 where, other = definer[name]
                 why = points_wrong(place, other)
