@@ -149,7 +149,7 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
     }
     bspcheck::rt::Process& me = w->enter("bsp_begin", site);
     if (me.begun) {
-      if (!bspcheck::rt::mcbsp_dialect()) {
+      if (!sections_in_a_row(bspcheck::rt::program_dialect())) {
         w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
                                     " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
         return 0;

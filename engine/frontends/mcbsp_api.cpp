@@ -93,14 +93,14 @@ void bspcheck_mcbsp_begin(mcbsp_pid P) {
   if (granted_at_most > g_maximum_threads) granted_at_most = g_maximum_threads;
   if (granted_at_most > kEngineMax) granted_at_most = kEngineMax;
   // MulticoreBSP's processes are threads: they share the program's globals (docs/dialects.md).
-  bspcheck::rt::share_globals_by_default();
+  bspcheck::rt::begin_in_dialect(bspcheck::rt::Dialect::mcbsp);
   bsp_begin(static_cast<int>(granted_at_most));
 }
 
 void bspcheck_mcbsp_begin_int(int maxprocs) {
   // A request of no processes is the classic bsp_begin's to report, with its own message.
   if (maxprocs < 1) {
-    bspcheck::rt::share_globals_by_default();
+    bspcheck::rt::begin_in_dialect(bspcheck::rt::Dialect::mcbsp);
     bsp_begin(maxprocs);
     return;
   }

@@ -11,6 +11,7 @@
 #include "engine/core/output_capture.hpp"
 #include "runtime/base/site.hpp"
 #include "engine/core/world.hpp"
+#include "engine/host/dialect.hpp"
 
 namespace bspcheck::rt {
 
@@ -38,12 +39,6 @@ void begin_program(int maxprocs, const Site& site);
 // Process 0 passed bsp_end in a program: report, restore the streams, destroy the world.
 void end_program();
 
-// The MulticoreBSP dialect's processes are threads, which share the program's globals: its
-// bsp_begin asks for shared globals unless globals= was chosen (engine/frontends/mcbsp_api.cpp).
-void share_globals_by_default();
-// The program began through MulticoreBSP's interface (its bsp_begin called the above): where its
-// semantics differ from the classic BSPlib's (several SPMD sections in a row, nested ones).
-bool mcbsp_dialect();
 
 // Processors available before bsp_begin (bsp_nprocs called before bsp_begin).
 int available_processors();

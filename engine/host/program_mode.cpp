@@ -82,7 +82,7 @@ std::uintptr_t g_main_stack_low = 0;
 std::size_t g_main_stack_limit = 0;
 bool g_main_stack_capped = false;  // --stack-size is above the hard limit (ulimit -Hs)
 int g_final_superstep = 0;
-bool g_dialect_shares_globals = false;  // share_globals_by_default() was called
+Dialect g_dialect = Dialect::classic;  // begin_in_dialect()
 
 // glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
 // bsp_begin-first program restart main with the same arguments.
@@ -548,8 +548,8 @@ ProgramIdentity program_identity() {
 
 }  // namespace
 
-void share_globals_by_default() { g_dialect_shares_globals = true; }
-bool mcbsp_dialect() { return g_dialect_shares_globals; }
+void begin_in_dialect(Dialect d) { g_dialect = d; }
+Dialect program_dialect() { return g_dialect; }
 
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;
@@ -617,7 +617,7 @@ void begin_program(int maxprocs, const Site& site) {
   const ProgramOptions& o = options();
   // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
   // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
-  const bool another_section = g_report_written && !g_world && g_dialect_shares_globals;
+  const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);
   if (g_report_written && !another_section) {
     g_outside_misuse = true;
     report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
@@ -694,7 +694,7 @@ void begin_program(int maxprocs, const Site& site) {
   World& w = *g_world;
   p = w.nprocs();  // fewer than asked when the schedule grants fewer (grant_fewer)
   g_capture = w.capture_output();
-  const bool private_globals = o.private_globals(g_dialect_shares_globals);
+  const bool private_globals = o.private_globals(shares_globals(g_dialect));
   if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
   if (private_globals && p > 1 && program_image().total > 0) {
     auto globals = std::make_unique<PrivateGlobals>(program_image(), p, true, g_globals_at_init, o.globals_remap_at);
