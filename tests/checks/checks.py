@@ -67,6 +67,23 @@ def marked_lines(source, rule):
     return out
 
 
+def planned_runs(procs, seeds):
+    """How many runs `-p procs --seeds seeds --keep-going` makes: one per process count and seed.
+    procs is the driver's list syntax: "1-8", "2", "1-4,8"."""
+    counts = set()
+    for part in procs.split(","):
+        lo, _, hi = part.partition("-")
+        counts.update(range(int(lo), int(hi or lo) + 1))
+    return len(counts) * seeds
+
+
+def check_run_count(runs, args):
+    """The session made every run asked for: a twin "clean in 200 runs" must have had 200."""
+    want = planned_runs(args.procs, args.seeds)
+    check(len(runs) == want, f"{len(runs)} runs in the JSON report, expected {want} (p = {args.procs}, "
+                             f"{args.seeds} seeds each)")
+
+
 def run_bsp_check(args, extra, program_args=()):
     with tempfile.TemporaryDirectory(prefix="bsp-check-checks-") as tmp:
         out_json = os.path.join(tmp, "runs.json")
@@ -114,7 +131,7 @@ def cmd_fires(args):
     extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
     cmd, proc, data = run_bsp_check(args, extra, args.program_args)
     runs = data["runs"]
-    check(len(runs) >= 1, "no runs in the JSON report")
+    check_run_count(runs, args)
     allowed = {rule} | set(args.also)
 
     hit_runs = []  # runs where the rule fired with every every-run line located
@@ -195,6 +212,7 @@ def cmd_clean(args):
     extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
     cmd, proc, data = run_bsp_check(args, extra, args.program_args)
     runs = data["runs"]
+    check_run_count(runs, args)
     problems = []
     for r in runs:
         tag = f"p={r['procs']} seed={r['seed']}"
