@@ -19,8 +19,7 @@ Subcommands:
           passes with zero findings, warnings included, and that bsp-check exits 0.
   control the rule controls on a warning example (--program, --source, --rule) and an error
           example (--error-program, --error-rule): --werror, --disable, --suppressions, the same
-          through BSPCHECK_OPTIONS for a direct run, and unknown rule ids. Exits 77 (skipped) when
-          this bsp-check has no --werror.
+          through BSPCHECK_OPTIONS for a direct run, and unknown rule ids.
 """
 
 import argparse
@@ -266,9 +265,9 @@ def direct_run(program, options):
 def cmd_control(args):
     helptext = subprocess.run([args.bsp_check, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True).stdout
-    if "--werror" not in helptext or "--disable" not in helptext or "--suppressions" not in helptext:
-        print("skipped: this bsp-check has no --werror/--disable/--suppressions")
-        return 77
+    # Every bsp-check has them: their absence is a failure, not a reason to skip.
+    check("--werror" in helptext and "--disable" in helptext and "--suppressions" in helptext,
+          "bsp-check run --help shows no --werror/--disable/--suppressions")
     warn, warn_rule, err, err_rule = args.program, args.rule, args.error_program, args.error_rule
     line = marked_lines(args.source, warn_rule)[0][0]
     base = os.path.basename(args.source)
