@@ -10,7 +10,7 @@ namespace bspcheck::checker {
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;  // 2: RunReport::unchecked after the findings
 
 // Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF),
 // as nlohmann::json's decoder judges it.
@@ -208,6 +208,7 @@ std::string run_report_to_bytes(const RunReport& report) {
     trimmed.procs_available = report.procs_available;
     trimmed.completed = report.completed;
     trimmed.findings = report.findings;
+    trimmed.unchecked = report.unchecked;
     sent = &trimmed;
   } else if (report.trace_calls == 0 && report.trace_bytes != 0) {  // no trace: nor its size
     trimmed = report;
@@ -238,6 +239,8 @@ std::string run_report_to_bytes(const RunReport& report) {
   }
   w.u(r.findings.size());
   for (const Finding& f : r.findings) write_finding(w, f);
+  w.u(r.unchecked.size());
+  for (const std::string& line : r.unchecked) w.s(line);
   return w.take();
 }
 
@@ -265,6 +268,7 @@ bool run_report_from_bytes(std::string_view bytes, RunReport& out) {
     r.coverage.push_back(t);
   }
   for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.findings.push_back(read_finding(rd));
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.unchecked.push_back(rd.s());
   if (!rd.ok() || !rd.at_end()) return false;
   out = std::move(r);
   return true;
