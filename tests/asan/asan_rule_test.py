@@ -23,15 +23,17 @@ def watchpoint_answer():
 
 call_line = next(i for i, l in enumerate(open(source, encoding="utf-8"), 1) if "/* CALL */" in l)
 bug_line = next(i for i, l in enumerate(open(source, encoding="utf-8"), 1) if "/* BUG: " + rule in l)
-# An access only a watchpoint sees, where none fires: not reported, and the session says that the
-# check was not made (its summary and its JSON report), instead of passing as a checked one.
+# An access only a watchpoint sees, where none fires: not reported by its rule, and the session says
+# that the check was not made (its summary and its JSON report), instead of passing as a checked
+# one. Its exit status is not the point: another check may still see the bug's effects (a poll that
+# spins until the hpget lands prints schedule-dependent output: schedule-divergence).
 watched = not needs_watchpoints or watchpoint_answer() == "fire"
 with tempfile.TemporaryDirectory() as tmp:
     out = os.path.join(tmp, "runs.json")
     res = subprocess.run([bsp_check, "run", "-p", "2", "--seeds", "10", "--keep-going", "--json", out, program],
                          stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
     text = (res.stdout + res.stderr).decode(errors="replace")
-    assert res.returncode == (1 if watched else 0), f"expected exit {1 if watched else 0}, got {res.returncode}\n{text[-3000:]}"
+    assert res.returncode in ((1,) if watched else (0, 1)), f"exit {res.returncode}\n{text[-3000:]}"
     session = json.load(open(out))
     runs = session["runs"]
 assert len(runs) == 10, runs
