@@ -15,7 +15,6 @@ phases=()
 phase_start=$SECONDS
 phase_done() { phases+=("$(printf '%-22s %6d s' "$1" $((SECONDS - phase_start)))"); phase_start=$SECONDS; }
 phase_done "setup"
-# A test without a TIMEOUT of its own gets 15 minutes: a hang fails that test, not the whole CI.
 
 # The trace reader's fuzzer (tests/fuzz) needs clang's fuzzer runtime, which setup installs: a
 # missing runtime is a failure here, not a skip.
@@ -39,6 +38,7 @@ version="$("${bspcheck:-bsp-check not built}" --version)"
 echo "$version"
 grep -q '^hardware watchpoints: ' <<<"$version" ||
   { echo "test.sh: bsp-check --version does not say whether hardware watchpoints fire" >&2; exit 1; }
+# A test without a TIMEOUT of its own gets 15 minutes: a hang fails that test, not the whole CI.
 bash "$root/scripts/ctest_retry.sh" "$root/build" -j"$jobs" --timeout 900 --output-on-failure | tee "$logs/plain"
 phase_done "plain tests"
 
