@@ -13,7 +13,7 @@ namespace bspcheck::checker {
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;  // 2: RunReport::unchecked after the findings
 
 // An invalid string as the JSON report carries it: through nlohmann::json's own replacement, so
 // that the two forms cannot differ.
@@ -173,6 +173,7 @@ std::string run_report_to_bytes(const RunReport& report) {
     trimmed.procs_available = report.procs_available;
     trimmed.completed = report.completed;
     trimmed.findings = report.findings;
+    trimmed.unchecked = report.unchecked;
     sent = &trimmed;
   } else if (report.trace_calls == 0 && report.trace_bytes != 0) {  // no trace: nor its size
     trimmed = report;
@@ -203,6 +204,8 @@ std::string run_report_to_bytes(const RunReport& report) {
   }
   w.u(r.findings.size());
   for (const Finding& f : r.findings) write_finding(w, f);
+  w.u(r.unchecked.size());
+  for (const std::string& line : r.unchecked) w.s(line);
   return w.take();
 }
 
@@ -230,6 +233,7 @@ bool run_report_from_bytes(std::string_view bytes, RunReport& out) {
     r.coverage.push_back(t);
   }
   for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.findings.push_back(read_finding(rd));
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.unchecked.push_back(rd.s());
   if (!rd.ok() || !rd.at_end()) return false;
   out = std::move(r);
   return true;

@@ -128,6 +128,7 @@ nlohmann::json run_report_to_json(const RunReport& r) {
     j["coverage"] = coverage_to_json(r.coverage);
   }
   j["findings"] = findings_to_json(r.findings, r.seed);
+  if (!r.unchecked.empty()) j["unchecked"] = r.unchecked;
   return j;
 }
 
@@ -156,6 +157,9 @@ bool run_report_from_json(const std::string& text, RunReport& out) {
   if (j.contains("coverage")) r.coverage = coverage_from_json(j["coverage"]);
   if (j.contains("findings") && j["findings"].is_array())
     for (const auto& f : j["findings"]) r.findings.push_back(finding_from_json(f));
+  if (j.contains("unchecked") && j["unchecked"].is_array())
+    for (const auto& line : j["unchecked"])
+      if (line.is_string()) r.unchecked.push_back(line.get<std::string>());
   out = std::move(r);
   return true;
 }

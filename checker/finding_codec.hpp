@@ -38,6 +38,10 @@ struct RunReport {
   std::uint64_t trace_bytes = 0, trace_calls = 0;  // when recording
   std::vector<CoverageTuple> coverage;     // the coverage tuples the run reached (sorted)
   std::vector<Finding> findings;
+  // Checks the run could not make, one line each saying which and why (an ASan build's early
+  // reads of bytes ASan cannot poison, where hardware watchpoints do not fire): the driver says so
+  // in its summary and reports, so that a clean run is not taken for a checked one.
+  std::vector<std::string> unchecked;
 };
 
 // A run's findings, each with the run's seed (how the report and the driver's --json list them).

@@ -5,6 +5,7 @@
 #include "replay/trace_format.hpp"
 #include "runtime/executable/call_stacks.hpp"
 #include "runtime/executable/program_unwinder.hpp"
+#include "runtime/memory_checks/watchpoint_probe.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -112,6 +113,17 @@ World::~World() {
     current_world_ = nullptr;
     t_world_thread = false;
   }
+}
+
+std::vector<std::string> World::unchecked() const {
+  std::vector<std::string> lines;
+  // One line whatever the count, so that the driver lists it once for all the runs that had it.
+  if (poison_.unwatched())
+    lines.push_back(
+        "hp-dst-read, get-dst-early-read: the last bytes of a destination that share an 8-byte granule with live "
+        "memory (AddressSanitizer cannot poison them) were not watched: hardware watchpoints " +
+        probe_watchpoints().describe());
+  return lines;
 }
 
 // ---------------------------------------------------------------------------------------------

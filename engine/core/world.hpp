@@ -74,6 +74,8 @@ class World {
   Process& self() { return procs_[static_cast<std::size_t>(running_)]; }
   int superstep() const { return superstep_; }
   checker::Diagnostics& diagnostics() { return diag_; }
+  // Checks this run could not make (checker::RunReport::unchecked).
+  std::vector<std::string> unchecked() const;
   const Options& options() const { return options_; }
   // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
   // the C library's clocks under virtual_time (engine/core/libc_clocks.cpp). Not a traced call.

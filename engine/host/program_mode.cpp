@@ -121,7 +121,12 @@ void write_report(bool completed) {
   if (g_report_written) return;
   g_report_written = true;
   const ProgramOptions& o = options();
-  if (o.report_file.empty()) return;
+  if (o.report_file.empty()) {
+    // Run directly, without the driver to say it: a check this run could not make.
+    if (World* w = g_world.get())
+      for (const std::string& line : w->unchecked()) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
+    return;
+  }
   checker::RunReport r = g_finished_sections;  // empty but for a second or later SPMD section
   r.seed = o.run.seed;
   r.procs_available = o.run.procs;
@@ -148,6 +153,7 @@ void write_report(bool completed) {
     r.coverage.erase(std::unique(r.coverage.begin(), r.coverage.end()), r.coverage.end());
     const std::vector<Finding>& found = w->diagnostics().findings();
     r.findings.insert(r.findings.end(), found.begin(), found.end());
+    for (std::string& line : w->unchecked()) r.unchecked.push_back(std::move(line));
     g_finished_sections = r;
   }
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());

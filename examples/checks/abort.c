@@ -15,7 +15,7 @@ enum { N = 10 };
 int main(void) {
   bsp_begin(bsp_nprocs());
   int p = bsp_nprocs(), s = bsp_pid();
-  if (N % p != 0) bsp_abort("abort: N = %d is not a multiple of p = %d", N, p); /* BUG: abort */
+  if (N % p != 0) bsp_abort("abort: N = %d is not a multiple of p = %d", N, p); /* BUG: abort @ superstep 0, process any */
   int lo = s * (N / p), hi = lo + N / p;
   printf("abort: pid %d owns %d..%d\n", s, lo, hi);
   bsp_end();

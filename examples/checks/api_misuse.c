@@ -16,7 +16,7 @@ int main(void) {
   int v = 10 * s, got = -1;
   if (s + 1 < p) bsp_send(s + 1, NULL, &v, sizeof v);
   bsp_sync();
-  bsp_move(&got, sizeof got); /* BUG: api-misuse */
+  bsp_move(&got, sizeof got); /* BUG: api-misuse @ superstep 1, process 0 */
   printf("api_misuse: pid %d got %d\n", s, got);
   bsp_end();
   return 0;

@@ -14,7 +14,7 @@ int main(void) {
   bsp_push_reg(&x, sizeof x);
   bsp_sync();
 
-  bsp_put(s + 1, &v, &x, 0, sizeof v); /* BUG: bad-pid */
+  bsp_put(s + 1, &v, &x, 0, sizeof v); /* BUG: bad-pid @ superstep 1, process last */
   bsp_sync();
   printf("bad_pid: pid %d x %d\n", s, x);
   bsp_pop_reg(&x);

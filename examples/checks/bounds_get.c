@@ -22,7 +22,7 @@ int main(void) {
   bsp_sync();
 
   int last = -1;
-  bsp_get(left, block, (nlocal(s) - 1) * (int)sizeof(int), &last, sizeof last); /* BUG: bounds-get */
+  bsp_get(left, block, (nlocal(s) - 1) * (int)sizeof(int), &last, sizeof last); /* BUG: bounds-get @ superstep 1, process 1 */
   bsp_sync();
   printf("bounds_get: pid %d last of left %d\n", s, last);
   bsp_pop_reg(block);

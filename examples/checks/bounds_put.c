@@ -22,7 +22,7 @@ int main(void) {
   bsp_push_reg(block, nlocal(s) * (int)sizeof(int));
   bsp_sync();
 
-  bsp_put(left, copy, block, 0, nlocal(s) * (int)sizeof(int)); /* BUG: bounds-put */
+  bsp_put(left, copy, block, 0, nlocal(s) * (int)sizeof(int)); /* BUG: bounds-put @ superstep 1, process 1 */
   bsp_sync();
   printf("bounds_put: pid %d block[0] %d\n", s, block[0]);
   bsp_pop_reg(block);

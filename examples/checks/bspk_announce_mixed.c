@@ -17,7 +17,7 @@ int main(void) {
   bspk_sync();
   bspk_copy(to_right, out, 1);
   if (me != 0) bspk_expect(me == right ? 0 : 1);
-  bspk_sync(); /* BUG: bspk-announce-mixed */
+  bspk_sync(); /* BUG: bspk-announce-mixed @ superstep 1, process any */
   printf("bspk_announce_mixed: pid %d\n", me);
   bsp_end();
   (void)left;

@@ -16,7 +16,7 @@ int main(void) {
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
   bspk_ptr to_left = bspk_lookup("buf", left);
-  if (p > 1 && left != right) bspk_copy(to_left, to_right, 1); /* BUG: bspk-copy-nonlocal */
+  if (p > 1 && left != right) bspk_copy(to_left, to_right, 1); /* BUG: bspk-copy-nonlocal @ superstep 1, process 0 */
   bspk_sync();
   printf("bspk_copy_nonlocal: pid %d\n", me);
   bsp_end();

@@ -20,7 +20,7 @@ int main(void) {
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
   bspk_copy(right, out, 1);
-  bspk_copy(seen, in, 1); /* BUG: bspk-copy-order */
+  bspk_copy(seen, in, 1); /* BUG: bspk-copy-order @ superstep 1, process 0 */
   bspk_sync();
   printf("bspk_copy_order: pid %d\n", me);
   bsp_end();

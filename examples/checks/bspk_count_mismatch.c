@@ -16,7 +16,7 @@ int main(void) {
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
   bspk_copy(to_right, out, 1);
-  bspk_expect(2); bspk_sync(); /* BUG: bspk-count-mismatch */
+  bspk_expect(2); bspk_sync(); /* BUG: bspk-count-mismatch @ superstep 1, process 0 */
   printf("bspk_count_mismatch: pid %d\n", me);
   bsp_end();
   (void)left;

@@ -15,7 +15,7 @@ int main(void) {
   bspk_ptr out = bspk_malloc("", 0, 1, sizeof(int));
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
-  bspk_ptr total = bspk_malloc("total", 0, 1, sizeof(int)); /* BUG: bspk-double-alloc */
+  bspk_ptr total = bspk_malloc("total", 0, 1, sizeof(int)); /* BUG: bspk-double-alloc @ superstep 1, process 0 */
   (void)total;
   bspk_sync();
   printf("bspk_double_alloc: pid %d\n", me);

@@ -15,7 +15,7 @@ int main(void) {
   bspk_ptr out = bspk_malloc("", 0, 1, sizeof(int));
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
-  bspk_ptr typo = bspk_lookup("bufs", right); /* BUG: bspk-lookup-unknown */
+  bspk_ptr typo = bspk_lookup("bufs", right); /* BUG: bspk-lookup-unknown @ superstep 1, process 0 */
   bspk_copy(typo, out, 1);
   bspk_sync();
   printf("bspk_lookup_unknown: pid %d\n", me);

@@ -15,7 +15,7 @@ int main(void) {
   bspk_ptr out = bspk_malloc("", 0, 1, sizeof(int));
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
-  bspk_ptr past = bspk_incr(buf, 2); /* BUG: bspk-out-of-bounds */
+  bspk_ptr past = bspk_incr(buf, 2); /* BUG: bspk-out-of-bounds @ superstep 1, process 0 */
   (void)past;
   bspk_sync();
   printf("bspk_out_of_bounds: pid %d\n", me);

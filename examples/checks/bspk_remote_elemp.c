@@ -15,7 +15,7 @@ int main(void) {
   bspk_ptr out = bspk_malloc("", 0, 1, sizeof(int));
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
-  int *peek = p > 1 ? (int *)bspk_elemP(to_right) : NULL; /* BUG: bspk-remote-elemp */
+  int *peek = p > 1 ? (int *)bspk_elemP(to_right) : NULL; /* BUG: bspk-remote-elemp @ superstep 1, process 0 */
   (void)peek;
   bspk_sync();
   printf("bspk_remote_elemp: pid %d\n", me);

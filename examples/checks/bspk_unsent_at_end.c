@@ -14,7 +14,7 @@ int main(void) {
   int me = bsp_pid();
   bspk_ptr part = bspk_malloc("", 0, 1, sizeof(int));
   *(int *)bspk_elemP(part) = me * me;
-  bspk_send(0, part, 1); /* BUG: bspk-unsent-at-end */
+  bspk_send(0, part, 1); /* BUG: bspk-unsent-at-end @ superstep 0, process 0 */
   printf("bspk_unsent_at_end: pid %d sent %d\n", me, me * me);
   bsp_end();
   return 0;

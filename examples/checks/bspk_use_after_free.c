@@ -16,7 +16,7 @@ int main(void) {
   *(int *)bspk_elemP(out) = me;
   bspk_sync();
   bspk_free(out);
-  int *gone = (int *)bspk_elemP(out); /* BUG: bspk-use-after-free */
+  int *gone = (int *)bspk_elemP(out); /* BUG: bspk-use-after-free @ superstep 1, process 0 */
   (void)gone;
   bspk_sync();
   printf("bspk_use_after_free: pid %d\n", me);

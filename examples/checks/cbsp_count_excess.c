@@ -17,7 +17,7 @@ int main(void) {
   cBSP_initialize();
   int me = bsp_pid(), p = bsp_nprocs();
   cBSP_send((me + 1) % p, &from_left, &me, sizeof me, NULL);
-  cBSP_nsync(2); /* BUG: cbsp-count-excess */
+  cBSP_nsync(2); /* BUG: cbsp-count-excess @ superstep 0, process 0 */
   printf("cbsp_count_excess: pid %d got %d\n", me, from_left);
   bsp_end();
   return 0;

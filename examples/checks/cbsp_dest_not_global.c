@@ -15,7 +15,7 @@ int main(void) {
   cBSP_initialize();
   int me = bsp_pid(), p = bsp_nprocs();
   int from_left[1] = {-1};
-  if (p > 1) cBSP_send((me + 1) % p, from_left, &me, sizeof me, NULL); /* BUG: cbsp-dest-not-global */
+  if (p > 1) cBSP_send((me + 1) % p, from_left, &me, sizeof me, NULL); /* BUG: cbsp-dest-not-global @ superstep 0, process 0 */
   cBSP_nsync(p > 1 ? 1 : 0);
   printf("cbsp_dest_not_global: pid %d got %d\n", me, from_left[0]);
   bsp_end();

@@ -18,7 +18,7 @@ int main(void) {
   int me = bsp_pid(), p = bsp_nprocs();
   int row[4] = {me, me + 1, me + 2, me + 3};
   checksum = 7;
-  cBSP_send((me + 1) % p, from_left, row, sizeof row, NULL); /* BUG: cbsp-dest-overrun */
+  cBSP_send((me + 1) % p, from_left, row, sizeof row, NULL); /* BUG: cbsp-dest-overrun @ superstep 0, process 0 */
   cBSP_nsync(1);
   printf("cbsp_dest_overrun: pid %d got %d, checksum %d\n", me, from_left[0], checksum);
   bsp_end();

@@ -16,7 +16,7 @@ int main(void) {
   cBSP_initialize();
   int me = bsp_pid(), p = bsp_nprocs();
   if (p > 64) bsp_abort("at most 64 processes\n");
-  if (me != 0) cBSP_send(0, &slot[0], &me, sizeof me, NULL); /* BUG: cbsp-dst-overlap */
+  if (me != 0) cBSP_send(0, &slot[0], &me, sizeof me, NULL); /* BUG: cbsp-dst-overlap @ superstep 0, process 1 */
   cBSP_nsync(me == 0 ? p - 1 : 0);
   if (me == 0) printf("cbsp_dst_overlap: %d reports\n", p - 1);
   bsp_end();

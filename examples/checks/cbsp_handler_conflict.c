@@ -25,7 +25,7 @@ int main(void) {
   cBSP_initialize();
   int me = bsp_pid(), p = bsp_nprocs();
   int right = (me + 1) % p, one = 1, value = 40 + me;
-  cBSP_send(right, &count, &one, sizeof one, on_count); /* BUG: cbsp-handler-conflict */
+  cBSP_send(right, &count, &one, sizeof one, on_count); /* BUG: cbsp-handler-conflict @ superstep 0, process 0 */
   cBSP_send(right, &total, &value, sizeof value, NULL);
   cBSP_nsync(2);
   printf("cbsp_handler_conflict: pid %d\n", me);

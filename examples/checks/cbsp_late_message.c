@@ -19,7 +19,7 @@ int main(void) {
   int left = (me + p - 1) % p, sq = me * me;
   cBSP_send(left, &got[0], &me, sizeof me, NULL);
   cBSP_send(left, &got[1], &sq, sizeof sq, NULL);
-  cBSP_nsync(1); /* BUG: cbsp-late-message */
+  cBSP_nsync(1); /* BUG: cbsp-late-message @ superstep 0, process 0 */
   int sum = got[0] + got[1];
   cBSP_gsync();
   printf("cbsp_late_message: pid %d\n", me);

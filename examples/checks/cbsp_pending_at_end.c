@@ -14,7 +14,7 @@ int main(void) {
   bsp_begin(bsp_nprocs());
   cBSP_initialize();
   int me = bsp_pid(), p = bsp_nprocs();
-  cBSP_send((me + 1) % p, &from_left, &me, sizeof me, NULL); /* BUG: cbsp-pending-at-end */
+  cBSP_send((me + 1) % p, &from_left, &me, sizeof me, NULL); /* BUG: cbsp-pending-at-end @ superstep 0, process 0 */
   printf("cbsp_pending_at_end: pid %d\n", me);
   bsp_end();
   return 0;

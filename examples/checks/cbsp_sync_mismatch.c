@@ -16,7 +16,7 @@ int main(void) {
   int me = bsp_pid();
   cBSP_nsync(0);
   if (me == 0) cBSP_nsync(0);
-  cBSP_gsync(); /* BUG: cbsp-sync-mismatch */
+  cBSP_gsync(); /* BUG: cbsp-sync-mismatch @ superstep 1, process 0 */
   printf("cbsp_sync_mismatch: pid %d\n", me);
   bsp_end();
   return 0;

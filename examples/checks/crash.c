@@ -18,9 +18,9 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   int *table = malloc((size_t)p * sizeof(int));
   for (int i = 0; i < p - 1; i++) table[i] = i + 1; /* a line: the last process has no partner */
-  bsp_sync(); /* AT: crash (the last BSPlib call before the crash) */
+  bsp_sync(); /* AT: crash @ superstep 1, process last (the last BSPlib call before the crash) */
   volatile int *partner = partner_of(table, p - 1, s);
-  printf("crash: pid %d partner %d\n", s, *partner); /* BUG: crash (the dereference) */
+  printf("crash: pid %d partner %d\n", s, *partner); /* BUG: crash @ superstep 1, process last (the dereference) */
   free(table);
   bsp_end();
   return 0;

@@ -24,7 +24,7 @@ static void *sum_block(void *arg) {
   const struct block *b = arg;
   partial = 0;
   for (int i = b->s; i < N; i += b->p) partial += i;
-  bsp_put(0, &partial, sums, b->s * (int)sizeof(long), sizeof(long)); /* BUG: foreign-thread */
+  bsp_put(0, &partial, sums, b->s * (int)sizeof(long), sizeof(long)); /* BUG: foreign-thread @ superstep 1, process any */
   return NULL;
 }
 

@@ -29,12 +29,12 @@ int main(void) {
   bsp_sync();
 
   int v = 10 * s;
-  bsp_hpput(right, &v, &inbox, 0, sizeof v); /* BUG: hp-src-modified */
+  bsp_hpput(right, &v, &inbox, 0, sizeof v); /* BUG: hp-src-modified @ superstep 1, process 0 */
   v = v + 1; /* the source is reused while the hpput may not have read it yet */
   bsp_sync();
 
   int got = -1;
-  bsp_hpget(left, &carry, 0, &got, sizeof got); /* BUG: hp-src-modified */
+  bsp_hpget(left, &carry, 0, &got, sizeof got); /* BUG: hp-src-modified @ superstep 2, process any */
   carry = carry + 1; /* the right neighbour may still read carry */
   bsp_sync();
   printf("hp_src_modified: pid %d inbox %d got %d\n", s, inbox, got);

@@ -31,7 +31,7 @@ int main(void) {
   int s = bsp_pid();
   bspcheck_level1_enter("bcast_int");
   int x = bcast_int(s == 0 ? 42 : -1, 0);
-  bspcheck_level1_exit("bcast_int"); /* BUG: level1-hygiene */
+  bspcheck_level1_exit("bcast_int"); /* BUG: level1-hygiene @ superstep 2, process 0 */
   printf("level1_hygiene: pid %d x %d\n", s, x);
   bsp_end();
   return 0;

@@ -16,7 +16,7 @@ int main(void) {
   bsp_send((s + 1) % p, NULL, pair, sizeof pair);
   bsp_sync();
   int key = -1;
-  bsp_move(&key, sizeof key); /* BUG: move-truncated */
+  bsp_move(&key, sizeof key); /* BUG: move-truncated @ superstep 1, process 0 */
   printf("move_truncated: pid %d key %d\n", s, key);
   bsp_end();
   return 0;

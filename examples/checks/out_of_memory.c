@@ -21,7 +21,7 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   long count = (long)(p - 1 - s) * 1000 - 1; /* the bug: -1 on the last process */
   double *buffer = malloc((size_t)count * sizeof(double));
-  buffer[0] = s; /* BUG: out-of-memory */
+  buffer[0] = s; /* BUG: out-of-memory @ superstep 0, process last */
   bsp_send(0, NULL, buffer, sizeof(double)); /* process 0 sums the first elements */
   bsp_sync();
   if (s == 0) {

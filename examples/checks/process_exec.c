@@ -16,7 +16,7 @@ int main(void) {
   bsp_sync();
   if (s == 0) {
     fflush(stdout);
-    execlp("true", "true", (char *)NULL); /* BUG: process-exec */
+    execlp("true", "true", (char *)NULL); /* BUG: process-exec @ superstep 1, process 0 */
   }
   bsp_sync();
   printf("process_exec: pid %d done\n", s);

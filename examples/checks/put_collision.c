@@ -20,7 +20,7 @@ int main(void) {
 
   int partial = 0;
   for (int i = 0; i <= s; i++) partial += 10 * s + i;
-  bsp_put(0, &partial, results, 0, sizeof partial); /* BUG: put-collision */
+  bsp_put(0, &partial, results, 0, sizeof partial); /* BUG: put-collision @ superstep 1, process any */
   bsp_sync();
   if (s == 0) {
     int total = 0;

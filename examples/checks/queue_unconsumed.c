@@ -21,7 +21,7 @@ int main(void) {
   int count = 0, sum = 0;
   bsp_move(&count, sizeof count);
   sum += count;
-  bsp_sync(); /* BUG: queue-unconsumed */
+  bsp_sync(); /* BUG: queue-unconsumed @ superstep 1, process 0 */
   /* sum depends on which message came first; printing it would also be a schedule-divergence. */
   (void)sum;
   printf("queue_unconsumed: pid %d read one message\n", s);

@@ -15,7 +15,7 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   int value = s, scratch[4] = {0};
   bsp_push_reg(&value, sizeof value);
-  if (s == 0) bsp_push_reg(scratch, sizeof scratch); /* BUG: reg-count-mismatch */
+  if (s == 0) bsp_push_reg(scratch, sizeof scratch); /* BUG: reg-count-mismatch @ superstep 0, process 0 */
   bsp_sync();
 
   int v = s;

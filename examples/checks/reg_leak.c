@@ -13,7 +13,7 @@
 static int neighbour_sum(int x) {
   int p = bsp_nprocs(), s = bsp_pid();
   int scratch[2] = {0, 0};
-  bsp_push_reg(scratch, sizeof scratch); /* BUG: reg-leak */
+  bsp_push_reg(scratch, sizeof scratch); /* BUG: reg-leak @ superstep 2, process 0 */
   bsp_sync();
   bsp_put((s + 1) % p, &x, scratch, 0, sizeof x);
   bsp_put((s + p - 1) % p, &x, scratch, sizeof x, sizeof x);

@@ -19,7 +19,7 @@ int main(void) {
   if (hi > N) hi = N;
   int block[N] = {0};
   for (int i = lo; i < hi; i++) block[i - lo] = i;
-  bsp_push_reg(block, (hi - lo) * (int)sizeof(int)); /* BUG: reg-negative-size */
+  bsp_push_reg(block, (hi - lo) * (int)sizeof(int)); /* BUG: reg-negative-size @ superstep 0, process 3 */
   bsp_sync();
   printf("reg_negative_size: pid %d owns %d..%d\n", s, lo, hi);
   bsp_pop_reg(block);

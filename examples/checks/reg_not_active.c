@@ -13,7 +13,7 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   int x = -1, v = s;
   bsp_push_reg(&x, sizeof x);
-  bsp_put((s + 1) % p, &v, &x, 0, sizeof v); /* BUG: reg-not-active */
+  bsp_put((s + 1) % p, &v, &x, 0, sizeof v); /* BUG: reg-not-active @ superstep 0, process 0 */
   bsp_sync();
   printf("reg_not_active: pid %d x %d\n", s, x);
   bsp_pop_reg(&x);

@@ -19,8 +19,8 @@ int main(void) {
   bsp_push_reg(buf, 2 * p * (int)sizeof *buf);
   bsp_sync();
 
-  bsp_push_reg(buf, p * (int)sizeof *buf); /* BUG: reg-order-portability */
-  bsp_pop_reg(buf);                        /* BUG: reg-order-portability */
+  bsp_push_reg(buf, p * (int)sizeof *buf); /* BUG: reg-order-portability @ superstep 1, process 0 */
+  bsp_pop_reg(buf);                        /* BUG: reg-order-portability @ superstep 1, process 0 */
   bsp_sync();
 
   bsp_put((s + 1) % p, &s, buf, s * (int)sizeof *buf, sizeof s);

@@ -22,8 +22,8 @@ int main(void) {
   bsp_put((s + 1) % p, &vb, &b, 0, sizeof vb);
   bsp_sync();
   printf("reg_pop_mismatch: pid %d a %d b %d\n", s, a, b);
-  bsp_pop_reg(s == 0 ? (void *)&a : (void *)&b); /* BUG: reg-pop-mismatch */
-  bsp_pop_reg(s == 0 ? (void *)&b : (void *)&a); /* BUG: reg-pop-mismatch */
+  bsp_pop_reg(s == 0 ? (void *)&a : (void *)&b); /* BUG: reg-pop-mismatch @ superstep 2, process 0 */
+  bsp_pop_reg(s == 0 ? (void *)&b : (void *)&a); /* BUG: reg-pop-mismatch @ superstep 2, process 0 */
   bsp_sync();
   bsp_end();
   return 0;

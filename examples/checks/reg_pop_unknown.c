@@ -20,7 +20,7 @@ int main(void) {
   bsp_put((s + 1) % p, &v, buf, 0, sizeof v);
   bsp_sync();
   printf("reg_pop_unknown: pid %d got %d\n", s, buf[0]);
-  bsp_pop_reg(&buf); /* BUG: reg-pop-unknown */
+  bsp_pop_reg(&buf); /* BUG: reg-pop-unknown @ superstep 2, process 0 */
   bsp_sync();
   free(buf);
   bsp_end();

@@ -16,11 +16,11 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   int sums[8] = {0}, counts[8] = {0};
   if (s == 0) {
-    bsp_push_reg(sums, sizeof sums); /* BUG: reg-site-mismatch */
-    bsp_push_reg(counts, sizeof counts); /* BUG: reg-site-mismatch */
+    bsp_push_reg(sums, sizeof sums); /* BUG: reg-site-mismatch @ superstep 0, process 0 */
+    bsp_push_reg(counts, sizeof counts); /* BUG: reg-site-mismatch @ superstep 0, process 0 */
   } else {
-    bsp_push_reg(counts, sizeof counts); /* BUG: reg-site-mismatch */
-    bsp_push_reg(sums, sizeof sums); /* BUG: reg-site-mismatch */
+    bsp_push_reg(counts, sizeof counts); /* BUG: reg-site-mismatch @ superstep 0, process 1 */
+    bsp_push_reg(sums, sizeof sums); /* BUG: reg-site-mismatch @ superstep 0, process 1 */
   }
   bsp_sync();
 

@@ -24,16 +24,16 @@ int main(void) {
   bsp_sync();
 
   int v = 100 + s;
-  bsp_put(0, &v, &all, s * (int)sizeof(int), sizeof v); /* BUG: reg-unregistered */
+  bsp_put(0, &v, &all, s * (int)sizeof(int), sizeof v); /* BUG: reg-unregistered @ superstep 1, process 0 */
   bsp_sync();
 
-  if (s > 0) bsp_put((s + 1) % p, &v, &inbox, 0, sizeof v); /* BUG: reg-unregistered */
+  if (s > 0) bsp_put((s + 1) % p, &v, &inbox, 0, sizeof v); /* BUG: reg-unregistered @ superstep 2, process last */
   bsp_sync();
 
   bsp_pop_reg(all);
   bsp_pop_reg(s == 0 ? NULL : &inbox);
   bsp_sync();
-  bsp_put(0, &v, all, s * (int)sizeof(int), sizeof v); /* BUG: reg-unregistered */
+  bsp_put(0, &v, all, s * (int)sizeof(int), sizeof v); /* BUG: reg-unregistered @ superstep 4, process 0 */
   bsp_sync();
   printf("reg_unregistered: pid %d all[0] %d inbox %d\n", s, all[0], inbox);
   free(all);

@@ -16,7 +16,7 @@ int main(void) {
   int work = s + 1, done = 0;
   while (done < work) {
     done++; /* one round of local work */
-    bsp_sync(); /* BUG: superstep-mismatch */
+    bsp_sync(); /* BUG: superstep-mismatch @ superstep 1, process 1 */
   }
   printf("superstep_mismatch: pid %d rounds %d\n", s, done);
   bsp_end();

@@ -12,7 +12,7 @@ int main(void) {
   bsp_begin(bsp_nprocs());
   int p = bsp_nprocs(), s = bsp_pid();
   int tagsize = sizeof(int);
-  if (s == 0) bsp_set_tagsize(&tagsize); /* BUG: tagsize-mismatch */
+  if (s == 0) bsp_set_tagsize(&tagsize); /* BUG: tagsize-mismatch @ superstep 0, process 0 */
   bsp_sync();
 
   if (s == 0)

@@ -15,7 +15,7 @@ int main(void) {
   int p = bsp_nprocs(), s = bsp_pid();
   int v = s, got = -1, n = 0, nbytes = 0;
   bsp_send((s + 1) % p, NULL, &v, sizeof v);
-  do bsp_qsize(&n, &nbytes); while (n == 0); /* BUG: timeout */
+  do bsp_qsize(&n, &nbytes); while (n == 0); /* BUG: timeout @ superstep 0, process 0 */
   bsp_move(&got, sizeof got);
   bsp_sync();
   printf("timeout: pid %d got %d\n", s, got);

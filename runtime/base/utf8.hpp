@@ -1,5 +1,5 @@
 // utf8.hpp: well-formed UTF-8, as JSON, SARIF and XML need their text, for the run report's codecs
-// (checker/binary_report) and the driver's reports (tools/reports).
+// (checker/binary_report) and the driver's reports (tools/reports/reports).
 //
 // Well-formed as RFC 3629 and nlohmann::json's decoder judge it: no overlong forms, no surrogates
 // (U+D800..U+DFFF), nothing past U+10FFFF.

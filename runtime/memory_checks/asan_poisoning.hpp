@@ -90,6 +90,10 @@ class Poisoning {
     resident_ = to;
   }
 
+  // How many region ends ASan could not poison went unwatched because watchpoints do not work here
+  // (watchpoint_probe.hpp): accesses to them were not checked.
+  std::size_t unwatched() const { return unwatched_; }
+
   // Called from ASan's death callback with the faulting region (nullptr: not a poisoned region,
   // e.g. another memory error or a signal ASan handled) and the access type, or from a
   // watchpoint's trap (trapped: in a signal handler, after the access); nullptr to stop.
@@ -108,11 +112,12 @@ class Poisoning {
   void lift_private_regions();
   void switch_private_regions(int to);
   void forget(std::size_t keep);  // keeps regions_[0, keep), recounting the private ones
-  static int watch_edge(const PoisonedRegion& r, bool enabled);  // the watchpoint of r's unpoisonable end
+  int watch_edge(const PoisonedRegion& r, bool enabled);  // the watchpoint of r's unpoisonable end
 
   std::vector<PoisonedRegion> regions_;
   std::size_t private_regions_ = 0;  // regions with private_to >= 0
   int resident_ = 0;                 // the running process
+  std::size_t unwatched_ = 0;
 };
 
 }  // namespace bspcheck::rt

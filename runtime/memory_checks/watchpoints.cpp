@@ -15,6 +15,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "runtime/memory_checks/watchpoint_probe.hpp"
+
 #ifndef TRAP_PERF
 #define TRAP_PERF 6  // si_code of a perf event's SIGTRAP (asm-generic/siginfo.h, Linux 5.13)
 #endif
@@ -102,12 +104,6 @@ Origin origin(const void* pc) {
   return Origin::program;
 }
 
-#if defined(__x86_64__) || defined(__aarch64__)
-constexpr bool kKnownMachine = true;
-#else
-constexpr bool kKnownMachine = false;  // where the interrupted instruction is kept is not known
-#endif
-
 const void* interrupted_pc(const void* context) {
   const auto* uc = static_cast<const ucontext_t*>(context);
 #if defined(__x86_64__)
@@ -186,17 +182,8 @@ void install_handler() {
 
 }  // namespace
 
-bool Watchpoints::available() {
-  static const bool yes = [] {
-    const int saved_errno = errno;
-    static volatile long probe;
-    const int fd = open_piece(reinterpret_cast<std::uintptr_t>(&probe), HW_BREAKPOINT_LEN_8, false);
-    if (fd >= 0) close(fd);
-    errno = saved_errno;
-    return fd >= 0 && kKnownMachine;
-  }();
-  return yes;
-}
+// Not whether perf_event_open accepts a breakpoint, but whether one fires (watchpoint_probe.hpp).
+bool Watchpoints::available() { return probe_watchpoints().fires(); }
 
 int Watchpoints::watch(std::uintptr_t lo, std::uintptr_t hi, bool enabled) {
   if (hi <= lo || hi - lo > 7 || !available()) return -1;

@@ -22,7 +22,7 @@ namespace bspcheck::rt {
 class Watchpoints {
  public:
   // Watches [lo, hi), which lies within one 8-byte granule; enabled or not yet. The watch's id,
-  // or -1: no debug register free, or the kernel refuses (no perf events in this container).
+  // or -1: no debug register free, or watchpoints do not work here (available()).
   static int watch(std::uintptr_t lo, std::uintptr_t hi, bool enabled);
   static void set_enabled(int id, bool enabled);  // resuming takes a fresh copy of the bytes
   static void remove(int id);
@@ -35,7 +35,9 @@ class Watchpoints {
   using Handler = void (*)(std::uintptr_t addr, bool is_write);
   static void set_handler(Handler handler);
 
-  static bool available();  // whether this thread can have a watchpoint (tried once)
+  // Whether watchpoints are used: the probe (watchpoint_probe.hpp) saw one fire. Where it did not,
+  // watch() gives -1 and the bytes stay unwatched.
+  static bool available();
 };
 
 }  // namespace bspcheck::rt

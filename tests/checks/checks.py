@@ -13,14 +13,16 @@ Subcommands:
             BSPlib call, e.g. the last one before a crash); a marker ending in "(some seeds)"
             needs to be found in one run only. The lines are found by scanning the source, so the
             test cannot drift from the example;
+          - that the finding is where the marker says: every marker ends in "@ superstep S,
+            process P" (P a number, "last" for p - 1, or "any" where the schedule picks the
+            process), and each run with the rule at that line has it there in superstep S by P;
           - that no other rule fires than those given with --also;
           - that the first run with the finding reproduces exactly with `-p P --seed S`.
   clean   run the correct twin for every p in a list and many seeds and check that every run
           passes with zero findings, warnings included, and that bsp-check exits 0.
   control the rule controls on a warning example (--program, --source, --rule) and an error
           example (--error-program, --error-rule): --werror, --disable, --suppressions, the same
-          through BSPCHECK_OPTIONS for a direct run, and unknown rule ids. Exits 77 (skipped) when
-          this bsp-check has no --werror.
+          through BSPCHECK_OPTIONS for a direct run, and unknown rule ids.
 """
 
 import argparse
@@ -34,7 +36,10 @@ import tempfile
 TIMEOUT = 900
 
 
-MARK_RE = re.compile(r"/\*\s*(BUG|AT):\s*([a-z0-9-]+)(\s*\(some seeds\))?")
+# "BUG: <rule> [(some seeds)] @ superstep S, process P": P a process number, "last" (p - 1), or
+# "any" where the schedule decides which process it is (the first to run, the one that loses a race).
+MARK_RE = re.compile(r"/\*\s*(BUG|AT):\s*([a-z0-9-]+)(\s*\(some seeds\))?"
+                     r"(?:\s*@\s*superstep\s+(\d+),\s*process\s+(\d+|last|any))?")
 
 
 class Failure(Exception):
@@ -58,13 +63,51 @@ def severity(bsp_check, rule):
 
 def marked_lines(source, rule):
     """[(line, every_run)] of the lines marked for rule in source."""
+    return [(n, every) for n, every, _ in marked_positions(source, rule)]
+
+
+def marked_positions(source, rule):
+    """[(line, every_run, (superstep, process) or None)] of the lines marked for rule in source."""
     out = []
     with open(source, encoding="utf-8") as f:
         for n, text in enumerate(f, start=1):
             for m in MARK_RE.finditer(text):
                 if m.group(2) == rule:
-                    out.append((n, m.group(3) is None))
+                    out.append((n, m.group(3) is None, (int(m.group(4)), m.group(5)) if m.group(4) else None))
     return out
+
+
+def position_problems(tag, run, mine, base, line, position):
+    """A run whose findings of the rule reach the marked line must have one there in the marked
+    superstep, naming the marked process at that line (others may be there too: every process
+    can make the same mistake)."""
+    superstep, process = position
+    nprocs = run.get("nprocs") or run.get("procs")
+    want = {"last": [nprocs - 1], "any": list(range(nprocs))}.get(process) or [int(process)]
+    at_line = [(f, l) for f in mine for l in f.get("locations", []) if loc_matches(l, base, line)]
+    if not at_line or any(f.get("superstep") == superstep and l.get("process") in want for f, l in at_line):
+        return []
+    got = sorted({(f.get("superstep"), l.get("process")) for f, l in at_line})
+    who = "any process" if process == "any" else f"process {want[0]}"
+    return [f"{tag}: no [{mine[0].get('rule')}] at {base}:{line} in superstep {superstep} by {who} "
+            f"(the marker: superstep {superstep}, process {process}); (superstep, process) there: {got}"]
+
+
+def planned_runs(procs, seeds):
+    """How many runs `-p procs --seeds seeds --keep-going` makes: one per process count and seed.
+    procs is the driver's list syntax: "1-8", "2", "1-4,8"."""
+    counts = set()
+    for part in procs.split(","):
+        lo, _, hi = part.partition("-")
+        counts.update(range(int(lo), int(hi or lo) + 1))
+    return len(counts) * seeds
+
+
+def check_run_count(runs, args):
+    """The session made every run asked for: a twin "clean in 200 runs" must have had 200."""
+    want = planned_runs(args.procs, args.seeds)
+    check(len(runs) == want, f"{len(runs)} runs in the JSON report, expected {want} (p = {args.procs}, "
+                             f"{args.seeds} seeds each)")
 
 
 def run_bsp_check(args, extra, program_args=()):
@@ -108,13 +151,19 @@ def key(f):
 def cmd_fires(args):
     rule = args.rule
     base = os.path.basename(args.source)
-    lines = marked_lines(args.source, rule)
+    positions = marked_positions(args.source, rule)
+    lines = [(line, every) for line, every, _ in positions]
     check(lines, f"{base} has no line marked 'BUG: {rule}'")
+    # Every marker says where the finding is, not only which line: the superstep and the process
+    # (README: "every finding names the rule, the process, the superstep and the line").
+    unplaced = [line for line, _, position in positions if position is None]
+    check(not unplaced, f"{base}: the marker(s) of [{rule}] at line(s) {unplaced} carry no "
+                        f"'@ superstep S, process P'")
     sev = severity(args.bsp_check, rule)
     extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
     cmd, proc, data = run_bsp_check(args, extra, args.program_args)
     runs = data["runs"]
-    check(len(runs) >= 1, "no runs in the JSON report")
+    check_run_count(runs, args)
     allowed = {rule} | set(args.also)
 
     hit_runs = []  # runs where the rule fired with every every-run line located
@@ -141,6 +190,8 @@ def cmd_fires(args):
                                 ("; ".join(describe(f) for f in fs) or "none") +
                                 (f"; reason: {r['reason']}" if r.get("reason") else ""))
             continue
+        for line, _, position in positions:
+            problems += position_problems(tag, r, mine, base, line, position)
         located = True
         for line, every in lines:
             ok = any(loc_matches(l, base, line) for f in mine for l in f.get("locations", []))
@@ -195,6 +246,7 @@ def cmd_clean(args):
     extra = ["-p", args.procs, "--seed", str(args.seed), "--seeds", str(args.seeds)]
     cmd, proc, data = run_bsp_check(args, extra, args.program_args)
     runs = data["runs"]
+    check_run_count(runs, args)
     problems = []
     for r in runs:
         tag = f"p={r['procs']} seed={r['seed']}"
@@ -248,9 +300,9 @@ def direct_run(program, options):
 def cmd_control(args):
     helptext = subprocess.run([args.bsp_check, "run", "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                               text=True).stdout
-    if "--werror" not in helptext or "--disable" not in helptext or "--suppressions" not in helptext:
-        print("skipped: this bsp-check has no --werror/--disable/--suppressions")
-        return 77
+    # Every bsp-check has them: their absence is a failure, not a reason to skip.
+    check("--werror" in helptext and "--disable" in helptext and "--suppressions" in helptext,
+          "bsp-check run --help shows no --werror/--disable/--suppressions")
     warn, warn_rule, err, err_rule = args.program, args.rule, args.error_program, args.error_rule
     line = marked_lines(args.source, warn_rule)[0][0]
     base = os.path.basename(args.source)

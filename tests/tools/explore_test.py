@@ -95,8 +95,11 @@ with tempfile.TemporaryDirectory() as work:
               f"passing entries: {runs[:-1]}")
     check(report.get("coverage", {}).get("tuples", 0) == len(report.get("coverage", {}).get("reached", [None])),
           f"explore coverage: {report.get('coverage')}")
+    # A report that was not written fails, as a wrong one does (it was once not checked at all).
+    check(os.path.exists(sarif), f"explore --sarif {sarif}: not written")
     if os.path.exists(sarif):
         check(len(json.load(open(sarif))["runs"][0]["results"]) == 1, "explore --sarif: one result")
+    check(os.path.exists(junit), f"explore --junit {junit}: not written")
     if os.path.exists(junit):
         check(len(xml.dom.minidom.parse(junit).getElementsByTagName("testcase")) == len(runs), "explore --junit")
     status, out = bsp("stats", "--json", js)

@@ -2,7 +2,7 @@
 """run -j N: runs ahead on worker threads, taken in the session's order, so the output, the first
 failure, schedule-divergence and the reports are those of -j 1; a piped stdin still reaches every
 run; shards with -j are still the unsharded session.
-Usage: jobs_test.py BSP-CHECK MESSAGE-ORDER HELLO BOUNDS-PUT"""
+Usage: jobs_test.py BSP-CHECK MESSAGE-ORDER HELLO BOUNDS-PUT INPROD"""
 import json
 import os
 import re
@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 
-bsp_check, message_order, hello, bounds_put = sys.argv[1:5]
+bsp_check, message_order, hello, bounds_put, inprod = sys.argv[1:6]
 failures = []
 
 
@@ -25,8 +25,9 @@ def check(ok, what):
 own_folder = tempfile.mkdtemp()
 
 
-def run(*args, stdin=None):
-    p = subprocess.run([bsp_check, "run", *args], capture_output=True, timeout=600, stdin=stdin, cwd=own_folder)
+def run(*args, stdin=None, input=None):
+    p = subprocess.run([bsp_check, "run", *args], capture_output=True, timeout=600, stdin=stdin, input=input,
+                       cwd=own_folder)
     # Times differ between sessions; nothing else may.
     text = re.sub(r"in [0-9.]+ s.*", "in T s", p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace"))
     return p.returncode, text
@@ -59,13 +60,20 @@ with tempfile.TemporaryDirectory() as work:
                 check(other[1] == base[1], f"{name}: the output differs from -j 1:\n{other[1][-600:]}\n---\n{base[1][-600:]}")
                 check(other[2] == base[2], f"{name}: the JSON runs differ from -j 1")
 
-    # stdin from a file and from a pipe reaches every run, with -j.
+    # stdin from a file and from a pipe reaches every run, with -j. inprod reads P and n from its
+    # standard input and fails a run that finds it empty (exit 2): so every run must get it.
     data = os.path.join(work, "in.txt")
     with open(data, "w") as f:
-        f.write("line\n")
+        f.write("2\n100\n")
     with open(data) as f:
-        status, text = run("-j", "3", "-p", "2", "--seeds", "30", hello, stdin=f)
+        status, text = run("-j", "3", "-p", "2", "--seeds", "30", inprod, stdin=f)
     check(status == 0, f"stdin from a file with -j 3: exit {status}: {text[-400:]}")
+    status, text = run("-j", "3", "-p", "2", "--seeds", "30", inprod, input=b"2\n100\n")
+    check(status == 0, f"stdin from a pipe with -j 3: exit {status}: {text[-400:]}")
+    # The negative control: without the input, the same session fails.
+    status, text = run("-j", "3", "-p", "2", "--seeds", "30", inprod, stdin=subprocess.DEVNULL)
+    check(status == 1 and "expected P and n on standard input" in text,
+          f"inprod without its input with -j 3: exit {status}, expected 1: {text[-400:]}")
 
     # Shards with -j: their JSON runs together are the unsharded session's.
     whole = os.path.join(work, "whole.json")

@@ -33,9 +33,14 @@ expect 1 "warning\[put-collision\]"        -- "$bspcheck" run -p 2-4 --seeds 5 -
 expect 1 "reproduce: bsp-check run .*--werror" -- "$bspcheck" run -p 2-4 --seeds 5 --werror "$warn"
 # ... and the reproduce line of a --werror failure fails again (it carries --werror).
 repro="$("$bspcheck" run -p 2 --seeds 3 --werror "$warn" 2>&1 | grep -m1 -oE 'reproduce: bsp-check run .*' | sed 's/^reproduce: bsp-check //')"
-# shellcheck disable=SC2086
-[ -n "$repro" ] && "$bspcheck" $repro >/dev/null 2>&1; st=$?
-[ "$st" = 1 ] || { echo "FAIL: --werror reproduce line '$repro' exited $st, expected 1"; fail=1; }
+# No reproduce line at all is a failure too (an empty command must not pass for one that fails).
+if [ -z "$repro" ]; then
+  echo "FAIL: a --werror failure printed no reproduce line"; fail=1
+else
+  # shellcheck disable=SC2086
+  "$bspcheck" $repro >/dev/null 2>&1; st=$?
+  [ "$st" = 1 ] || { echo "FAIL: --werror reproduce line '$repro' exited $st, expected 1"; fail=1; }
+fi
 
 # --- --disable -----------------------------------------------------------------------------------
 err="$checks/bounds_put"

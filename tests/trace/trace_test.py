@@ -101,6 +101,7 @@ check(r.returncode == 0 and r.stdout == full.stdout, f"a cut-off trace did not r
 
 # 5. A crash leaves a trace usable up to the crash: it replays to the same crash.
 crash = os.path.join(examples, "checks", "crash")
+check(os.path.exists(crash), f"no crash example at {crash}: the crash trace was not tried")
 if os.path.exists(crash):
     t = os.path.join(work, "crash.trace")
     a = run([bsp_check, "run", "-p", "3", "--seed", "4", "--trace", t, crash])

@@ -10,6 +10,7 @@
 #include "bspcheck/rules.hpp"
 #include "runtime/options/option_values.hpp"
 #include "runtime/options/options.hpp"
+#include "runtime/memory_checks/watchpoint_probe.hpp"
 #include "checker/suppressions.hpp"
 #include "tools/cli/cli_parse.hpp"
 #include "tools/launch/interrupt.hpp"
@@ -133,7 +134,12 @@ int main(int argc, char** argv) {
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
       "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
       "bsp-check"};
-  app.set_version_flag("--version", kVersion);
+  // With the version, whether this machine's hardware watchpoints fire (runtime/memory_checks/watchpoint_probe.hpp):
+  // the checks that need them are made only where they do, and CI logs say which it was.
+  app.set_version_flag("--version", [] {
+    return std::string("bsp-check ") + kVersion + "\nhardware watchpoints: " +
+           bspcheck::rt::probe_watchpoints().describe();
+  });
   bspcheck::cli::RunConfig config;
   config.seeds = 20;
   std::string procs = "1-4,8", shard;

@@ -98,6 +98,7 @@ int run_command(const RunConfig& c) {
   std::uint64_t done = 0, failed = 0, with_findings = 0, with_warnings = 0;
   bool trace_unwritten = false;  // a run's recording could not be written (a full disk)
   FindingSummary summary;
+  std::set<std::string> unchecked;  // checks some run could not make (RunReport::unchecked)
   std::vector<std::string> repro_lines;          // failing runs shown in full
   std::uint64_t repro_more = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure;
@@ -270,6 +271,7 @@ int run_command(const RunConfig& c) {
       }
       std::size_t fresh_tuples = 0;  // reached by no earlier run of the session
       for (const CoverageTuple& t : r.report.coverage) fresh_tuples += coverage.add(t);
+      unchecked.insert(r.report.unchecked.begin(), r.report.unchecked.end());
       // The run's record and reproduce line (every option spelled out) only when a report keeps
       // it or the run failed: formatting them was a tenth of the driver's time per run.
       const bool keeps_records = reports.json || !c.junit_file.empty() || !c.sarif_file.empty();
@@ -350,6 +352,7 @@ int run_command(const RunConfig& c) {
   session.werror = c.options.run.werror;
   session.seconds = secs;
   if (stop_signal) session.interrupted_by = interrupt_signal_name();
+  session.unchecked.assign(unchecked.begin(), unchecked.end());
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
@@ -370,6 +373,7 @@ int run_command(const RunConfig& c) {
                         {"shard", shard.text()},
                         {"interrupted", stop_signal != 0}};
     if (stop_signal) j["interrupted_by"] = session.interrupted_by;
+    if (!session.unchecked.empty()) j["unchecked"] = session.unchecked;
     if (!ReportFiles::commit(reports.json, dump(j) + "\n")) return 2;
   }
   if (reports.sarif && !ReportFiles::commit(reports.sarif, dump(sarif_log(session, records)) + "\n")) return 2;
@@ -377,6 +381,8 @@ int run_command(const RunConfig& c) {
 
   // Identical findings of many runs: one table instead of a thousand repeats.
   if (!c.quiet && done > 1 && !summary.empty()) summary.print_table(with_findings, done);
+  // Even with -q: a clean session that could not make a check must not read as one that did.
+  for (const std::string& line : session.unchecked) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
 
   if (stop_signal) {
     std::fprintf(stderr, "bsp-check: interrupted by %s after %llu of %llu runs (%llu failed) in %.*f s\n",

@@ -292,6 +292,8 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     notifications.push_back({{"level", "error"},
                              {"message", {{"text", "interrupted by " + s.interrupted_by + " after " +
                                                        std::to_string(runs.size()) + " runs"}}}});
+  for (const std::string& line : s.unchecked)
+    notifications.push_back({{"level", "note"}, {"message", {{"text", "not checked: " + valid_utf8(line)}}}});
   nlohmann::json invocation = {{"executionSuccessful", s.interrupted_by.empty()},
                                {"commandLine", valid_utf8(s.command_line)},
                                {"toolExecutionNotifications", notifications}};
@@ -334,6 +336,8 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
   x << "      <property name=\"werror\" value=\"" << (s.werror ? "1" : "0") << "\"/>\n";
   if (!s.interrupted_by.empty())
     x << "      <property name=\"interrupted\" value=\"" << xml_escape(s.interrupted_by) << "\"/>\n";
+  for (const std::string& line : s.unchecked)
+    x << "      <property name=\"unchecked\" value=\"" << xml_escape(line) << "\"/>\n";
   x << "    </properties>\n";
   for (const RunRecord& r : runs) {
     x << "    <testcase name=\"p=" << r.p << " seed=" << r.seed << "\" classname=\"" << xml_escape(classname)

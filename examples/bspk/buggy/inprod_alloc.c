@@ -46,7 +46,7 @@ int main(void) {
   bspk_copy(bspk_incr(target, me), mine, 1);
   bspk_sync();
 
-  bspk_ptr total = bspk_malloc("sums", 0, 1, sizeof(double)); /* BUG: bspk-double-alloc */
+  bspk_ptr total = bspk_malloc("sums", 0, 1, sizeof(double)); /* BUG: bspk-double-alloc @ superstep 2, process 0 */
   if (me == 0) {
     double t = 0;
     for (int q = 0; q < p; ++q) t += *elem(sums, q);

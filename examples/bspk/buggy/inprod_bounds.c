@@ -43,7 +43,7 @@ int main(void) {
   bspk_ptr mine = bspk_malloc("", 0, 1, sizeof(double));
   *elem(mine, 0) = dot;
   bspk_expect(me == 0 ? p - 1 : 0);
-  bspk_copy(bspk_incr(target, me), mine, 1); /* BUG: bspk-out-of-bounds */
+  bspk_copy(bspk_incr(target, me), mine, 1); /* BUG: bspk-out-of-bounds @ superstep 1, process last */
   bspk_sync();
 
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));

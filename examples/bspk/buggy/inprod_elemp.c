@@ -47,7 +47,7 @@ int main(void) {
   bspk_copy(bspk_incr(target, me), mine, 1);
   bspk_sync();
 
-  printf("inprod: process %d contributes %.1f\n", me, *(double *)bspk_elemP(bspk_incr(target, me))); /* BUG: bspk-remote-elemp */
+  printf("inprod: process %d contributes %.1f\n", me, *(double *)bspk_elemP(bspk_incr(target, me))); /* BUG: bspk-remote-elemp @ superstep 2, process any */
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));
   if (me == 0) {
     double t = 0;

@@ -43,7 +43,7 @@ int main(void) {
   *elem(mine, 0) = dot;
   bspk_expect(me == 0 ? p : 0);
   bspk_copy(bspk_incr(target, me), mine, 1);
-  bspk_sync(); /* BUG: bspk-count-mismatch */
+  bspk_sync(); /* BUG: bspk-count-mismatch @ superstep 1, process 0 */
 
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));
   if (me == 0) {

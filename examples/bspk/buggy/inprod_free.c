@@ -45,7 +45,7 @@ int main(void) {
   *elem(mine, 0) = dot;
   bspk_expect(me == 0 ? p - 1 : 0);
   bspk_copy(bspk_incr(target, me), mine, 1);
-  bspk_free(mine); /* BUG: bspk-use-after-free */
+  bspk_free(mine); /* BUG: bspk-use-after-free @ superstep 1, process 0 */
   bspk_sync();
 
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));

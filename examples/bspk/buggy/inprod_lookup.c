@@ -33,7 +33,7 @@ int main(void) {
     *elem(x, i) = (double)(lo + i);
     *elem(y, i) = 2.0;
   }
-  bspk_ptr target = bspk_lookup("sums", 0); /* BUG: bspk-lookup-unknown */
+  bspk_ptr target = bspk_lookup("sums", 0); /* BUG: bspk-lookup-unknown @ superstep 0, process 0 */
   bspk_sync();
   bspk_ptr sums = NULL_COMEM_PTR;
   if (me == 0) sums = bspk_malloc("sums", 0, p, sizeof(double));

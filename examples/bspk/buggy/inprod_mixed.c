@@ -44,7 +44,7 @@ int main(void) {
   *elem(mine, 0) = dot;
   if (me == 0) bspk_expect(p - 1);
   bspk_copy(bspk_incr(target, me), mine, 1);
-  bspk_sync(); /* BUG: bspk-announce-mixed */
+  bspk_sync(); /* BUG: bspk-announce-mixed @ superstep 1, process any */
 
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));
   if (me == 0) {

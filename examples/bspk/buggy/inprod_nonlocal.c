@@ -46,7 +46,7 @@ int main(void) {
   bspk_copy(bspk_incr(target, me), mine, 1);
   bspk_sync();
 
-  if (me != 0) bspk_copy(target, bspk_incr(target, me), 1); /* BUG: bspk-copy-nonlocal */
+  if (me != 0) bspk_copy(target, bspk_incr(target, me), 1); /* BUG: bspk-copy-nonlocal @ superstep 2, process 1 */
   bspk_ptr total = bspk_malloc("", 0, 1, sizeof(double));
   if (me == 0) {
     double t = 0;

@@ -72,7 +72,7 @@ int main(void) {
   bspk_free(y);
   bspk_ptr report = bspk_malloc("", 0, 1, sizeof(double));
   *elem(report, 0) = result;
-  if (me != 0) bspk_send(0, report, 1); /* BUG: bspk-unsent-at-end */
+  if (me != 0) bspk_send(0, report, 1); /* BUG: bspk-unsent-at-end @ superstep 3, process 1 */
   bsp_end();
   return 0;
 }

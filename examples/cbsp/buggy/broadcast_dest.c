@@ -36,7 +36,7 @@ int main(void) {
   double result = 0.0;
   if (me == 0) {
     value = 3.25;
-    for (int child = 1; child <= 2 && child < p; ++child) cBSP_send(child, &result, &value, sizeof value, forward); /* BUG: cbsp-dest-not-global */
+    for (int child = 1; child <= 2 && child < p; ++child) cBSP_send(child, &result, &value, sizeof value, forward); /* BUG: cbsp-dest-not-global @ superstep 0, process 0 */
   }
   cBSP_nsync(me == 0 ? 0 : 1); /* one message, from the parent */
 

@@ -47,7 +47,7 @@ int main(void) {
   }
   cBSP_nsync(me == 0 ? 0 : 1); /* one message, from the parent */
 
-  cBSP_send(0, &sum[me], &value, sizeof value, received); /* BUG: cbsp-handler-conflict */
+  cBSP_send(0, &sum[me], &value, sizeof value, received); /* BUG: cbsp-handler-conflict @ superstep 1, process 0 */
   cBSP_gsync();
   if (me == 0) {
     double total = 0;

@@ -39,7 +39,7 @@ int main(void) {
   cBSP_nsync(me == 0 ? 0 : 1); /* one message, from the parent */
 
   cBSP_send(0, &sum[me], &value, sizeof value, NULL);
-  cBSP_nsync(me == 0 && p > 1 ? p - 2 : 0); /* BUG: cbsp-late-message */
+  cBSP_nsync(me == 0 && p > 1 ? p - 2 : 0); /* BUG: cbsp-late-message @ superstep 1, process 0 */
   if (me == 0) {
     double total = 0;
     for (int q = 0; q < p; ++q) total += sum[q];

@@ -39,7 +39,7 @@ int main(void) {
   }
   cBSP_nsync(me == 0 ? 0 : 1); /* one message, from the parent */
 
-  cBSP_send(0, &sum[0], &value, sizeof value, NULL); /* BUG: cbsp-dst-overlap */
+  cBSP_send(0, &sum[0], &value, sizeof value, NULL); /* BUG: cbsp-dst-overlap @ superstep 1, process 0 */
   cBSP_gsync();
   if (me == 0) {
     double total = 0;

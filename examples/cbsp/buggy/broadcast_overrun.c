@@ -39,7 +39,7 @@ int main(void) {
     value = 3.25;
     pair.v = value;
     pair.tag = 1;
-    for (int child = 1; child <= 2 && child < p; ++child) cBSP_send(child, &value, &pair, sizeof pair, forward); /* BUG: cbsp-dest-overrun */
+    for (int child = 1; child <= 2 && child < p; ++child) cBSP_send(child, &value, &pair, sizeof pair, forward); /* BUG: cbsp-dest-overrun @ superstep 0, process 0 */
   }
   cBSP_nsync(me == 0 ? 0 : 1); /* one message, from the parent */
 

@@ -46,7 +46,7 @@ int main(void) {
     for (int q = 0; q < p; ++q) total += sum[q];
     printf("broadcast: %d processes got %.2f (sum %.2f)\n", p, value, total);
     if (total != 3.25 * p) bsp_abort("broadcast: wrong sum %.2f\n", total);
-    for (int q = 1; q < p; ++q) cBSP_send(q, &value, &value, sizeof value, NULL); /* BUG: cbsp-pending-at-end */
+    for (int q = 1; q < p; ++q) cBSP_send(q, &value, &value, sizeof value, NULL); /* BUG: cbsp-pending-at-end @ superstep 2, process 0 */
   }
   bsp_end();
   return 0;

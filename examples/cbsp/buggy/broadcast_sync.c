@@ -41,7 +41,7 @@ int main(void) {
   if (me != 0) cBSP_nsync(1); /* one message, from the parent */
 
   cBSP_send(0, &sum[me], &value, sizeof value, NULL);
-  cBSP_gsync(); /* BUG: cbsp-sync-mismatch */
+  cBSP_gsync(); /* BUG: cbsp-sync-mismatch @ superstep 0, process 0 */
   if (me == 0) {
     double total = 0;
     for (int q = 0; q < p; ++q) total += sum[q];

@@ -40,7 +40,7 @@ int main(void) {
     if (me == owner)
       for (int q = 0; q < p; ++q)
         if (q != me) cBSP_send(q, pivot, a[k], sizeof pivot, NULL);
-    cBSP_nsync(1); /* BUG: cbsp-count-excess */
+    cBSP_nsync(1); /* BUG: cbsp-count-excess @ superstep 0, process 0 */
     const double *row = me == owner ? a[k] : pivot;
     for (int i = me; i < N; i += p) {
       if (i <= k) continue;

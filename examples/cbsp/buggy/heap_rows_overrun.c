@@ -68,7 +68,7 @@ int main(void) {
 
   for (int s = 0; s < STEPS; ++s) {
     cBSP_send(right, to_right, grid + ROWS * COLS, sizeof(double) * COLS, NULL);
-    cBSP_send(left, to_left, grid + 1 * COLS, sizeof(double) * (COLS + 1), NULL); /* BUG: cbsp-dest-overrun */
+    cBSP_send(left, to_left, grid + 1 * COLS, sizeof(double) * (COLS + 1), NULL); /* BUG: cbsp-dest-overrun @ superstep 1, process 0 */
     cBSP_nsync(2);
     for (int r = 1; r <= ROWS; ++r)
       for (int c = 0; c < COLS; ++c)

@@ -68,7 +68,7 @@ int main(void) {
   to_left = halo_from_right;
 
   for (int s = 0; s < STEPS; ++s) {
-    cBSP_send(right, to_right, grid + ROWS * COLS, sizeof(double) * COLS, NULL); /* BUG: cbsp-dest-not-global */
+    cBSP_send(right, to_right, grid + ROWS * COLS, sizeof(double) * COLS, NULL); /* BUG: cbsp-dest-not-global @ superstep 0, process 0 */
     cBSP_send(left, to_left, grid + 1 * COLS, sizeof(double) * COLS, NULL);
     cBSP_nsync(2);
     for (int r = 1; r <= ROWS; ++r)

@@ -10,7 +10,7 @@ int main(void) {
   bsp_push_reg(&value, sizeof value);
   bsp_sync();
   long got = -1;
-  bsp_direct_get((s + 1) % p, &value, 0, &got, sizeof got); /* BUG: hp-src-modified (some seeds) */
+  bsp_direct_get((s + 1) % p, &value, 0, &got, sizeof got); /* BUG: hp-src-modified (some seeds) @ superstep 1, process any */
   value = -value; /* the neighbour may read this or the value before it */
   bsp_sync();
   (void)got;

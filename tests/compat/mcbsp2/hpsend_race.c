@@ -8,7 +8,7 @@ int main(void) {
   bsp_begin(bsp_nprocs());
   const bsp_pid_t p = bsp_nprocs(), s = bsp_pid();
   long buffer = 100 + (long)s;
-  bsp_hpsend((s + 1) % p, NULL, &buffer, sizeof buffer); /* BUG: hp-src-modified */
+  bsp_hpsend((s + 1) % p, NULL, &buffer, sizeof buffer); /* BUG: hp-src-modified @ superstep 0, process 0 */
   buffer = -1; /* reused before the sync */
   bsp_sync();
   long got = 0;

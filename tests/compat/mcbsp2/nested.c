@@ -4,7 +4,7 @@
 #include <mcbsp.h>
 
 static void inner(void) {
-  bsp_begin(bsp_nprocs()); /* BUG: api-misuse */
+  bsp_begin(bsp_nprocs()); /* BUG: api-misuse @ superstep 0, process 0 */
   bsp_sync();
   bsp_end();
 }

@@ -13,7 +13,7 @@ static void second(void) {
   int cell = 0, value = 1;
   bsp_push_reg(&cell, sizeof cell);
   bsp_sync();
-  bsp_put((bsp_pid() + 1) % bsp_nprocs(), &value, &cell, sizeof cell, sizeof value); /* BUG: bounds-put */
+  bsp_put((bsp_pid() + 1) % bsp_nprocs(), &value, &cell, sizeof cell, sizeof value); /* BUG: bounds-put @ superstep 1, process 0 */
   bsp_sync();
   bsp_pop_reg(&cell);
   bsp_end();
