@@ -16,6 +16,7 @@
 #include "tools/option_checks.hpp"
 #include "tools/proc_list.hpp"
 #include "tools/replay_command.hpp"
+#include "tools/gdb/debug_command.hpp"
 #include "tools/run_command.hpp"
 #include "tools/run_launcher.hpp"
 #include "tools/show_command.hpp"
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
+  if (!args.empty() && args[0] == "debug") return bspcheck::cli::debug_command(args, kVersion);
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
@@ -121,10 +123,11 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|shrink|show|explore|merge|stats ... (each has its own --help)\n"
+      "       bsp-check replay|debug|shrink|show|explore|merge|stats ... (each has its own --help)\n"
       "\nCommands:\n"
       "  run      (the default) run PROGRAM under many seeds and process counts\n"
       "  replay   run a program again with the choices recorded in a trace\n"
+      "  debug    gdb on the replay of a trace, stopped at its first finding, seeing every BSP process\n"
       "  shrink   reduce a failing trace to the scheduling choices that matter\n"
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
