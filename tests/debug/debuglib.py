@@ -62,17 +62,27 @@ class Session:
         if r.returncode != 1 or "bounds-put" not in r.stdout + r.stderr:
             fail("the recorded run should fail with bounds-put (exit %d):\n%s%s" % (r.returncode, r.stdout, r.stderr))
 
-    def gdb(self, commands):
+    def gdb(self, commands, direct_with=None):
         """Runs `bsp-check debug` in batch mode with these commands; returns [output before the first
-        command, output of each command]."""
-        args = [self.bsp_check, "debug", self.trace, "--", "-batch", "-nx"]
+        command, output of each command]. direct_with: gdb itself, with these options before the
+        commands, on the program with the replay in BSPCHECK_OPTIONS (as a user would run it)."""
+        if direct_with is None:
+            args = [self.bsp_check, "debug", self.trace, "--", "-batch", "-nx"]
+        else:
+            args = ["gdb", "-q", "-batch", "-nx", *direct_with]
         for c in commands:
             args += ["-ex", "echo %s\\n" % MARK, "-ex", c]
+        if direct_with is not None:
+            args += [self.prog]
         env = dict(os.environ)
+        if direct_with is not None:
+            env["BSPCHECK_OPTIONS"] = "procs=2:seed=1:replay=" + self.trace
         # LeakSanitizer cannot stop the world under ptrace; the program does not reach its end here.
         env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
-        r = subprocess.run(args, capture_output=True, text=True, cwd=self.dir, env=env, timeout=240)
-        out = r.stdout + r.stderr
+        # One stream, so that gdb's warnings and the program's findings stay in order with the marks.
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=self.dir,
+                           env=env, timeout=240)
+        out = r.stdout
         self.transcript = out
         pieces = out.split(MARK + "\n")
         if len(pieces) != len(commands) + 1:
