@@ -141,6 +141,9 @@ int main(int argc, char** argv) {
   config.seeds = 20;
   std::string procs = "1-4,8", shard;
   add_run_options(app, config, procs, shard);
+  bool debug = false;
+  app.add_flag("--debug", debug,
+               "when a run fails, open its kept trace in gdb at the first finding, as bsp-check debug does");
 
   if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
   std::vector<std::string> rest = app.remaining();
@@ -214,5 +217,18 @@ int main(int argc, char** argv) {
               << " runs past the largest seed " << bspcheck::cli::kMaxSeed << "\n";
     return 2;
   }
-  return bspcheck::cli::run_command(config);
+  std::string kept_trace;
+  const int status = bspcheck::cli::run_command(config, &kept_trace);
+  // --debug: the first failing run under gdb, through its kept trace (or the one --trace wrote).
+  if (debug && status == 1) {
+    if (kept_trace.empty() && config.procs.size() * config.seeds == 1 && !bspcheck::cli::is_trace_pattern(trace_file))
+      kept_trace = trace_file;
+    if (kept_trace.empty()) {
+      std::cerr << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
+      return status;
+    }
+    std::cerr << "bsp-check: --debug: bsp-check debug " << kept_trace << "\n";
+    return bspcheck::cli::debug_command({"debug", kept_trace}, kVersion);
+  }
+  return status;
 }

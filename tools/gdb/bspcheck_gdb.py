@@ -12,6 +12,8 @@
 #   bsp next-sync            run until the next barrier has passed
 #   bsp restart-at S         run the same deterministic replay again from the start up to superstep S
 #   bsp findings             the findings raised so far in this run
+#   bsp registrations        the registration table (needs the runtime's debug information)
+#   bsp queue K              K's message queue, with senders, tags and sizes (the same)
 #   bsp finish-call          finish the BSPlib call of the selected program frame (then next works)
 # Loaded by gdb's auto-load (libbspcheck.so.*-gdb.py beside the runtime library) or by
 # `bsp-check debug`; importing it twice registers nothing twice (it is one Python module).
@@ -445,7 +447,11 @@ def _on_stop(event):
         where = f.locations[0] if f.locations else None
         pid = where["process"] if where and where["process"] >= 0 else v.running_pid()
         if pid != v.running_pid():
-            show_process(pid, quiet=True)
+            try:
+                show_process(pid, quiet=True)
+            except gdb.GdbError as e:  # e.g. a process that has ended: stay with the running one
+                print(str(e))
+                pid = v.running_pid()
         if where:
             select_program_frame(where["file"], where["line"], start=gdb.selected_frame())
         print("[bsp process %d, superstep %d]" % (pid, v.superstep_now()))
@@ -453,9 +459,12 @@ def _on_stop(event):
 
 
 def _on_resume(event):
-    # Frames cached for a shown process mean nothing once the program has moved on.
-    _state.shown = None
-    _state.unwinder.registers = None
+    # The hooks release the shown process before the program goes on. A resume without them (an
+    # inferior function call) runs with the shown process's globals in place: it stays shown, so
+    # that `bsp release` or the next resuming command puts the live globals back.
+    if _state.swapped is None:
+        _state.shown = None
+        _state.unwinder.registers = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -595,6 +604,98 @@ first runs in superstep S: every choice comes from the trace, so it is the same 
             _state.stop_at_findings = stop_at_findings
 
 
+# ---------------------------------------------------------------------------------------------
+# Registrations and message queues: read through the runtime's own debug information (the
+# default RelWithDebInfo build and the installed package have it), since they live in C++
+# containers whose layout only the debug information describes.
+
+
+def _world_value(v):
+    try:  # by type lookup: the selected frame may be C's, whose expressions have no `::`
+        world = gdb.lookup_type("bspcheck::rt::World")
+        return gdb.Value(v.world).cast(world.pointer()).dereference()
+    except gdb.error:
+        raise gdb.GdbError("bsp: this needs the runtime library's debug information (build bsp-check with "
+                           "CMAKE_BUILD_TYPE RelWithDebInfo or Debug)")
+
+
+def _vector_items(vec):
+    """The elements of a libstdc++ std::vector, as gdb values."""
+    impl = vec["_M_impl"]
+    start, finish = impl["_M_start"], impl["_M_finish"]
+    return [(start + i).dereference() for i in range(int(finish - start))]
+
+
+def _describe_address(addr):
+    try:
+        block = gdb.execute("info symbol 0x%x" % addr, to_string=True).strip()
+    except gdb.error:
+        block = ""
+    if not block or block.startswith("No symbol"):
+        return "0x%x" % addr
+    return "0x%x (%s)" % (addr, block.split(" in section")[0])
+
+
+def _site_of(site):
+    file = site["file"]
+    return "%s:%d" % (file.string() if int(file) else "?", int(site["line"]))
+
+
+class BspRegistrations(gdb.Command):
+    """The registration table: every live slot, oldest first, with each process's address, size and
+the line that registered it (what bsp_put, bsp_get and bsp_hpput resolve their destination by)."""
+
+    def __init__(self):
+        super().__init__("bsp registrations", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        v = require_view()
+        slots = _vector_items(_world_value(v)["regs_"]["slots_"])
+        live = [(i, sl) for i, sl in enumerate(slots) if bool(sl["live"])]
+        if not live:
+            print("no registration is active")
+        for i, sl in live:
+            print("slot %d:" % i)
+            for pid, e in enumerate(_vector_items(sl["entries"])):
+                addr = int(e["addr"])
+                print("  process %d: %s, %d bytes, registered at %s" % (
+                    pid, _describe_address(addr) if addr else "NULL", int(e["size"]), _site_of(e["site"])))
+
+
+class BspQueue(gdb.Command):
+    """bsp queue K: the messages process K can move in this superstep (bsp_move), in the order it
+gets them, with sender, tag and payload size; and those sent to K in this superstep, which it can
+read after the next barrier."""
+
+    def __init__(self):
+        super().__init__("bsp queue", gdb.COMMAND_STATUS)
+
+    def invoke(self, arg, from_tty):
+        v = require_view()
+        try:
+            pid = int(gdb.parse_and_eval(arg)) if arg.strip() else v.running_pid()
+        except (gdb.error, ValueError):
+            raise gdb.GdbError("usage: bsp queue K")
+        if not 0 <= pid < v.nprocs:
+            raise gdb.GdbError("bsp: no process %d (the run has %d)" % (pid, v.nprocs))
+        ex = _world_value(v)["messages_"]
+        inbox = _vector_items(ex["inbox_"])[pid]
+        queue = _vector_items(inbox["queue"])[int(inbox["head"]):]
+        now = ex["now_"]["bytes_"]["data_"]
+        print("process %d: %d message(s) to move in superstep %d (tag size %d bytes)" % (
+            pid, len(queue), v.superstep_now(), int(ex["tagsize_"])))
+        for k, m in enumerate(queue):
+            tag_len = int(m["tag_len"])
+            tag = bytes(_inferior().read_memory(int(now) + int(m["offset"]), tag_len)) if tag_len else b""
+            print("  %d. from process %d, tag %s, payload %d bytes" % (
+                k + 1, int(m["src"]), tag.hex() or "(none)", int(m["payload_len"])))
+        outbox = _vector_items(_vector_items(ex["outbox_"])[pid])
+        print("sent to process %d in this superstep (readable after the barrier): %d" % (pid, len(outbox)))
+        for m in outbox:
+            print("  from process %d, tag %d bytes, payload %d bytes" % (
+                int(m["src"]), int(m["tag_len"]), int(m["payload_len"])))
+
+
 class BspFinishCall(gdb.Command):
     """Let the BSPlib call of the selected program frame finish and stop after it, in the same
 process (gdb's finish, from the frame it called). At a finding's stop the innermost frame is the
@@ -664,6 +765,8 @@ def _register():
     BspNextSync()
     BspRestartAt()
     BspFindings()
+    BspRegistrations()
+    BspQueue()
     BspFinishCall()
     BspStartAtFinding()
     _state.breakpoints = None
