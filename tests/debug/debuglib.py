@@ -109,3 +109,24 @@ def info_rows(text):
 def printed_value(text):
     m = re.search(r"\$\d+ = (-?\d+)", text)
     return int(m.group(1)) if m else None
+
+
+def plain_gdb(source, options, commands, lib_dir, cflags):
+    """Builds tests/debug/SOURCE and runs it under a plain gdb (the extension auto-loaded from
+    beside the library in lib_dir) with BSPCHECK_OPTIONS=options; returns (the output before the
+    first command, the output of each command)."""
+    skip_unless_gdb_runs()
+    work = tempfile.mkdtemp(prefix="bspcheck-debug-test-")
+    prog = os.path.join(work, os.path.splitext(source)[0])
+    subprocess.run([sys.argv[2], "-g", "-O0", *cflags, os.path.join(HERE, source), "-o", prog], check=True)
+    env = dict(os.environ, BSPCHECK_OPTIONS=options)
+    env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
+    args = ["gdb", "-q", "-batch", "-nx", "-iex", "add-auto-load-safe-path " + lib_dir]
+    for c in commands:
+        args += ["-ex", "echo %s\\n" % MARK, "-ex", c]
+    r = subprocess.run(args + [prog], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                       timeout=240)
+    pieces = r.stdout.split(MARK + "\n")
+    if len(pieces) != len(commands) + 1:
+        fail("gdb did not run every command (exit %d):\n%s" % (r.returncode, r.stdout))
+    return pieces

@@ -4,30 +4,15 @@ line, and process 0's six messages (two per sender, 4-byte tags 10*s+k, 24-byte 
 Usage: registrations_queue_test.py BSP-CHECK BSPCC CFLAGS LIBRARY-DIR."""
 import os
 import re
-import subprocess
 import sys
 
 import debuglib
 
 lib_dir = sys.argv.pop(4)
-debuglib.skip_unless_gdb_runs()
-bspcc, cflags = sys.argv[2], sys.argv[3].split()
-work = __import__("tempfile").mkdtemp(prefix="bspcheck-debug-test-")
-prog = os.path.join(work, "messages")
-source = os.path.join(debuglib.HERE, "messages.c")
-subprocess.run([bspcc, "-g", "-O0", *cflags, source, "-o", prog], check=True)
-env = dict(os.environ, BSPCHECK_OPTIONS="procs=3:seed=1:break_superstep=2:break_process=0")
-env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
-mark = debuglib.MARK
-args = ["gdb", "-q", "-batch", "-nx", "-iex", "add-auto-load-safe-path " + lib_dir, "-ex", "run",
-        "-ex", "echo %s\\n" % mark, "-ex", "bsp registrations", "-ex", "echo %s\\n" % mark, "-ex", "bsp queue 0",
-        "-ex", "echo %s\\n" % mark, "-ex", "bsp queue 1", prog]
-r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=240)
-pieces = r.stdout.split(mark + "\n")
-if len(pieces) != 4:
-    debuglib.fail("gdb did not run every command:\n" + r.stdout)
-_, regs, queue0, queue1 = pieces
-with open(source) as f:
+pieces = debuglib.plain_gdb("messages.c", "procs=3:seed=1:break_superstep=2:break_process=0",
+                            ["run", "bsp registrations", "bsp queue 0", "bsp queue 1"], lib_dir, sys.argv[3].split())
+_, _, regs, queue0, queue1 = pieces
+with open(os.path.join(debuglib.HERE, "messages.c")) as f:
     push = next(n for n, line in enumerate(f, 1) if "TAG:push" in line)
 for pid in range(3):
     if not re.search(r"process %d: 0x[0-9a-f]+ \(table\), 16 bytes, registered at \S*messages\.c:%d" % (pid, push), regs):
