@@ -364,11 +364,17 @@ RESUMING = ("continue", "next", "step", "stepi", "nexti", "finish", "until", "ad
 
 
 def _install_hooks():
-    for cmd in RESUMING:
-        try:
-            gdb.execute("define hook-%s\nbsp release\nend" % cmd, to_string=True)
-        except gdb.error:
-            pass
+    # `define` asks before it replaces a user's hook: not at load time (the docs say they are ours).
+    confirm = gdb.parameter("confirm")
+    gdb.execute("set confirm off")
+    try:
+        for cmd in RESUMING:
+            try:
+                gdb.execute("define hook-%s\nbsp release\nend" % cmd, to_string=True)
+            except gdb.error:
+                pass
+    finally:
+        gdb.execute("set confirm %s" % ("on" if confirm else "off"))
 
 
 # ---------------------------------------------------------------------------------------------
