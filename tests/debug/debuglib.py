@@ -2,8 +2,10 @@
 and run `bsp-check debug` on it with gdb in batch mode, cutting gdb's output into one piece per
 command. Usage of every test: TEST.py BSP-CHECK BSPCC CFLAGS."""
 
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -11,6 +13,13 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, "finding_between_processes.c")
 MARK = "@@bsp-test@@"
+
+
+def temp_dir():
+    """A folder for one test's program and trace, removed when the test ends."""
+    d = tempfile.mkdtemp(prefix="bspcheck-debug-test-")
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 def fail(message):
@@ -53,7 +62,7 @@ class Session:
         self.bsp_check, self.bspcc = sys.argv[1], sys.argv[2]
         self.cflags = sys.argv[3].split() if len(sys.argv) > 3 else []
         skip_unless_gdb_runs()
-        self.dir = tempfile.mkdtemp(prefix="bspcheck-debug-test-")
+        self.dir = temp_dir()
         self.prog = os.path.join(self.dir, "finding_between_processes")
         subprocess.run([self.bspcc, "-g", "-O0", *self.cflags, SOURCE, "-o", self.prog], check=True)
         self.trace = os.path.join(self.dir, "run.trace")
@@ -116,7 +125,7 @@ def plain_gdb(source, options, commands, lib_dir, cflags):
     beside the library in lib_dir) with BSPCHECK_OPTIONS=options; returns (the output before the
     first command, the output of each command)."""
     skip_unless_gdb_runs()
-    work = tempfile.mkdtemp(prefix="bspcheck-debug-test-")
+    work = temp_dir()
     prog = os.path.join(work, os.path.splitext(source)[0])
     subprocess.run([sys.argv[2], "-g", "-O0", *cflags, os.path.join(HERE, source), "-o", prog], check=True)
     env = dict(os.environ, BSPCHECK_OPTIONS=options)
