@@ -71,12 +71,12 @@ class Session:
         if r.returncode != 1 or "bounds-put" not in r.stdout + r.stderr:
             fail("the recorded run should fail with bounds-put (exit %d):\n%s%s" % (r.returncode, r.stdout, r.stderr))
 
-    def gdb(self, commands, direct_with=None):
+    def gdb(self, commands, direct_with=None, debug_options=()):
         """Runs `bsp-check debug` in batch mode with these commands; returns [output before the first
         command, output of each command]. direct_with: gdb itself, with these options before the
         commands, on the program with the replay in BSPCHECK_OPTIONS (as a user would run it)."""
         if direct_with is None:
-            args = [self.bsp_check, "debug", self.trace, "--", "-batch", "-nx"]
+            args = [self.bsp_check, "debug", *debug_options, self.trace, "--", "-batch", "-nx"]
         else:
             args = ["gdb", "-q", "-batch", "-nx", *direct_with]
         for c in commands:

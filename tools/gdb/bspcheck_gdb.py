@@ -410,6 +410,9 @@ class FindingBreakpoint(gdb.Breakpoint):
         except (gdb.error, gdb.MemoryError):
             return False
         _state.findings.append(f.text())
+        if _state.skip_findings > 0:  # bsp run-to-finding N: not yet the N-th
+            _state.skip_findings -= 1
+            return False
         if _state.stop_at_findings:
             _state.stop_reason = "finding"
             _state.finding = f
@@ -737,17 +740,37 @@ class BspFindings(gdb.Command):
 
 
 class BspStartAtFinding(gdb.Command):
-    """Run the program and stop at the first finding (what `bsp-check debug` starts with)."""
+    """bsp run-to-finding [N]: run the program and stop at its N-th finding (default the first), what
+`bsp-check debug` starts with. The findings before it are recorded (bsp findings)."""
 
     def __init__(self):
         super().__init__("bsp run-to-finding", gdb.COMMAND_RUNNING)
 
     def invoke(self, arg, from_tty):
+        try:
+            n = int(arg) if arg.strip() else 1
+        except ValueError:
+            raise gdb.GdbError("usage: bsp run-to-finding [N]")
         _state.stop_at_findings = True
+        _state.skip_findings = max(n - 1, 0)
         _state.finding = None
-        gdb.execute("run")
+        try:
+            gdb.execute("run")
+        finally:
+            _state.skip_findings = 0
         if view() is None or getattr(_state, "finding", None) is None:
-            print("bsp: the run raised no finding before it ended")
+            print("bsp: the run raised %s before it ended" % ("no finding" if n == 1 else "fewer than %d findings" % n))
+
+
+class BspRunToSuperstep(gdb.Command):
+    """bsp run-to-superstep S [K]: run the program and stop where process K (or any) first runs in
+superstep S, recording the findings before it (what `bsp-check debug --superstep` starts with)."""
+
+    def __init__(self):
+        super().__init__("bsp run-to-superstep", gdb.COMMAND_RUNNING)
+
+    def invoke(self, arg, from_tty):
+        gdb.execute("bsp restart-at " + arg)
 
 
 def _breakpoints_once_loaded():
@@ -762,6 +785,7 @@ def _register():
     _state = State()
     _state.stop_reason = None
     _state.finding = None
+    _state.skip_findings = 0
     BspPrefix()
     InfoBsp()
     BspProcess()
@@ -775,6 +799,7 @@ def _register():
     BspQueue()
     BspFinishCall()
     BspStartAtFinding()
+    BspRunToSuperstep()
     _state.breakpoints = None
     _breakpoints_once_loaded()
     gdb.events.new_objfile.connect(lambda event: _breakpoints_once_loaded())
