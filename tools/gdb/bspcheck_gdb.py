@@ -498,12 +498,13 @@ class InfoBsp(gdb.Command):
         v = require_view()
         running = v.running_pid()
         step = v.superstep_now()
+        own = _local_supersteps(v)
         print("  %-4s %-14s %-9s %-14s %s" % ("pid", "state", "superstep", "last call", "at"))
         for pid in range(v.nprocs):
             p = v.process(pid)
             mark = "*" if pid == (_state.shown if _state.shown is not None else running) else " "
-            print("%s %-4d %-14s %-9d %-14s %s" % (mark, pid, _state_text(v, p, running), step, p["call"],
-                                                  _site_text(p)))
+            print("%s %-4d %-14s %-9d %-14s %s" % (mark, pid, _state_text(v, p, running),
+                                                  own[pid] if own else step, p["call"], _site_text(p)))
 
 
 class BspProcess(gdb.Command):
@@ -648,6 +649,21 @@ def _describe_address(addr):
 def _site_of(site):
     file = site["file"]
     return "%s:%d" % (file.string() if int(file) else "?", int(site["line"]))
+
+
+def _local_supersteps(v):
+    """Each process's own superstep when cBSP or BSPk runs (engine/local_sync.hpp), else None (the
+    global barrier's number applies). Needs the runtime's debug information; None without it."""
+    try:
+        world = _world_value(v)
+        # A std::unique_ptr with the default deleter holds just the pointer.
+        local = int(world["local_"].address.cast(gdb.lookup_type("unsigned long").pointer()).dereference())
+        if not local:
+            return None
+        sync = gdb.Value(local).cast(gdb.lookup_type("bspcheck::rt::LocalSync").pointer()).dereference()
+        return [int(st["superstep"]) for st in _vector_items(sync["state_"])]
+    except (gdb.error, gdb.GdbError, gdb.MemoryError):
+        return None
 
 
 class BspRegistrations(gdb.Command):
