@@ -126,7 +126,7 @@ def plain_gdb(source, options, commands, lib_dir, cflags):
     first command, the output of each command)."""
     skip_unless_gdb_runs()
     work = temp_dir()
-    prog = os.path.join(work, os.path.splitext(source)[0])
+    prog = os.path.join(work, os.path.splitext(os.path.basename(source))[0])
     subprocess.run([sys.argv[2], "-g", "-O0", *cflags, os.path.join(HERE, source), "-o", prog], check=True)
     env = dict(os.environ, BSPCHECK_OPTIONS=options)
     env["ASAN_OPTIONS"] = (env.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":")
