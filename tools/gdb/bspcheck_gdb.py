@@ -10,11 +10,13 @@
 #   bsp superstep            the superstep, and the process gdb shows
 #   bsp break S [K]          stop when process K (or any) first runs in superstep S
 #   bsp next-sync            run until the next barrier has passed
-#   bsp restart-at S         run the same deterministic replay again from the start up to superstep S
+#   bsp restart-at S [K]     run the same deterministic replay again from the start up to superstep S
 #   bsp findings             the findings raised so far in this run
 #   bsp registrations        the registration table (needs the runtime's debug information)
 #   bsp queue K              K's message queue, with senders, tags and sizes (the same)
 #   bsp finish-call          finish the BSPlib call of the selected program frame (then next works)
+#   bsp run-to-finding [N]   run, stopping at the N-th finding (bsp-check debug starts with it)
+#   bsp run-to-superstep S [K]  run, stopping where K (or any) first runs in superstep S
 # Loaded by gdb's auto-load (libbspcheck.so.*-gdb.py beside the runtime library) or by
 # `bsp-check debug`; importing it twice registers nothing twice (it is one Python module).
 #
