@@ -7,11 +7,63 @@
 #include <dlfcn.h>
 #include <unistd.h>
 
+#include <cstdint>
+#include <cstring>
 #include <sstream>
+
+// The finding just reported, for a debugger (tools/gdb/bspcheck_gdb.py): plain C data at fixed
+// offsets, read without the runtime's debug information, and a function that is called after
+// each report, where `bsp-check debug` stops. Only a reported finding pays for the copy.
+extern "C" {
+struct bspcheck_debug_finding {
+  std::int64_t count;  // findings reported so far in this process (not dropped ones)
+  std::int64_t superstep;
+  std::int64_t nprocesses;
+  std::int64_t processes[4];
+  std::int64_t nlocations;
+  std::int64_t location_process[2];
+  std::int64_t location_line[2];
+  char rule[64];
+  char message[1024];
+  char location_file[2][512];
+  char location_call[2][64];
+};
+bspcheck_debug_finding bspcheck_last_finding{};
+__attribute__((noinline)) void bspcheck_finding_raised(void) {
+  static volatile int calls;
+  calls = calls + 1;
+}
+}
 
 namespace bspcheck::checker {
 
 namespace {
+
+template <std::size_t N>
+void copy_text(char (&to)[N], const std::string& from) {
+  const std::size_t n = from.size() < N - 1 ? from.size() : N - 1;
+  std::memcpy(to, from.data(), n);
+  to[n] = '\0';
+}
+
+void publish_for_debugger(const Finding& f) {
+  bspcheck_debug_finding& d = bspcheck_last_finding;
+  ++d.count;
+  d.superstep = f.superstep;
+  d.nprocesses = static_cast<std::int64_t>(f.processes.size());
+  for (std::size_t i = 0; i < 4; ++i) d.processes[i] = i < f.processes.size() ? f.processes[i] : -1;
+  d.nlocations = static_cast<std::int64_t>(f.locations.size());
+  for (std::size_t i = 0; i < 2; ++i) {
+    const Location* l = i < f.locations.size() ? &f.locations[i] : nullptr;
+    d.location_process[i] = l ? l->process : -1;
+    d.location_line[i] = l ? l->line : 0;
+    copy_text(d.location_file[i], l ? l->file : std::string());
+    copy_text(d.location_call[i], l ? l->call : std::string());
+  }
+  copy_text(d.rule, f.rule);
+  copy_text(d.message, f.message);
+  bspcheck_finding_raised();
+}
 
 // The directory the program started in (the user's, where bsp-check was run), taken before the
 // program can change it.
@@ -89,6 +141,7 @@ bool Diagnostics::report(Finding f) {
     std::fflush(out_);
   }
   ++r.seen;
+  publish_for_debugger(f);
   if (r.kept < kKeptRepeats || f.superstep == r.last_kept_superstep) {
     ++r.kept;
     r.last_kept_superstep = f.superstep;

@@ -29,6 +29,13 @@ extern "C" __attribute__((noinline)) void bspcheck_breakpoint(int superstep, int
   hits = hits + 1 + 0 * superstep * process;
 }
 
+bspcheck_debug_view bspcheck_debug{};
+
+extern "C" __attribute__((noinline)) void bspcheck_world_started(void) {
+  static volatile int calls;
+  calls = calls + 1;
+}
+
 namespace bspcheck::rt {
 
 namespace {
@@ -103,6 +110,47 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
   t_world_thread = true;  // the processes are fibers of this thread (engine/core/foreign_contexts.hpp)
+  publish_debug_view();
+  bspcheck_world_started();
+}
+
+void World::publish_debug_view() {
+  bspcheck_debug_view& v = bspcheck_debug;
+  const auto at = [](const void* p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p)); };
+  const Process& r = procs_.front();
+  const auto off = [&](const void* field) {
+    return static_cast<std::int64_t>(reinterpret_cast<const char*>(field) - reinterpret_cast<const char*>(&r));
+  };
+  v.version = 1;
+  v.procs = at(procs_.data());
+  v.proc_size = static_cast<std::int64_t>(sizeof(Process));
+  v.off_call = off(&r.call);
+  v.off_file = off(&r.site.file);
+  v.off_line = off(&r.site.line);
+  v.off_state = off(&r.state);
+  v.off_ctx = off(&r.slot.ctx);
+  v.off_started = off(&r.started);
+  v.running = at(&running_);
+  v.superstep = at(&superstep_);
+  v.break_pending = at(&break_pending_);
+  v.break_superstep = at(&options_.break_superstep);
+  v.break_process = at(&options_.break_process);
+  // fcontext_jump steps over the red zone before it saves the context (runtime/fibers/fcontext_jump.hpp).
+  v.resume_sp_adjust = BSPCHECK_BALANCED_JUMP ? 128 : 0;
+  debug_ranges_.clear();
+  if (globals_) {
+    for (const PrivateGlobals::DebugRange& d : globals_->debug_ranges())
+      debug_ranges_.push_back({d.lo, d.size, d.base, d.stride});
+    v.resident = at(globals_->resident_address());
+    v.ran = at(globals_->ran_flags());
+  } else {
+    v.resident = 0;
+    v.ran = 0;
+  }
+  v.ranges = at(debug_ranges_.data());
+  v.nranges = static_cast<std::int64_t>(debug_ranges_.size());
+  v.world = at(this);
+  v.nprocs = p_;  // last: a debugger reads a view with nprocs 0 as no World
 }
 
 World::~World() {
@@ -113,6 +161,7 @@ World::~World() {
     current_world_ = nullptr;
     t_world_thread = false;
   }
+  if (bspcheck_debug.world == reinterpret_cast<std::uintptr_t>(this)) bspcheck_debug = {};
 }
 
 std::vector<std::string> World::unchecked() const {

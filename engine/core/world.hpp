@@ -36,6 +36,36 @@
 
 extern "C" void bspcheck_breakpoint(int superstep, int process);
 
+// What a debugger needs of the running World (tools/gdb/bspcheck_gdb.py, docs/debugging.md),
+// found from this one symbol without the runtime's debug information (a release build has none
+// that a user's gdb could rely on): every field is 8 bytes, in this order, so the gdb extension
+// reads it with one struct.unpack, and `version` changes when the layout does. Written when a
+// World starts, when it gets private globals and when it ends; never on the hot path: it points
+// at the World's own fields (the running pid, the superstep, the process records with their
+// saved contexts), which the engine keeps up to date anyway.
+struct bspcheck_debug_range {  // process k's copy of [lo, lo+size) is at base + k*stride
+  std::uint64_t lo, size, base, stride;
+};
+extern "C" struct bspcheck_debug_view {
+  std::int64_t version;      // 1
+  std::int64_t nprocs;       // 0: no World runs
+  std::uint64_t procs;       // the process records (engine/core/process.hpp), proc_size bytes apart
+  std::int64_t proc_size;
+  std::int64_t off_call, off_file, off_line, off_state, off_ctx, off_started;  // in a record
+  std::uint64_t running;     // int*: the running pid
+  std::uint64_t superstep;   // int*: the superstep of the global barriers
+  std::uint64_t break_pending, break_superstep, break_process;  // bool*, int*, int*
+  std::int64_t resume_sp_adjust;  // bytes between a saved context's resume sp and its frame's
+  std::uint64_t resident;    // int*: the process whose globals are in place (0: shared globals)
+  std::uint64_t ranges;      // bspcheck_debug_range[nranges]: the private globals
+  std::int64_t nranges;
+  std::uint64_t ran;         // uint8_t[nprocs]: the process's slot holds its globals
+  std::uint64_t world;       // the World
+} bspcheck_debug;
+// Called (not inlined) once the World exists and before any process runs, so that a debugger
+// can arm its breakpoints in it (bsp break before `run`).
+extern "C" void bspcheck_world_started(void);
+
 namespace bspcheck::rt {
 
 // Thrown into a process to unwind its stack back to its entry: after bsp_end on processes
@@ -214,6 +244,7 @@ class World {
   void set_private_globals(std::unique_ptr<PrivateGlobals> globals, std::function<void()> prepare) {
     globals_ = std::move(globals);
     globals_prepare_ = std::move(prepare);
+    publish_debug_view();
   }
 
   // Program mode: report variables that processes share although separate processes would not.
@@ -277,12 +308,15 @@ class World {
   [[noreturn]] void report_foreign_thread_call();
   void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
   // Debugger hook: calls bspcheck_breakpoint() once, when the chosen process first runs in the
-  // chosen superstep (Options::break_superstep).
+  // chosen superstep (Options::break_superstep); a break_process of -1, which only a debugger
+  // writes (gdb's `bsp break S`, through bspcheck_debug), stops whichever process runs first.
   void maybe_break() {
-    if (break_pending_ && superstep_ == options_.break_superstep && running_ == options_.break_process)
+    if (break_pending_ && superstep_ == options_.break_superstep &&
+        (options_.break_process < 0 || running_ == options_.break_process))
       hit_breakpoint();
   }
   void hit_breakpoint();
+  void publish_debug_view();  // fills bspcheck_debug (above) for this World
   bool break_pending_ = false;    // a breakpoint superstep is set and has not been hit yet
   bool unguarded_stacks_ = false;  // stacks have canaries instead of guard pages
   void barrier(bool final);
@@ -361,6 +395,8 @@ class World {
   WorkMeter work_;            // each process's CPU time, when measured (Options::measure_work)
 
   checker::Diagnostics diag_;
+  // What bspcheck_debug.ranges points at. Last: the hot members keep their offsets.
+  std::vector<bspcheck_debug_range> debug_ranges_;
 };
 
 }  // namespace bspcheck::rt

@@ -321,4 +321,17 @@ bool PrivateGlobals::take_thread_exit_handler(void (*fn)(void*), void* obj, void
   return false;
 }
 
+std::vector<PrivateGlobals::DebugRange> PrivateGlobals::debug_ranges() const {
+  // The same arithmetic as canonical(), spelled out per range for a reader outside the process.
+  std::vector<DebugRange> out;
+  const auto at = [](const void* p) { return static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p)); };
+  if (remapped()) out.push_back({remap_.lo, remap_.size, at(remap_.view), remap_.size});
+  std::size_t offset = 0;
+  for (const PrivateRange& r : copied_) {
+    out.push_back({at(r.lo), r.size, at(slots_ + offset), stride_});
+    offset += r.size;
+  }
+  return out;
+}
+
 }  // namespace bspcheck::rt

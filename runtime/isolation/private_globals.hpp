@@ -131,6 +131,16 @@ class PrivateGlobals {
   // active() when processes own all that separate processes would (the process scope), running()
   // in either scope.
   int resident() const { return resident_; }
+
+  // For debuggers (engine/core/world.hpp, bspcheck_debug): process k's copy of the private range
+  // [lo, lo+size) is at base + k*stride while k is not resident (the resident's is in place), and
+  // holds its values once ran_flags()[k] is set (a copied slot is filled when k first leaves).
+  struct DebugRange {
+    std::uint64_t lo, size, base, stride;
+  };
+  std::vector<DebugRange> debug_ranges() const;
+  const int* resident_address() const { return &resident_; }
+  const std::uint8_t* ran_flags() const { return ran_.data(); }
   static PrivateGlobals* active() { return active_; }
   static PrivateGlobals* running() { return running_; }
 

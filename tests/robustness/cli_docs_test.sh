@@ -7,7 +7,7 @@
 set -uo pipefail
 b="$1"; doc="$2"
 fail=0
-commands="run replay shrink show explore merge stats"
+commands="run replay debug shrink show explore merge stats"
 top="$("$b" --help)"
 for cmd in $commands; do
   grep -qE "^  $cmd " <<<"$top" || { echo "FAIL: bsp-check --help does not list the command '$cmd'"; fail=1; }

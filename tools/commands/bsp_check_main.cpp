@@ -17,6 +17,7 @@
 #include "tools/cli/option_checks.hpp"
 #include "tools/launch/proc_list.hpp"
 #include "tools/commands/replay_command.hpp"
+#include "tools/commands/debug_command.hpp"
 #include "tools/commands/run_command.hpp"
 #include "tools/launch/run_launcher.hpp"
 #include "tools/commands/show_command.hpp"
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
   if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
+  if (!args.empty() && args[0] == "debug") return bspcheck::cli::debug_command(args, kVersion);
   if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
@@ -122,10 +124,11 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|shrink|show|explore|merge|stats ... (each has its own --help)\n"
+      "       bsp-check replay|debug|shrink|show|explore|merge|stats ... (each has its own --help)\n"
       "\nCommands:\n"
       "  run      (the default) run PROGRAM under many seeds and process counts\n"
       "  replay   run a program again with the choices recorded in a trace\n"
+      "  debug    gdb on the replay of a trace, stopped at its first finding, seeing every BSP process\n"
       "  shrink   reduce a failing trace to the scheduling choices that matter\n"
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
@@ -144,6 +147,9 @@ int main(int argc, char** argv) {
   config.seeds = 20;
   std::string procs = "1-4,8", shard;
   add_run_options(app, config, procs, shard);
+  bool debug = false;
+  app.add_flag("--debug", debug,
+               "when a run fails, open its kept trace in gdb at the first finding, as bsp-check debug does");
 
   if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
   std::vector<std::string> rest = app.remaining();
@@ -217,5 +223,18 @@ int main(int argc, char** argv) {
               << " runs past the largest seed " << bspcheck::cli::kMaxSeed << "\n";
     return 2;
   }
-  return bspcheck::cli::run_command(config);
+  std::string kept_trace;
+  const int status = bspcheck::cli::run_command(config, &kept_trace);
+  // --debug: the first failing run under gdb, through its kept trace (or the one --trace wrote).
+  if (debug && status == 1) {
+    if (kept_trace.empty() && config.procs.size() * config.seeds == 1 && !bspcheck::cli::is_trace_pattern(trace_file))
+      kept_trace = trace_file;
+    if (kept_trace.empty()) {
+      std::cerr << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
+      return status;
+    }
+    std::cerr << "bsp-check: --debug: bsp-check debug " << kept_trace << "\n";
+    return bspcheck::cli::debug_command({"debug", kept_trace}, kVersion);
+  }
+  return status;
 }

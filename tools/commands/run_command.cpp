@@ -78,7 +78,7 @@ static void print_input_reminder(const StdinFeed& in) {
                stderr);
 }
 
-int run_command(const RunConfig& c) {
+int run_command(const RunConfig& c, std::string* kept_trace) {
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
   // Output files are opened before the first run: a typo should not cost a long session. They
@@ -444,9 +444,11 @@ int run_command(const RunConfig& c) {
         std::filesystem::copy_file(temporary_trace.path, again.options.run.trace_file,
                                    std::filesystem::copy_options::overwrite_existing, error);
       if (!error) {
-        if (kept_trace_valid(again.options.run.trace_file))
+        if (kept_trace_valid(again.options.run.trace_file)) {
           std::fprintf(stderr, "  trace: %s\n  replay: %s\n", again.options.run.trace_file.c_str(),
                        replay_line(c.options, again.options.run.trace_file).c_str());
+          if (kept_trace) *kept_trace = again.options.run.trace_file;
+        }
         return 1;
       }
     }
@@ -466,9 +468,11 @@ int run_command(const RunConfig& c) {
                      "other outside state: if the program uses files, run again with -j 1\n",
                      jobs, jobs);
     }
-    if ((!r.passed || first_failure_diverged) && kept_trace_valid(again.options.run.trace_file))
+    if ((!r.passed || first_failure_diverged) && kept_trace_valid(again.options.run.trace_file)) {
       std::fprintf(stderr, "  trace: %s\n  replay: %s\n", again.options.run.trace_file.c_str(),
                    replay_line(c.options, again.options.run.trace_file).c_str());
+      if (kept_trace) *kept_trace = again.options.run.trace_file;
+    }
   }
   return 1;
 }

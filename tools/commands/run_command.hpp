@@ -12,8 +12,9 @@
 namespace bspcheck::cli {
 
 
-// Returns the exit status: 0 clean, 1 a run failed, 2 bad usage.
-int run_command(const RunConfig& config);
+// Returns the exit status: 0 clean, 1 a run failed, 2 bad usage. kept_trace, when given, receives
+// the trace kept of the first failing run (empty when none was kept), for `run --debug`.
+int run_command(const RunConfig& config, std::string* kept_trace = nullptr);
 
 // One quiet run of c.program (already checked) at (p, seed): did it pass, and the rules of the
 // error findings (or of every finding with werror) it reported; reason when it failed otherwise.
