@@ -166,7 +166,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t bound = 2, max_runs = 2000;
   double timeout = 0;
   std::uint64_t seed = 1;
-  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file;
+  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file, source_root;
   bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
   app.add_option("--strategy", strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
@@ -187,6 +187,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                                       "the schedule's number)")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
+      ->check(CLI::ExistingDirectory)->type_name("DIR");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
@@ -251,6 +253,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     info.command_line = "bsp-check";
     for (const std::string& a : args) info.command_line += " " + shell_quote(a);
     info.version = version;
+    info.source_root = source_root;
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
     nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},

@@ -38,6 +38,7 @@ struct SessionInfo {
   bool werror = false;
   double seconds = 0;
   std::string interrupted_by;  // the signal that stopped the session early ("Interrupt"), or empty
+  std::string source_root;     // --source-root: SARIF's %SRCROOT% (empty: the working directory)
 };
 
 // Findings of different runs with this key are the same finding: rule, every location

@@ -348,6 +348,7 @@ int run_command(const RunConfig& c) {
   session.command_line = c.command_line;
   session.version = c.version;
   session.werror = c.options.run.werror;
+  session.source_root = c.source_root;
   session.seconds = secs;
   if (stop_signal) session.interrupted_by = interrupt_signal_name();
   const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
