@@ -10,7 +10,7 @@ namespace bspcheck::checker {
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kVersion = 2;  // 2: a location's state
 
 // Whether `s` is well-formed UTF-8 (no overlong forms, surrogates or code points past U+10FFFF),
 // as nlohmann::json's decoder judges it.
@@ -162,6 +162,7 @@ void write_finding(Writer& w, const Finding& f) {
     w.i(l.line);
     w.i(l.process);
     w.s(l.call);
+    w.s(l.state);
     w.u(l.stack.size());
     for (const StackFrame& fr : l.stack) {
       w.s(fr.function);
@@ -185,6 +186,7 @@ Finding read_finding(Reader& r) {
     l.line = r.i32();
     l.process = r.i32();
     l.call = r.s();
+    l.state = r.s();
     for (std::size_t m = r.count(), j = 0; j < m && r.ok(); ++j) {
       StackFrame fr;
       fr.function = r.s();

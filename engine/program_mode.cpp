@@ -72,6 +72,7 @@ checker::RunReport g_report;     // the report as last written
 int g_section = 0;
 checker::RunReport g_finished_sections;
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
+Site g_begin_site;               // process 0's bsp_begin, where a process that never ran is located
 // Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
 // limit (0: not known; the crash handler then cannot tell its overflow from another fault).
 std::uintptr_t g_main_stack_low = 0;
@@ -438,39 +439,55 @@ void install_terminating_signal_handlers() {
   }
 }
 
+// Where process pr was when the run timed out, and in which state (every process is named, in
+// the structured reports too). A process that never ran is at the bsp_begin that starts them all.
+Location timeout_location(World& w, const Process& pr) {
+  const bool running = pr.pid == w.pid() && pr.state != ProcState::finished;
+  if (!pr.begun && !running) {
+    Location l = w.diagnostics().location(g_begin_site, pr.pid, "bsp_begin");
+    l.state = pr.started ? "started, not yet through its bsp_begin" : "never ran (it starts at bsp_begin)";
+    return l;
+  }
+  Location l = w.diagnostics().location(pr.site, pr.pid, pr.call);
+  // The running process is named with the others not at the barrier whatever its state says:
+  // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
+  switch (running ? ProcState::runnable : pr.state) {
+    case ProcState::runnable:
+    case ProcState::local_wait: l.state = running ? "running, not at the barrier" : "not at the barrier"; break;
+    case ProcState::in_sync: l.state = "waiting in bsp_sync"; break;
+    case ProcState::in_end:
+    case ProcState::finished: l.state = "reached bsp_end"; break;
+  }
+  return l;
+}
+
 void on_timeout(int) {
   World* w = g_world.get();
   if (!w) std::_Exit(1);
-  // The limit is on the whole run, from bsp_begin: name every process's state, and locate those
-  // that had not reached the barrier (those waiting in it are where the others left them).
+  // The limit is on the whole run, from bsp_begin: every process is located with its state; the
+  // finding's processes are those that had not reached the barrier.
   Finding f;
   f.rule = rule_id(Rule::timeout);
   std::string stuck, waiting, ended;
   auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
-    // The running process is named with the others not at the barrier whatever its state says:
-    // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
-    const bool running = pr.pid == w->pid() && pr.state != ProcState::finished;
-    switch (running ? ProcState::runnable : pr.state) {
-      case ProcState::runnable:
-      case ProcState::local_wait:
-        add(stuck, pr.pid);
-        f.processes.push_back(pr.pid);
-        f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
-        break;
-      case ProcState::in_sync: add(waiting, pr.pid); break;
-      case ProcState::in_end:
-      case ProcState::finished: add(ended, pr.pid); break;
+    Location l = timeout_location(*w, pr);
+    if (l.state == "waiting in bsp_sync") add(waiting, pr.pid);
+    else if (l.state == "reached bsp_end") add(ended, pr.pid);
+    else {
+      add(stuck, pr.pid);
+      f.processes.push_back(pr.pid);
     }
+    f.locations.push_back(std::move(l));
   }
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
   f.message = "the run did not finish within its time limit of " + std::string(limit) + " s (--timeout, counted from bsp_begin); in superstep " +
               std::to_string(w->superstep()) + ", process(es) " + stuck +
-              " had not reached their next bsp_sync, each located at its last BSPlib call (process " +
-              std::to_string(w->pid()) + " was running)";
+              " had not reached their next bsp_sync (process " + std::to_string(w->pid()) + " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
+  f.message += "; each process is located with its state";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));
   stop_program(1);
@@ -552,7 +569,7 @@ int available_processors() {
 
 void misuse_outside_spmd(const char* call, const Site& site) {
   std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
-  Location loc{site.file ? site.file : "", site.line, 0, call, {}};
+  Location loc{site.file ? site.file : "", site.line, 0, call, {}, {}};
   if (Launch* l = active_launch()) {
     std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
     l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
@@ -569,7 +586,7 @@ void abort_outside_spmd(const char* message, const Site& site) {
   while (!text.empty() && text.back() == '\n') text.pop_back();  // a format's own newline
   Finding f{rule_id(Rule::abort), rule_severity(Rule::abort),
             std::string("process 0 called bsp_abort ") + (after ? "after bsp_end" : "before bsp_begin") + ": " + text,
-            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}}}};
+            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}, {}}}};
   if (Launch* l = active_launch()) {
     l->findings.push_back(std::move(f));
     return;
@@ -619,7 +636,7 @@ void begin_program(int maxprocs, const Site& site) {
                                     (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
                                     " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
                                     "several sections in a row: docs/dialects.md); the calls that follow are refused",
-                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}}}});
+                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}, {}}}});
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
@@ -712,6 +729,7 @@ void begin_program(int maxprocs, const Site& site) {
     registered = true;
   }
   arm_timeout();
+  g_begin_site = site;
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();

@@ -82,13 +82,18 @@ class Session {
     }
     if (compare_)
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
-        const std::string line = first_difference(p, s, differs->first);
-        const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
+        Finding where;  // the superstep and each schedule's last call before the line, as run's has
+        const std::string line = first_difference(p, s, differs->first, where);
+        Finding f = checker::default_schedule_divergence_finding(differs->first, line, where.superstep);
+        f.locations = where.locations;
+        if (f.locations.empty())
+          f.message += " (no line: run once more with each line's superstep and call, the two schedules did not print "
+                       "differently again)";
         // The recording carries the reference output's digests (as run's does), so that its
         // replay reports the divergence again instead of passing.
         if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
           run.options.run.expected_output = *reference;
-        const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
+        const std::string trace = report(p, s, run, " with " + f.rule, "", {f});
         reports_.add(p, runs_, what, q.outcome, false, {f},
                      trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
         return false;
@@ -107,16 +112,22 @@ class Session {
 
  private:
   // The first line where process pid's output under s differs from the default schedule's: both
-  // are run again with per-process prefixes (runs are deterministic).
-  std::string first_difference(int p, Planned& s, int pid) {
+  // are run again with per-process prefixes (runs are deterministic), then once more with each
+  // line's superstep and last call, which locate the difference in `where` (as run's are).
+  std::string first_difference(int p, Planned& s, int pid, Finding& where) {
     RunConfig again = c_;
-    again.prefix = "[%p] ";
     again.options.run.guide_log = dir_ + "/log.again";
-    trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
-    const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
-    s.script.save(again.options.run.guide_file);
-    const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
-    return first_output_difference(a, b, pid, "the default schedule", "this one");
+    std::string line;
+    for (const bool locating : {false, true}) {
+      again.prefix = locating ? kContextPrefix : "[%p] ";
+      trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
+      const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
+      s.script.save(again.options.run.guide_file);
+      const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
+      if (locating) locate_difference(a, b, pid, where);
+      else line = first_output_difference(a, b, pid, "the default schedule", "this one");
+    }
+    return line;
   }
 
   // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).

@@ -94,7 +94,8 @@ nlohmann::json artifact_location(const std::string& file, const SarifPaths& at) 
 
 // "bsp_put, process 2": what the location's message says.
 std::string call_and_process(const Location& l) {
-  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
+  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process) +
+         (l.state.empty() ? "" : ", " + valid_utf8(l.state));
 }
 
 // A SARIF physicalLocation: the file, and the line when known.
@@ -116,6 +117,7 @@ nlohmann::json sarif_location(const Location& l, const SarifPaths& at) {
     loc["physicalLocation"] = physical_location(file, line, at);
   }
   loc["message"] = {{"text", call_and_process(l)}};
+  if (!l.state.empty()) loc["properties"] = {{"process", l.process}, {"state", valid_utf8(l.state)}};
   return loc;
 }
 

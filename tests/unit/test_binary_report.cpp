@@ -38,8 +38,8 @@ RunReport full_report() {
   f.message = "process 1 wrote 8 bytes past the end\nsecond line";
   f.processes = {1, 4, -1};
   f.superstep = 3;
-  Location a{"put.c", 14, 1, "bsp_put", {}};
-  Location b{"", 0, -1, "", {{"Reg::Reg(int*)", "reg.hpp", 8}, {"main", "", 0}}};
+  Location a{"put.c", 14, 1, "bsp_put", {}, "waiting in bsp_sync"};  // a timeout's location has a state
+  Location b{"", 0, -1, "", {{"Reg::Reg(int*)", "reg.hpp", 8}, {"main", "", 0}}, {}};
   f.locations = {a, b};
   Finding w;
   w.rule = "unconsumed-queue";
@@ -123,7 +123,7 @@ TEST(BinaryReport, EveryTruncationAndExtensionIsRejected) {
     EXPECT_FALSE(checker::run_report_from_bytes(std::string_view(bytes).substr(0, n), out)) << n;
   EXPECT_FALSE(checker::run_report_from_bytes(bytes + '\0', out));
   std::string other_version = bytes;
-  other_version[4] = 2;
+  other_version[4] = static_cast<char>(other_version[4] + 1);  // a version this reader does not know
   EXPECT_FALSE(checker::run_report_from_bytes(other_version, out));
   EXPECT_FALSE(checker::run_report_from_bytes("{\"seed\": 1}", out));
   EXPECT_FALSE(checker::is_binary_report("{\"seed\": 1}"));
