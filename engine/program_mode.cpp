@@ -598,9 +598,15 @@ void abort_outside_spmd(const char* message, const Site& site) {
 // Process 0 continues the thread that called bsp_begin. On the main thread its stack grows up to
 // RLIMIT_STACK (8 MiB by default), not --stack-size: the soft limit is raised (up to the hard
 // one) so that process 0 has at least --stack-size from here, as every other process has from its
-// start; a larger limit is kept (a program whose process 0 alone needs more stays as it was).
-// Where the stack may end is kept for the crash handler, to name an overflow of process 0.
+// start. A size other than the default is a size to check against (the small stacks of a
+// target), so the limit is lowered to it too: process 0 then overflows where the others do. With
+// the default, a larger limit is kept (a program whose process 0 alone needs more runs as it did).
+// Above the hard limit nothing can be done: main's frame, which process 0 goes on in, is on that
+// stack, and only a privileged process may raise the hard limit. The limit is set back at
+// bsp_end. Where the stack may end is kept for the crash handler, to name an overflow of process 0.
 extern "C" void* __libc_stack_end;  // glibc: the top of the main thread's stack, near enough
+rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
+bool g_stack_rlimit_changed = false;
 void size_main_stack(std::size_t stack_size) {
   if (getpid() != static_cast<pid_t>(syscall(SYS_gettid))) return;  // not the main thread
   rlimit rl{};
@@ -610,7 +616,10 @@ void size_main_stack(std::size_t stack_size) {
   const auto sp = reinterpret_cast<std::uintptr_t>(&here);
   if (sp >= top) return;
   const rlim_t wanted = static_cast<rlim_t>(top - sp + stack_size + (64u << 10));  // + argv, environment
-  if (wanted > rl.rlim_cur) {
+  const bool exact = stack_size != Options{}.stack_size;
+  if (wanted > rl.rlim_cur || (exact && wanted < rl.rlim_cur)) {
+    g_stack_rlimit_before = rl;
+    g_stack_rlimit_changed = true;
     rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, rl.rlim_max);
     setrlimit(RLIMIT_STACK, &rl);
     g_main_stack_capped = rl.rlim_cur < wanted;
@@ -774,6 +783,10 @@ void end_program() {
   if (options().timeout_seconds > 0) {
     itimerval t{};
     setitimer(ITIMER_REAL, &t, nullptr);
+  }
+  if (g_stack_rlimit_changed) {  // main goes on, and what it starts inherits the limit, as without bsp-check
+    setrlimit(RLIMIT_STACK, &g_stack_rlimit_before);
+    g_stack_rlimit_changed = false;
   }
   g_world.reset();
 }
