@@ -116,11 +116,9 @@ void write_report_file() {
   out << text;
 }
 
-void write_report(bool completed) {
-  if (g_report_written) return;
-  g_report_written = true;
+// The report of the sections so far (the run's findings, without those outside the SPMD part).
+checker::RunReport sections_so_far(bool completed) {
   const ProgramOptions& o = options();
-  if (o.report_file.empty()) return;
   checker::RunReport r = g_finished_sections;  // empty but for a second or later SPMD section
   r.seed = o.run.seed;
   r.procs_available = o.run.procs;
@@ -147,8 +145,28 @@ void write_report(bool completed) {
     r.coverage.erase(std::unique(r.coverage.begin(), r.coverage.end()), r.coverage.end());
     const std::vector<Finding>& found = w->diagnostics().findings();
     r.findings.insert(r.findings.end(), found.begin(), found.end());
-    g_finished_sections = r;
   }
+  return r;
+}
+
+void write_report(bool completed) {
+  if (g_report_written) return;
+  g_report_written = true;
+  if (options().report_file.empty()) return;
+  checker::RunReport r = sections_so_far(completed);
+  if (g_world) g_finished_sections = r;
+  r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
+  g_report = std::move(r);
+  write_report_file();
+}
+
+// A finding was printed during the run: the report so far (not completed), written now, so that
+// a run killed from outside (SIGKILL, the out-of-memory killer) keeps in the JSON, SARIF and
+// JUnit reports the findings it printed. Once per distinct finding, as they are printed; the
+// report of the run's end replaces it.
+void write_report_so_far() {
+  if (g_report_written || options().report_file.empty()) return;
+  checker::RunReport r = sections_so_far(false);
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
   g_report = std::move(r);
   write_report_file();
@@ -731,6 +749,7 @@ void begin_program(int maxprocs, const Site& site) {
   if (p > 1 && o.run.checks)
     w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
+  w.diagnostics().set_on_printed(&write_report_so_far);
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;
   if (!registered) {

@@ -284,6 +284,9 @@ bool deliver_report(const std::string& bytes) {
     c.report_bytes.store(-1, std::memory_order_relaxed);
     return false;
   }
+  // Written again while the run goes on (the report so far, at each finding): a kill in the middle
+  // of the copy leaves no report rather than a torn one.
+  c.report_bytes.store(0, std::memory_order_release);
   std::memcpy(c.report, bytes.data(), bytes.size());
   c.report_bytes.store(static_cast<std::int32_t>(bytes.size()), std::memory_order_release);
   return true;
