@@ -7,6 +7,7 @@
 #include "bsp.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -163,13 +164,49 @@ void write_report(bool completed) {
 // A finding was printed during the run: the report so far (not completed), written now, so that
 // a run killed from outside (SIGKILL, the out-of-memory killer) keeps in the JSON, SARIF and
 // JUnit reports the findings it printed. Once per distinct finding, as they are printed; the
-// report of the run's end replaces it.
+// report of the run's end replaces it (with the coverage, left out here).
+// Written without an allocation whose size depends on what the findings say (their messages hold
+// addresses): the program's heap, which a program that reads uninitialised memory sees, stays the
+// same in a fork server's run and a plain one of the same seed. Hence a fixed-size buffer, a
+// reused header, the binary form in either way the report travels, and the findings serialised
+// where they are.
 void write_report_so_far() {
-  if (g_report_written || options().report_file.empty()) return;
-  checker::RunReport r = sections_so_far(false);
-  r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
-  g_report = std::move(r);
-  write_report_file();
+  World* w = g_world.get();
+  if (g_report_written || options().report_file.empty() || !w) return;
+  static checker::RunReport head;  // its vectors keep their capacity from one finding to the next
+  head.seed = options().run.seed;
+  head.procs_available = options().run.procs;
+  head.nprocs = std::max(g_finished_sections.nprocs, w->nprocs());
+  head.supersteps = g_finished_sections.supersteps + w->completed_supersteps();
+  head.switches = g_finished_sections.switches + w->switches();
+  head.output_hash = g_finished_sections.output_hash;
+  for (const Process& pr : w->processes()) {  // folded over the sections as sections_so_far does
+    const std::uint64_t digest = pr.output.digest.value();
+    const auto pid = static_cast<std::size_t>(pr.pid);
+    if (pid < head.output_hash.size())
+      head.output_hash[pid] = (head.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    else
+      head.output_hash.push_back(digest);
+  }
+  if (g_section == 1) std::tie(head.trace_bytes, head.trace_calls) = w->trace_size();
+  // Mapped, not allocated: the C library's malloc would serve it from the heap or from a mapping
+  // depending on its history (its mmap threshold moves), which differs between the two ways.
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 20;  // beyond it, the end's report only
+  void* m = mmap(nullptr, kMaxBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return;
+  char* buf = static_cast<char*>(m);
+  const std::size_t n = checker::run_report_to_buffer(
+      head, {&g_finished_sections.findings, &w->diagnostics().findings(), &g_outside_findings}, buf, kMaxBytes);
+  if (n > 0 && !(delivers_reports() && deliver_report(std::string_view(buf, n)))) {
+    const int fd = open(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    for (std::size_t at = 0; fd >= 0 && at < n;) {
+      const ssize_t k = write(fd, buf + at, n - at);
+      if (k <= 0) break;
+      at += static_cast<std::size_t>(k);
+    }
+    if (fd >= 0) close(fd);
+  }
+  munmap(m, kMaxBytes);
 }
 
 // A finding outside the SPMD part (before bsp_begin, after bsp_end): printed now, and in the

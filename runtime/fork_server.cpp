@@ -276,7 +276,7 @@ void finish_served_run(int exit_status) {
 
 bool delivers_reports() { return g_in_worker_run; }
 
-bool deliver_report(const std::string& bytes) {
+bool deliver_report(std::string_view bytes) {
   if (!g_in_worker_run) return false;
   Channel& c = *g_channel;
   // Written again (a finding after bsp_end) and now too large: the file has it, not the page.

@@ -77,6 +77,20 @@ TEST(BinaryReport, CarriesEveryField) {
   EXPECT_LT(bytes.size() * 2, checker::run_report_to_json(r).dump().size());
 }
 
+// The report a run writes while it goes on (at each finding) is the same bytes, written into a
+// fixed buffer without allocating; one that does not fit is not written at all.
+TEST(BinaryReport, IntoABufferAsIntoAString) {
+  RunReport r = full_report();
+  const std::vector<Finding> findings = r.findings, none;
+  char buf[4096];
+  const std::size_t n = checker::run_report_to_buffer(r, {&none, &findings}, buf, sizeof buf);
+  EXPECT_EQ(std::string(buf, n), checker::run_report_to_bytes(r));
+  EXPECT_EQ(checker::run_report_to_buffer(r, {&findings}, buf, n - 1), 0u) << "one byte short";
+  r.trace_calls = 0;  // no trace: nor its size, as in the string form
+  EXPECT_EQ(std::string(buf, checker::run_report_to_buffer(r, {&findings}, buf, sizeof buf)),
+            checker::run_report_to_bytes(r));
+}
+
 TEST(BinaryReport, ReadsBackAsTheJsonFormWould) {
   RunReport r = full_report();
   EXPECT_EQ(as_json(through_bytes(r)), as_json(through_json(r)));
