@@ -13,7 +13,7 @@ namespace bspcheck::checker {
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
-constexpr std::uint8_t kVersion = 2;  // 2: RunReport::unchecked after the findings
+constexpr std::uint8_t kVersion = 2;  // 2: RunReport::unchecked after the findings; a location's state
 
 // An invalid string as the JSON report carries it: through nlohmann::json's own replacement, so
 // that the two forms cannot differ.
@@ -24,17 +24,23 @@ std::string replaced_as_json_would(const std::string& s) {
 
 class Writer {
  public:
-  void raw(const void* p, std::size_t n) { out_.append(static_cast<const char*>(p), n); }
+  Writer() = default;
+  // Into buf, at most cap bytes, without allocating (but for a string that is not valid UTF-8).
+  Writer(char* buf, std::size_t cap) : buf_(buf), cap_(cap) {}
+  void raw(const void* p, std::size_t n) { put(static_cast<const char*>(p), n); }
   void u(std::uint64_t v) {
     std::uint8_t buf[rt::kMaxLeb128Bytes];
-    out_.append(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(rt::leb128_encode(buf, v) - buf));
+    put(reinterpret_cast<const char*>(buf), static_cast<std::size_t>(rt::leb128_encode(buf, v) - buf));
   }
   void i(std::int64_t v) { u(rt::zigzag(v)); }
-  void b(bool v) { out_.push_back(v ? 1 : 0); }
+  void b(bool v) {
+    const char c = v ? 1 : 0;
+    put(&c, 1);
+  }
   void s(const std::string& v) {
     const std::string& text = rt::is_valid_utf8(v) ? v : scratch_ = replaced_as_json_would(v);
     u(text.size());
-    out_.append(text);
+    put(text.data(), text.size());
   }
   void digest(std::uint64_t v) {
     unsigned char buf[8];
@@ -42,9 +48,24 @@ class Writer {
     raw(buf, 8);
   }
   std::string take() { return std::move(out_); }
+  std::size_t written() const { return full_ ? 0 : used_; }  // into the buffer; 0: it did not fit
 
  private:
+  void put(const char* p, std::size_t n) {
+    if (!buf_) {
+      out_.append(p, n);
+    } else if (n > cap_ - used_) {
+      full_ = true;
+    } else {
+      std::memcpy(buf_ + used_, p, n);
+      used_ += n;
+    }
+  }
+
   std::string out_, scratch_;
+  char* buf_ = nullptr;
+  std::size_t cap_ = 0, used_ = 0;
+  bool full_ = false;
 };
 
 class Reader {
@@ -127,6 +148,7 @@ void write_finding(Writer& w, const Finding& f) {
     w.i(l.line);
     w.i(l.process);
     w.s(l.call);
+    w.s(l.state);
     w.u(l.stack.size());
     for (const StackFrame& fr : l.stack) {
       w.s(fr.function);
@@ -150,6 +172,7 @@ Finding read_finding(Reader& r) {
     l.line = r.i32();
     l.process = r.i32();
     l.call = r.s();
+    l.state = r.s();
     for (std::size_t m = r.count(), j = 0; j < m && r.ok(); ++j) {
       StackFrame fr;
       fr.function = r.s();
@@ -207,6 +230,37 @@ std::string run_report_to_bytes(const RunReport& report) {
   w.u(r.unchecked.size());
   for (const std::string& line : r.unchecked) w.s(line);
   return w.take();
+}
+
+std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const std::vector<Finding>*> findings,
+                                 char* buf, std::size_t cap) {
+  Writer w(buf, cap);
+  w.raw(kMagic, sizeof kMagic);
+  w.raw(&kVersion, 1);
+  w.u(r.seed);
+  w.i(r.procs_available);
+  w.b(r.completed);
+  w.i(r.nprocs);
+  w.i(r.supersteps);
+  w.b(r.aborted);
+  w.s(r.abort_message);
+  w.u(r.switches);
+  w.u(r.output_hash.size());
+  for (std::uint64_t h : r.output_hash) w.digest(h);
+  w.u(r.trace_calls == 0 ? 0 : r.trace_bytes);  // as run_report_to_bytes: no trace, nor its size
+  w.u(r.trace_calls);
+  w.u(r.coverage.size());
+  for (const CoverageTuple& t : r.coverage) {
+    w.i(t.superstep);
+    w.i(t.kind);
+    w.i(t.outcome);
+  }
+  std::size_t n = 0;
+  for (const std::vector<Finding>* list : findings) n += list->size();
+  w.u(n);
+  for (const std::vector<Finding>* list : findings)
+    for (const Finding& f : *list) write_finding(w, f);
+  return w.written();
 }
 
 bool run_report_from_bytes(std::string_view bytes, RunReport& out) {

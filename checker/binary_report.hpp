@@ -16,14 +16,23 @@
 // way it travelled.
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "checker/finding_codec.hpp"
 
 namespace bspcheck::checker {
 
 std::string run_report_to_bytes(const RunReport& r);
+// The same form written into buf (at most cap bytes) without allocating, for a report written
+// while the program runs (its heap must not depend on what the report holds): r's fields (r has
+// called bsp_begin: nprocs > 0), its findings being those of the lists given, in order. The
+// bytes written; 0 when they do not fit.
+std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const std::vector<Finding>*> findings,
+                                 char* buf, std::size_t cap);
 // False when `bytes` is not a whole report in this form (another version, cut short, garbage):
 // every length is checked against what is left, so a bad report never reads past its end nor
 // allocates more than its own size would need.

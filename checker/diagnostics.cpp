@@ -136,7 +136,8 @@ bool Diagnostics::report(Finding f) {
   std::string key = f.rule;
   for (const Location& l : f.locations) key += "|" + l.file + ":" + std::to_string(l.line);
   Repeats& r = repeats_[key];
-  if (out_ && r.seen == 0) {
+  const bool printed = out_ && r.seen == 0;
+  if (printed) {
     std::fputs(render_finding(f, repro_).c_str(), out_);
     std::fflush(out_);
   }
@@ -147,6 +148,7 @@ bool Diagnostics::report(Finding f) {
     r.last_kept_superstep = f.superstep;
     findings_.push_back(std::move(f));
   }
+  if (printed && on_printed_) on_printed_();
   return true;
 }
 

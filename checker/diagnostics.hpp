@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,9 @@ class Diagnostics {
   // suppressed, and so dropped.
   bool report(Finding f);
   bool printing() const { return out_ != nullptr; }
+  // Called after a finding is printed and recorded (the runtime writes the run's report so far,
+  // so that a run killed from outside keeps in its reports the findings it printed).
+  void set_on_printed(std::function<void()> f) { on_printed_ = std::move(f); }
 
   // The findings recorded: of the same rule at the same locations, the first kKeptRepeats, and
   // beyond them those of the superstep that reached the number (a warning in a loop of a million
@@ -64,6 +68,7 @@ class Diagnostics {
   Suppressions suppressions_;
   bool werror_ = false;
   std::FILE* out_ = nullptr;
+  std::function<void()> on_printed_;
   std::string repro_;
   struct Repeats {
     std::size_t seen = 0;           // reported

@@ -30,6 +30,7 @@ nlohmann::json finding_to_json(const Finding& f) {
   nlohmann::json locs = nlohmann::json::array();
   for (const Location& l : f.locations) {
     nlohmann::json loc = {{"file", l.file}, {"line", l.line}, {"process", l.process}, {"call", l.call}};
+    if (!l.state.empty()) loc["state"] = l.state;
     if (!l.stack.empty()) {
       nlohmann::json frames = nlohmann::json::array();
       for (const StackFrame& fr : l.stack)
@@ -62,6 +63,7 @@ Finding finding_from_json(const nlohmann::json& j) {
       loc.line = field<int>(l, "line", 0);
       loc.process = field<int>(l, "process", -1);
       loc.call = field<std::string>(l, "call", "");
+      loc.state = field<std::string>(l, "state", "");
       if (l.is_object() && l.contains("stack") && l["stack"].is_array())
         for (const auto& fr : l["stack"])
           loc.stack.push_back({field<std::string>(fr, "function", ""), field<std::string>(fr, "file", ""),

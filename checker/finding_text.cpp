@@ -43,7 +43,7 @@ std::string stack_text(const std::vector<StackFrame>& stack) {
 std::string location_text(const Location& l) {
   std::string s = file_line(l) + " (";
   if (!l.call.empty()) s += l.call + ", ";
-  return s + "process " + std::to_string(l.process) + ")";
+  return s + "process " + std::to_string(l.process) + (l.state.empty() ? "" : ", " + l.state) + ")";
 }
 
 std::string finding_label(const Finding& f) { return std::string(severity_name(f.severity)) + "[" + f.rule + "]"; }
@@ -85,7 +85,8 @@ std::string finding_where(const Finding& f) {
     for (const std::string& s : seen) dup = dup || s == w;
     if (!dup) seen.push_back(w);
   }
-  if (seen.empty()) return "<unknown>";
+  // A finding without a call site (its message says why): its superstep, not "<unknown>".
+  if (seen.empty()) return "superstep " + std::to_string(f.superstep) + ", no line";
   std::string out;
   for (const std::string& s : seen) out += (out.empty() ? "" : ", ") + s;
   return out;

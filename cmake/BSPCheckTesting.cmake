@@ -27,7 +27,9 @@
 #                          each test is left to CTest's default unless CTEST_TIMEOUT is given
 #   CTEST_TIMEOUT sec      CTest's TIMEOUT property of each test
 #   WERROR                 warnings fail the test too
-#   SARIF                  also write a SARIF file per test
+#   SARIF                  also write a SARIF file per test, its file names relative to SOURCE_ROOT
+#   SOURCE_ROOT dir        the SARIF's %SRCROOT% (--source-root; default CMAKE_SOURCE_DIR, the
+#                          checkout, since the tests run in the build directory)
 #   NO_JUNIT               do not write JUnit files
 #   BSPCHECK_ARGS a...     more bsp-check options (e.g. --disable put-collision, --stack-size 1m)
 #   LABELS l...            CTest labels (default: bspcheck)
@@ -42,7 +44,7 @@ set(BSPCHECK_TEST_REPORT_DIR "${CMAKE_BINARY_DIR}/bspcheck-reports" CACHE PATH
 
 function(bspcheck_add_test)
   cmake_parse_arguments(PARSE_ARGV 0 arg "WERROR;SARIF;NO_JUNIT"
-                        "NAME;SEEDS;SEED;SHARDS;STRATEGY;TIMEOUT;CTEST_TIMEOUT;WORKING_DIRECTORY"
+                        "NAME;SEEDS;SEED;SHARDS;STRATEGY;TIMEOUT;CTEST_TIMEOUT;WORKING_DIRECTORY;SOURCE_ROOT"
                         "COMMAND;PROCS;BSPCHECK_ARGS;LABELS")
   if(arg_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "bspcheck_add_test: unknown arguments: ${arg_UNPARSED_ARGUMENTS}")
@@ -67,6 +69,9 @@ function(bspcheck_add_test)
   endif()
   if(NOT arg_SHARDS)
     set(arg_SHARDS 1)
+  endif()
+  if(NOT arg_SOURCE_ROOT)
+    set(arg_SOURCE_ROOT "${CMAKE_SOURCE_DIR}")
   endif()
   if(NOT arg_SHARDS MATCHES "^[1-9][0-9]*$")
     message(FATAL_ERROR "bspcheck_add_test(${arg_NAME}): SHARDS must be a whole number from 1, got '${arg_SHARDS}'")
@@ -119,7 +124,7 @@ function(bspcheck_add_test)
       list(APPEND reports --junit "${BSPCHECK_TEST_REPORT_DIR}/${test}.xml")
     endif()
     if(arg_SARIF)
-      list(APPEND reports --sarif "${BSPCHECK_TEST_REPORT_DIR}/${test}.sarif")
+      list(APPEND reports --sarif "${BSPCHECK_TEST_REPORT_DIR}/${test}.sarif" --source-root "${arg_SOURCE_ROOT}")
     endif()
     if(arg_WORKING_DIRECTORY)
       add_test(NAME ${test} COMMAND ${driver} run -p ${p} ${options} ${shard_options} ${reports} ${prog} ${arg_COMMAND}

@@ -20,7 +20,7 @@ GuidedScheduler::GuidedScheduler(ChoiceScript script, std::vector<OfferedChoice>
 }
 
 GuidedScheduler::~GuidedScheduler() {
-  if (log_file_) std::fclose(log_file_);
+  if (log_file_) rt::close_runtime_file(log_file_);
 }
 
 std::uint32_t GuidedScheduler::logged(std::uint8_t kind, std::uint32_t n, std::uint32_t value) {

@@ -58,7 +58,7 @@ Writer::~Writer() {
   if (!f_) return;
   write_buffer();
   const int program_errno = errno;
-  if (std::fclose(f_) != 0) note_write_error();
+  if (rt::close_runtime_file(f_) != 0) note_write_error();
   // A trace cut short by a write error would later be refused as damaged, or replay a part of
   // the run as if it were the whole: it is not left behind (a regular file only: never a device).
   std::error_code ec;
@@ -230,7 +230,7 @@ struct EventStream::State {
   State(const std::uint8_t* d, std::size_t n, const std::string& origin) : cursor(d, n, origin) {}
   State(std::FILE* f, const std::string& origin, std::size_t limit) : file(f), cursor(f, origin, limit) {}
   ~State() {
-    if (file) std::fclose(file);
+    if (file) rt::close_runtime_file(file);
   }
   void read_header(const std::string& origin);
 };

@@ -634,6 +634,14 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool 
     std::fputs(checker::render_finding(f, "").c_str(), real_out[1]);
     std::fflush(real_out[1]);
   }
+  // A warning caught by a watchpoint (the access is done, the program can go on): the read is
+  // defined (get-dst-early-read sees the old contents), so the run continues, and the region is
+  // lifted so that the next read of it is not reported again. ASan's death callback cannot return.
+  if (trapped && r && rule_severity(access.rule) == Severity::warning) {
+    const std::uintptr_t lo = r->lo;
+    poison_.release_within(lo, lo + 1);
+    return;
+  }
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 

@@ -7,6 +7,7 @@
 #include "bsp.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -76,6 +77,7 @@ checker::RunReport g_report;     // the report as last written
 int g_section = 0;
 checker::RunReport g_finished_sections;
 Location g_end_location;         // process 0's bsp_end, where a crash after it is located
+Site g_begin_site;               // process 0's bsp_begin, where a process that never ran is located
 // Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
 // limit (0: not known; the crash handler then cannot tell its overflow from another fault).
 std::uintptr_t g_main_stack_low = 0;
@@ -117,16 +119,9 @@ void write_report_file() {
   out << text;
 }
 
-void write_report(bool completed) {
-  if (g_report_written) return;
-  g_report_written = true;
+// The report of the sections so far (the run's findings, without those outside the SPMD part).
+checker::RunReport sections_so_far(bool completed) {
   const ProgramOptions& o = options();
-  if (o.report_file.empty()) {
-    // Run directly, without the driver to say it: a check this run could not make.
-    if (World* w = g_world.get())
-      for (const std::string& line : w->unchecked()) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
-    return;
-  }
   checker::RunReport r = g_finished_sections;  // empty but for a second or later SPMD section
   r.seed = o.run.seed;
   r.procs_available = o.run.procs;
@@ -154,11 +149,72 @@ void write_report(bool completed) {
     const std::vector<Finding>& found = w->diagnostics().findings();
     r.findings.insert(r.findings.end(), found.begin(), found.end());
     for (std::string& line : w->unchecked()) r.unchecked.push_back(std::move(line));
-    g_finished_sections = r;
   }
+  return r;
+}
+
+void write_report(bool completed) {
+  if (g_report_written) return;
+  g_report_written = true;
+  if (options().report_file.empty()) {
+    // Run directly, without the driver to say it: a check this run could not make.
+    if (World* w = g_world.get())
+      for (const std::string& line : w->unchecked()) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
+    return;
+  }
+  checker::RunReport r = sections_so_far(completed);
+  if (g_world) g_finished_sections = r;
   r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
   g_report = std::move(r);
   write_report_file();
+}
+
+// A finding was printed during the run: the report so far (not completed), written now, so that
+// a run killed from outside (SIGKILL, the out-of-memory killer) keeps in the JSON, SARIF and
+// JUnit reports the findings it printed. Once per distinct finding, as they are printed; the
+// report of the run's end replaces it (with the coverage, left out here).
+// Written without an allocation whose size depends on what the findings say (their messages hold
+// addresses): the program's heap, which a program that reads uninitialised memory sees, stays the
+// same in a fork server's run and a plain one of the same seed. Hence a fixed-size buffer, a
+// reused header, the binary form in either way the report travels, and the findings serialised
+// where they are.
+void write_report_so_far() {
+  World* w = g_world.get();
+  if (g_report_written || options().report_file.empty() || !w) return;
+  static checker::RunReport head;  // its vectors keep their capacity from one finding to the next
+  head.seed = options().run.seed;
+  head.procs_available = options().run.procs;
+  head.nprocs = std::max(g_finished_sections.nprocs, w->nprocs());
+  head.supersteps = g_finished_sections.supersteps + w->completed_supersteps();
+  head.switches = g_finished_sections.switches + w->switches();
+  head.output_hash = g_finished_sections.output_hash;
+  for (const Process& pr : w->processes()) {  // folded over the sections as sections_so_far does
+    const std::uint64_t digest = pr.output.digest.value();
+    const auto pid = static_cast<std::size_t>(pr.pid);
+    if (pid < head.output_hash.size())
+      head.output_hash[pid] = (head.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
+    else
+      head.output_hash.push_back(digest);
+  }
+  if (g_section == 1) std::tie(head.trace_bytes, head.trace_calls) = w->trace_size();
+  // Mapped, not allocated: the C library's malloc would serve it from the heap or from a mapping
+  // depending on its history (its mmap threshold moves), which differs between the two ways.
+  constexpr std::size_t kMaxBytes = std::size_t{1} << 20;  // beyond it, the end's report only
+  void* m = mmap(nullptr, kMaxBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return;
+  char* buf = static_cast<char*>(m);
+  const std::size_t n = checker::run_report_to_buffer(
+      head, {&g_finished_sections.findings, &w->diagnostics().findings(), &g_outside_findings}, buf, kMaxBytes);
+  if (n > 0 && !(delivers_reports() && deliver_report(std::string_view(buf, n)))) {
+    const int fd = open(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    for (std::size_t at = 0; fd >= 0 && at < n;) {
+      const ssize_t k = write(fd, buf + at, n - at);
+      if (k <= 0) break;
+      at += static_cast<std::size_t>(k);
+    }
+    if (fd >= 0) close(fd);
+  }
+  munmap(m, kMaxBytes);
 }
 
 // A finding outside the SPMD part (before bsp_begin, after bsp_end): printed now, and in the
@@ -446,39 +502,55 @@ void install_terminating_signal_handlers() {
   }
 }
 
+// Where process pr was when the run timed out, and in which state (every process is named, in
+// the structured reports too). A process that never ran is at the bsp_begin that starts them all.
+Location timeout_location(World& w, const Process& pr) {
+  const bool running = pr.pid == w.pid() && pr.state != ProcState::finished;
+  if (!pr.begun && !running) {
+    Location l = w.diagnostics().location(g_begin_site, pr.pid, "bsp_begin");
+    l.state = pr.started ? "started, not yet through its bsp_begin" : "never ran (it starts at bsp_begin)";
+    return l;
+  }
+  Location l = w.diagnostics().location(pr.site, pr.pid, pr.call);
+  // The running process is named with the others not at the barrier whatever its state says:
+  // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
+  switch (running ? ProcState::runnable : pr.state) {
+    case ProcState::runnable:
+    case ProcState::local_wait: l.state = running ? "running, not at the barrier" : "not at the barrier"; break;
+    case ProcState::in_sync: l.state = "waiting in bsp_sync"; break;
+    case ProcState::in_end:
+    case ProcState::finished: l.state = "reached bsp_end"; break;
+  }
+  return l;
+}
+
 void on_timeout(int) {
   World* w = g_world.get();
   if (!w) std::_Exit(1);
-  // The limit is on the whole run, from bsp_begin: name every process's state, and locate those
-  // that had not reached the barrier (those waiting in it are where the others left them).
+  // The limit is on the whole run, from bsp_begin: every process is located with its state; the
+  // finding's processes are those that had not reached the barrier.
   Finding f;
   f.rule = rule_id(Rule::timeout);
   std::string stuck, waiting, ended;
   auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
-    // The running process is named with the others not at the barrier whatever its state says:
-    // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
-    const bool running = pr.pid == w->pid() && pr.state != ProcState::finished;
-    switch (running ? ProcState::runnable : pr.state) {
-      case ProcState::runnable:
-      case ProcState::local_wait:
-        add(stuck, pr.pid);
-        f.processes.push_back(pr.pid);
-        f.locations.push_back(w->diagnostics().location(pr.site, pr.pid, pr.call));
-        break;
-      case ProcState::in_sync: add(waiting, pr.pid); break;
-      case ProcState::in_end:
-      case ProcState::finished: add(ended, pr.pid); break;
+    Location l = timeout_location(*w, pr);
+    if (l.state == "waiting in bsp_sync") add(waiting, pr.pid);
+    else if (l.state == "reached bsp_end") add(ended, pr.pid);
+    else {
+      add(stuck, pr.pid);
+      f.processes.push_back(pr.pid);
     }
+    f.locations.push_back(std::move(l));
   }
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
   f.message = "the run did not finish within its time limit of " + std::string(limit) + " s (--timeout, counted from bsp_begin); in superstep " +
               std::to_string(w->superstep()) + ", process(es) " + stuck +
-              " had not reached their next bsp_sync, each located at its last BSPlib call (process " +
-              std::to_string(w->pid()) + " was running)";
+              " had not reached their next bsp_sync (process " + std::to_string(w->pid()) + " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
+  f.message += "; each process is located with its state";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));
   stop_program(1);
@@ -564,7 +636,7 @@ int available_processors() {
 
 void misuse_outside_spmd(const char* call, const Site& site) {
   std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
-  Location loc{site.file ? site.file : "", site.line, 0, call, {}};
+  Location loc{site.file ? site.file : "", site.line, 0, call, {}, {}};
   if (Launch* l = active_launch()) {
     std::string msg = std::string(call) + " called outside bsp_begin/bsp_end" + where;
     l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
@@ -581,7 +653,7 @@ void abort_outside_spmd(const char* message, const Site& site) {
   while (!text.empty() && text.back() == '\n') text.pop_back();  // a format's own newline
   Finding f{rule_id(Rule::abort), rule_severity(Rule::abort),
             std::string("process 0 called bsp_abort ") + (after ? "after bsp_end" : "before bsp_begin") + ": " + text,
-            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}}}};
+            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}, {}}}};
   if (Launch* l = active_launch()) {
     l->findings.push_back(std::move(f));
     return;
@@ -593,9 +665,15 @@ void abort_outside_spmd(const char* message, const Site& site) {
 // Process 0 continues the thread that called bsp_begin. On the main thread its stack grows up to
 // RLIMIT_STACK (8 MiB by default), not --stack-size: the soft limit is raised (up to the hard
 // one) so that process 0 has at least --stack-size from here, as every other process has from its
-// start; a larger limit is kept (a program whose process 0 alone needs more stays as it was).
-// Where the stack may end is kept for the crash handler, to name an overflow of process 0.
+// start. A size other than the default is a size to check against (the small stacks of a
+// target), so the limit is lowered to it too: process 0 then overflows where the others do. With
+// the default, a larger limit is kept (a program whose process 0 alone needs more runs as it did).
+// Above the hard limit nothing can be done: main's frame, which process 0 goes on in, is on that
+// stack, and only a privileged process may raise the hard limit. The limit is set back at
+// bsp_end. Where the stack may end is kept for the crash handler, to name an overflow of process 0.
 extern "C" void* __libc_stack_end;  // glibc: the top of the main thread's stack, near enough
+rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
+bool g_stack_rlimit_changed = false;
 void size_main_stack(std::size_t stack_size) {
   if (getpid() != static_cast<pid_t>(syscall(SYS_gettid))) return;  // not the main thread
   rlimit rl{};
@@ -605,7 +683,10 @@ void size_main_stack(std::size_t stack_size) {
   const auto sp = reinterpret_cast<std::uintptr_t>(&here);
   if (sp >= top) return;
   const rlim_t wanted = static_cast<rlim_t>(top - sp + stack_size + (64u << 10));  // + argv, environment
-  if (wanted > rl.rlim_cur) {
+  const bool exact = stack_size != Options{}.stack_size;
+  if (wanted > rl.rlim_cur || (exact && wanted < rl.rlim_cur)) {
+    g_stack_rlimit_before = rl;
+    g_stack_rlimit_changed = true;
     rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, rl.rlim_max);
     setrlimit(RLIMIT_STACK, &rl);
     g_main_stack_capped = rl.rlim_cur < wanted;
@@ -631,7 +712,7 @@ void begin_program(int maxprocs, const Site& site) {
                                     (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
                                     " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
                                     "several sections in a row: docs/dialects.md); the calls that follow are refused",
-                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}}}});
+                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}, {}}}});
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
@@ -717,6 +798,7 @@ void begin_program(int maxprocs, const Site& site) {
   if (p > 1 && o.run.checks)
     w.set_shared_write_watch(SharedWriteWatch::create(!private_globals || program_image().total == 0, w.real_out[1]));
   w.diagnostics().set_stream(w.real_out[1], repro_command());
+  w.diagnostics().set_on_printed(&write_report_so_far);
   w.on_fatal_stop = [] { stop_program(1); };
   static bool registered = false;
   if (!registered) {
@@ -724,6 +806,7 @@ void begin_program(int maxprocs, const Site& site) {
     registered = true;
   }
   arm_timeout();
+  g_begin_site = site;
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();
@@ -768,6 +851,10 @@ void end_program() {
   if (options().timeout_seconds > 0) {
     itimerval t{};
     setitimer(ITIMER_REAL, &t, nullptr);
+  }
+  if (g_stack_rlimit_changed) {  // main goes on, and what it starts inherits the limit, as without bsp-check
+    setrlimit(RLIMIT_STACK, &g_stack_rlimit_before);
+    g_stack_rlimit_changed = false;
   }
   g_world.reset();
 }

@@ -56,6 +56,9 @@ struct Location {
   // innermost first, from the wrapper's call of the primitive to and past the user's line that
   // file and line name. Empty for a call made directly.
   std::vector<StackFrame> stack;
+  // What the process was doing there, when the finding says so (a timeout names every process's
+  // state: "running", "waiting in bsp_sync", ...); empty for a call site.
+  std::string state;
 };
 
 struct Finding {

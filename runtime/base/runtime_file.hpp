@@ -3,11 +3,16 @@
 // close-on-exec, so that the programs it starts do not inherit it, and at a descriptor at or
 // above kRuntimeFdFloor, so that the program's own files get the numbers they would get outside
 // (a program that opens a file expecting descriptor 3 still gets 3).
+// Each is registered while open, so that a program that closes every descriptor above 2 (as
+// daemons and some test harnesses do) leaves it open: the program's close, close_range and
+// closefrom skip them (runtime/isolation/runtime_fds.cpp). The runtime closes its own through
+// close_runtime_file and close_runtime_fd.
 #pragma once
 
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 
@@ -15,14 +20,55 @@ namespace bspcheck::rt {
 
 inline constexpr int kRuntimeFdFloor = 100;  // the fork server's channels start there too
 
+// The descriptors the runtime keeps open, each as fd + 1 (0: a free slot); a handful at once
+// (a trace, a replayed trace, a choice log, the globals' memfd). One per program: an inline
+// variable of the runtime library (the driver, which compiles the trace code too, has its own).
+inline constexpr int kKeptFdSlots = 16;
+inline std::atomic<int> g_kept_fds[kKeptFdSlots];
+
+inline void keep_runtime_fd(int fd) {
+  if (fd < 0) return;
+  for (std::atomic<int>& slot : g_kept_fds) {
+    int free_slot = 0;
+    if (slot.compare_exchange_strong(free_slot, fd + 1)) return;
+  }
+}
+
+inline void release_runtime_fd(int fd) {
+  for (std::atomic<int>& slot : g_kept_fds) {
+    int kept = fd + 1;
+    slot.compare_exchange_strong(kept, 0);
+  }
+}
+
+inline bool is_runtime_fd(int fd) {
+  for (const std::atomic<int>& slot : g_kept_fds)
+    if (slot.load(std::memory_order_relaxed) == fd + 1) return true;
+  return false;
+}
+
 // Moves a close-on-exec descriptor the runtime keeps to kRuntimeFdFloor or above; where none is
-// free up there (a low RLIMIT_NOFILE), it stays where it is.
+// free up there (a low RLIMIT_NOFILE), it stays where it is. Either way it is registered.
 inline int out_of_the_way(int fd) {
-  if (fd < 0 || fd >= kRuntimeFdFloor) return fd;
-  const int high = fcntl(fd, F_DUPFD_CLOEXEC, kRuntimeFdFloor);
-  if (high < 0) return fd;
-  close(fd);
+  if (fd < 0) return fd;
+  const int high = fd >= kRuntimeFdFloor ? fd : fcntl(fd, F_DUPFD_CLOEXEC, kRuntimeFdFloor);
+  if (high < 0) {
+    keep_runtime_fd(fd);
+    return fd;
+  }
+  if (high != fd) close(fd);
+  keep_runtime_fd(high);
   return high;
+}
+
+// Closes a descriptor of out_of_the_way, or a file of open_runtime_file.
+inline int close_runtime_fd(int fd) {
+  release_runtime_fd(fd);
+  return close(fd);
+}
+inline int close_runtime_file(std::FILE* f) {
+  release_runtime_fd(fileno(f));
+  return std::fclose(f);
 }
 
 // fopen's "r", "rb", "w" or "wb"; nullptr and errno as fopen's on failure.
@@ -33,7 +79,7 @@ inline std::FILE* open_runtime_file(const char* path, const char* mode) {
   std::FILE* f = fdopen(fd, mode);
   if (!f) {
     const int e = errno;
-    close(fd);
+    close_runtime_fd(fd);
     errno = e;
   }
   return f;

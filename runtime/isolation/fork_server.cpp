@@ -276,7 +276,7 @@ void finish_served_run(int exit_status) {
 
 bool delivers_reports() { return g_in_worker_run; }
 
-bool deliver_report(const std::string& bytes) {
+bool deliver_report(std::string_view bytes) {
   if (!g_in_worker_run) return false;
   Channel& c = *g_channel;
   // Written again (a finding after bsp_end) and now too large: the file has it, not the page.
@@ -284,6 +284,9 @@ bool deliver_report(const std::string& bytes) {
     c.report_bytes.store(-1, std::memory_order_relaxed);
     return false;
   }
+  // Written again while the run goes on (the report so far, at each finding): a kill in the middle
+  // of the copy leaves no report rather than a torn one.
+  c.report_bytes.store(0, std::memory_order_release);
   std::memcpy(c.report, bytes.data(), bytes.size());
   c.report_bytes.store(static_cast<std::int32_t>(bytes.size()), std::memory_order_release);
   return true;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace bspcheck::rt {
 
@@ -29,6 +30,6 @@ bool delivers_reports();
 // In a worker's run: hands the run's report, in its binary form (checker/binary_report.hpp), to
 // the driver through the page they share, instead of a file (3 system calls); false when this
 // process is no worker or the report does not fit: the caller then writes the report file (JSON).
-bool deliver_report(const std::string& bytes);
+bool deliver_report(std::string_view bytes);
 
 }  // namespace bspcheck::rt

@@ -106,12 +106,12 @@ void PrivateGlobals::set_up_remap(const PrivateRange& data) {
   const std::size_t total = remap_.size * static_cast<std::size_t>(p_);
   const int fd = out_of_the_way(memfd_create("bsp-check-globals", MFD_CLOEXEC));
   if (fd < 0 || ftruncate(fd, static_cast<off_t>(total)) != 0) {
-    if (fd >= 0) close(fd);
+    if (fd >= 0) close_runtime_fd(fd);
     throw std::system_error(errno, std::generic_category(), "per-process globals: memfd");
   }
   void* view = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
   if (view == MAP_FAILED) {
-    close(fd);
+    close_runtime_fd(fd);
     throw std::system_error(errno, std::generic_category(), "per-process globals: mmap");
   }
   remap_.fd = fd;
@@ -142,7 +142,7 @@ PrivateGlobals::~PrivateGlobals() {
                 static_cast<off_t>(total - remap_.size));
       munmap(remap_.view, total);
     }
-    close(remap_.fd);  // the segment's mapping keeps the file
+    close_runtime_fd(remap_.fd);  // the segment's mapping keeps the file
   }
   if (keep_for_leak_check()) {
     // kept: see keep_for_leak_check

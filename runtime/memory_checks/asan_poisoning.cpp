@@ -167,7 +167,10 @@ PoisonedAccess Poisoning::describe_access(const PoisonedRegion* r, int pid, bool
             who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call + " (on process " +
                 std::to_string(r->owner) + ") during the superstep; an unbuffered operation may land at any moment"};
   if (r->rule == Rule::get_dst_early_read)
-    return {r->rule, who + " the destination of its " + r->call + " before the bsp_sync that writes it"};
+    return {r->rule, who + " the destination of its " + r->call + " of superstep " + std::to_string(r->superstep) +
+                         (is_write ? " before the bsp_sync that overwrites it: the value written is lost there"
+                                   : " before the bsp_sync that writes it: it sees the contents from before the " +
+                                         std::string(r->call) + ", not the value being fetched (defined, but rarely meant)")};
   return {r->rule, who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
                        ", which stayed valid only until the end of that superstep"};
 }

@@ -106,6 +106,7 @@ plausible = {
     "--junit": [os.path.join(work, "out.xml")], "--trace-dir": [work], "--prefix": ["[%p] "],
     "--trace": [os.path.join(work, "out.trace")], "-o": [os.path.join(work, "min.trace")],
     "--output": [os.path.join(work, "min.trace")], "--disable": ["put-collision", "abort"],
+    "--source-root": [work],
 }
 
 def value(rng, opt):

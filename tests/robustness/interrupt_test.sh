@@ -194,7 +194,7 @@ at_line="$(grep -n "/\* AT \*/" "$here/programs/sync_forever.c" | cut -d: -f1)"
 for _ in 1 2 3; do
   "$b" run -p 1 --seed 1 --timeout 0.3 --no-keep-trace --json "$work/forever.json" "$work/sync_forever" >"$work/forever.out" 2>&1 </dev/null
   grep -qE "process\(es\) 0 had not reached their next bsp_sync" "$work/forever.out" &&
-    grep -qE "^  at .*sync_forever.c:$at_line \(bsp_sync, process 0\)" "$work/forever.out" ||
+    grep -qE "^  at .*sync_forever.c:$at_line \(bsp_sync, process 0, running, not at the barrier\)" "$work/forever.out" ||
     { echo "FAIL: timeout at p = 1 does not name process 0 at its bsp_sync:"; head -3 "$work/forever.out"; fail=1; }
   python3 -c "import json,sys; f=json.load(open(sys.argv[1]))['runs'][0]['findings'][0]; assert f['processes'] == [0] and f['locations'], f" \
     "$work/forever.json" || { echo "FAIL: timeout at p = 1: the JSON finding lacks its process or location"; fail=1; }

@@ -66,6 +66,15 @@ if [ "$sanitized" = 0 ]; then
   expect 0 "runs? clean" -- "$b" run -p 2 --seed 1 --stack-size 32m "$work/deep_recursion" 12000
   out="$(bash -c "ulimit -s 8192; \"$b\" run -p 2 --seed 1 --stack-size 1m \"$work/deep_recursion\" 20000 0" 2>&1 </dev/null)"
   grep -q "process 0 overflowed its stack" <<<"$out" || { echo "FAIL: process 0's overflow not named"; echo "$out" | head -5; fail=1; }
+  # The smaller direction (issue 43): under --stack-size 64k process 0 overflows a 2 MiB recursion
+  # as process 1 does, and 20 KiB of it runs; at p = 1 too (no other process to compare with).
+  expect 1 "process 0 overflowed its stack" -- "$b" run -p 2 --seed 1 --stack-size 64k "$work/deep_recursion" 2000 0
+  expect 1 "process 0 overflowed its stack" -- "$b" run -p 1 --seed 1 --stack-size 64k "$work/deep_recursion" 2000 0
+  expect 0 "runs? clean" -- "$b" run -p 1-2 --seed 1 --stack-size 64k "$work/deep_recursion" 20 0
+  # Above a hard limit process 0 cannot have it: the overflow says why (docs/cli.md).
+  out="$(bash -c "ulimit -s 8192; \"$b\" run -p 2 --seed 1 --stack-size 32m \"$work/deep_recursion\" 12000 0" 2>&1 </dev/null)"
+  grep -q "process 0 overflowed its stack.*capped by the hard stack limit" <<<"$out" ||
+    { echo "FAIL: process 0 under a hard limit: the overflow does not say it is capped"; echo "$out" | head -5; fail=1; }
 fi
 # Beyond the mapping budget (unguarded stacks): one process's runaway recursion is named, and the
 # run stops at its chunk's guard page instead of running through every stack. The budget is

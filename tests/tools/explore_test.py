@@ -91,6 +91,14 @@ with tempfile.TemporaryDirectory() as work:
         check(not last["passed"] and any(f["rule"] == "schedule-divergence" for f in last["findings"]) and
               last["reproduce"].startswith("bsp-check replay ") and last["schedule"],
               f"the failing schedule's entry: {last}")
+        # Located as run's is (issue 43): the superstep of the differing line and each schedule's
+        # last BSPlib call before it, not superstep 0 without a line.
+        div = [f for f in last["findings"] if f["rule"] == "schedule-divergence"]
+        check(div and div[0]["superstep"] > 0 and div[0]["locations"] and
+              all(l["file"].endswith("message_order.c") and l["line"] > 0 for l in div[0]["locations"]),
+              f"explore's schedule-divergence is not located: {div}")
+        check(re.search(r"^  at .*message_order\.c:\d+ \(bsp_\w+, process \d+\)$", out, re.M),
+              f"explore's schedule-divergence has no 'at' line: {out[-800:]}")
         check(all(r["passed"] and r["reproduce"].startswith("bsp-check explore ") for r in runs[:-1]),
               f"passing entries: {runs[:-1]}")
     check(report.get("coverage", {}).get("tuples", 0) == len(report.get("coverage", {}).get("reached", [None])),

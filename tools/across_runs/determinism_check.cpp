@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <ctime>
@@ -97,8 +98,9 @@ std::optional<Finding> trace_difference(const std::string& first, const std::str
 
 // A trace names a call by its kind, process and data, not by its line. Replaying the first run's
 // trace puts the program through the same schedule once more; where the call differs again, the
-// replay's divergence is located at the call's site, which the finding then names. Nothing when
-// the replay follows the trace (the difference did not recur) or parts elsewhere.
+// replay's divergence is located at the call's site, which the finding then names. When the
+// replay follows the trace (the difference did not recur) or parts elsewhere, the finding says
+// why it has no line (issue 43: every finding is located or says why not).
 void locate_by_replay(const RunConfig& again, const std::string& path, int p, std::uint64_t seed,
                       const std::string& trace, StdinFeed& in, Finding& f) {
   RunConfig replaying = again;
@@ -113,6 +115,11 @@ void locate_by_replay(const RunConfig& again, const std::string& path, int p, st
     f.message += " The call's site was found by replaying the first run's trace, which parted there too.";
     return;
   }
+  const bool parted = std::any_of(r.report.findings.begin(), r.report.findings.end(),
+                                  [](const Finding& d) { return d.rule == rule_id(Rule::replay_divergence); });
+  f.message += " No line: a trace names a call by its kind, process and data, not its line, and replaying the "
+               "first run's trace to find the line " +
+               std::string(parted ? "parted elsewhere" : "did not part again (the difference did not recur)") + ".";
 }
 
 // The words of a line: runs of letters, digits, '.', '_' and ':' (so "0x7ffd1234", "12.5" and
@@ -233,7 +240,9 @@ Finding output_nondeterminism_finding(const RunConfig& c, const std::string& pat
   const bool located = locate_output_difference(c, path, p, seed, seed, pid, in, f);
   f.message = "two runs of the same seed make the same calls but print differently: process " + std::to_string(pid) +
               " (p = " + std::to_string(p) + ", seed " + std::to_string(seed) + "), " + detail +
-              (located ? " (the locations: each run's last BSPlib call before that line, run once more)" : "") +
+              (located ? " (the locations: each run's last BSPlib call before that line, run once more)"
+                       : " (no line: run once more, the two runs did not print differently again, so no BSPlib "
+                         "call before the line could be named)") +
               "; likely source: " + source +
               ". Its output is not a function of the seed, so this session does not compare it across seeds "
               "(schedule-divergence). Reproduce: " + repro_command(c, p, seed) + " (twice, with --prefix '[%p] ')";
@@ -294,6 +303,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   if (!stopped_from_outside(rb)) {
     if (std::optional<Finding> f = trace_difference(trace_a, trace_b)) {
       if (!f->processes.empty()) locate_by_replay(again, path, p, seed, trace_a, in, *f);
+      else f->message += " No line: the runs part at a choice of the scheduler, not at a call of a process.";
       f->message += " Findings of this program may not reproduce from their seed. Reproduce: " +
                     repro_command(c, p, seed) + " (twice, with --trace, and compare: bsp-check show)";
       out = DeterminismFinding{std::move(*f), false};

@@ -39,11 +39,12 @@ std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, in
   return "the outputs could not be told apart when run again";
 }
 
+const char* const kContextPrefix = "[%p|%s|%c] ";
+
 namespace {
 
 // A line process pid printed, captured with the prefix kContextPrefix: its text, and the
 // superstep and last BSPlib call (with its site) of the process when it printed it.
-constexpr const char* kContextPrefix = "[%p|%s|%c] ";
 struct PrintedLine {
   std::string text;
   int superstep = 0;
@@ -74,8 +75,8 @@ std::vector<PrintedLine> printed_lines(const std::string& text, int pid) {
   return lines;
 }
 
-// Where process pid's outputs of two runs part: the superstep, and each run's last BSPlib call
-// before its differing line (or its last line, when one output is a prefix of the other).
+}  // namespace
+
 bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Finding& f) {
   for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
     const std::vector<PrintedLine> la = printed_lines(a.*stream, pid), lb = printed_lines(b.*stream, pid);
@@ -94,8 +95,6 @@ bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Findin
   }
   return false;
 }
-
-}  // namespace
 
 bool locate_output_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                               std::uint64_t seed_b, int pid, StdinFeed& in, Finding& f) {

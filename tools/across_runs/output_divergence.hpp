@@ -36,6 +36,15 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
                            const std::vector<std::uint64_t>& digests_b);
 
+// The --prefix that puts each line's superstep and the process's last BSPlib call (with its
+// site) before it, for locate_difference.
+extern const char* const kContextPrefix;
+
+// Where process pid's outputs of two runs captured with kContextPrefix part: sets f.superstep
+// and f.locations (each run's last BSPlib call before its differing line, or before its last
+// line when one output is a prefix of the other); false when they do not part.
+bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Finding& f);
+
 // Where process pid's output parts between a run of seed_a and one of seed_b (the same seed twice
 // for uncontrolled-nondeterminism): both run again with the superstep and last BSPlib call in
 // every line's prefix. Sets f.superstep and f.locations (each run's last call before its

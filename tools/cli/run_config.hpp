@@ -26,6 +26,7 @@ struct RunConfig {
   bool quiet = false;             // no progress lines
   std::string sarif_file;         // SARIF 2.1.0 log of the distinct findings
   std::string junit_file;         // JUnit XML, one test case per run
+  std::string source_root;        // SARIF's %SRCROOT% (empty: the working directory)
   std::string command_line;       // how bsp-check was called, for the reports
   std::string version;            // bsp-check's, for the reports
   std::string trace_dir = ".";    // where the trace of the first failing run is kept

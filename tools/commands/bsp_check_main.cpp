@@ -94,6 +94,8 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
       ->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--source-root", c.source_root, "SARIF file names are relative to DIR (default: the working directory)")
+      ->check(CLI::ExistingDirectory)->type_name("DIR");
   app.prefix_command();
 }
 

@@ -82,13 +82,18 @@ class Session {
     }
     if (compare_)
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
-        const std::string line = first_difference(p, s, differs->first);
-        const Finding f = checker::default_schedule_divergence_finding(differs->first, line, 0);
+        Finding where;  // the superstep and each schedule's last call before the line, as run's has
+        const std::string line = first_difference(p, s, differs->first, where);
+        Finding f = checker::default_schedule_divergence_finding(differs->first, line, where.superstep);
+        f.locations = where.locations;
+        if (f.locations.empty())
+          f.message += " (no line: run once more with each line's superstep and call, the two schedules did not print "
+                       "differently again)";
         // The recording carries the reference output's digests (as run's does), so that its
         // replay reports the divergence again instead of passing.
         if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
           run.options.run.expected_output = *reference;
-        const std::string trace = report(p, s, run, " with " + f.rule, f.message, {});
+        const std::string trace = report(p, s, run, " with " + f.rule, "", {f});
         reports_.add(p, runs_, what, q.outcome, false, {f},
                      trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
         return false;
@@ -107,16 +112,22 @@ class Session {
 
  private:
   // The first line where process pid's output under s differs from the default schedule's: both
-  // are run again with per-process prefixes (runs are deterministic).
-  std::string first_difference(int p, Planned& s, int pid) {
+  // are run again with per-process prefixes (runs are deterministic), then once more with each
+  // line's superstep and last call, which locate the difference in `where` (as run's are).
+  std::string first_difference(int p, Planned& s, int pid, Finding& where) {
     RunConfig again = c_;
-    again.prefix = "[%p] ";
     again.options.run.guide_log = dir_ + "/log.again";
-    trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
-    const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
-    s.script.save(again.options.run.guide_file);
-    const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
-    return first_output_difference(a, b, pid, "the default schedule", "this one");
+    std::string line;
+    for (const bool locating : {false, true}) {
+      again.prefix = locating ? kContextPrefix : "[%p] ";
+      trace::ChoiceScript{}.save(again.options.run.guide_file);  // the default schedule
+      const RunOutcome a = run_quietly(again, path_, p, 1).outcome;
+      s.script.save(again.options.run.guide_file);
+      const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
+      if (locating) locate_difference(a, b, pid, where);
+      else line = first_output_difference(a, b, pid, "the default schedule", "this one");
+    }
+    return line;
   }
 
   // Prints the failing schedule and keeps its trace; returns the trace's path ("" when none was kept).
@@ -166,7 +177,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   std::size_t bound = 2, max_runs = 2000;
   double timeout = 0;
   std::uint64_t seed = 1;
-  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file;
+  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file, source_root;
   bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
   app.add_option("--strategy", strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
@@ -187,6 +198,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                                       "the schedule's number)")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
+      ->check(CLI::ExistingDirectory)->type_name("DIR");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
@@ -251,6 +264,7 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     info.command_line = "bsp-check";
     for (const std::string& a : args) info.command_line += " " + shell_quote(a);
     info.version = version;
+    info.source_root = source_root;
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
     nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},

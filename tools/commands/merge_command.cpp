@@ -34,13 +34,15 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{"bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
                "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
                "the order of the inputs does not matter. Exit status: 1 when a merged run failed.\n"
-               "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] REPORT.json...",
+               "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] [--source-root DIR] REPORT.json...",
                "bsp-check merge"};
-  std::string json_file, sarif_file, junit_file;
+  std::string json_file, sarif_file, junit_file, source_root;
   std::vector<std::string> inputs;
   app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
   app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
+      ->check(CLI::ExistingDirectory)->type_name("DIR");
   app.add_option("REPORT", inputs, "the --json reports to merge")->required();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 
@@ -111,6 +113,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   session.command_line = "bsp-check merge";
   for (const std::string& a : std::vector<std::string>(args.begin() + 1, args.end())) session.command_line += " " + a;
   session.version = version;
+  session.source_root = source_root;
   session.werror = first["options"].contains("werror") && first["options"]["werror"].is_boolean() &&
                    first["options"]["werror"].get<bool>();
   for (const RunRecord& r : records) session.seconds += r.seconds;

@@ -350,6 +350,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   session.command_line = c.command_line;
   session.version = c.version;
   session.werror = c.options.run.werror;
+  session.source_root = c.source_root;
   session.seconds = secs;
   if (stop_signal) session.interrupted_by = interrupt_signal_name();
   session.unchecked.assign(unchecked.begin(), unchecked.end());

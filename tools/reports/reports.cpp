@@ -51,61 +51,74 @@ std::string path_uri(const std::string& path) {
   return u;
 }
 
-// Where the results' files are: the folder the session ran in, as %SRCROOT% (GitHub code scanning
-// resolves results against the repository through it). A file under it is named relative to it;
-// a relative file name from the debug information is taken relative to it too.
+// Where the results' files are: --source-root, or else the folder the session ran in, as
+// %SRCROOT% (GitHub code scanning resolves results against the repository through it). A file
+// under it is named relative to it. A relative file name (the runtime names files under the
+// folder the program started in relative to it) is looked up in that folder, then in the root.
 const char* kSrcRoot = "%SRCROOT%";
 
-std::filesystem::path source_root() {
+struct SarifPaths {
+  std::filesystem::path cwd;   // where the session ran
+  std::filesystem::path root;  // %SRCROOT%, absolute and normal
+};
+
+SarifPaths sarif_paths(const std::string& source_root) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  std::filesystem::path cwd = std::filesystem::current_path(ec);
-  return ec ? std::filesystem::path("/") : cwd;
+  fs::path cwd = fs::current_path(ec);
+  if (ec) cwd = "/";
+  if (source_root.empty()) return {cwd, cwd};
+  fs::path root = fs::weakly_canonical(cwd / source_root, ec);
+  if (ec) root = (cwd / source_root).lexically_normal();
+  return {cwd, root};
 }
 
 // An artifactLocation for a file: {"uri": "src/a.c", "uriBaseId": "%SRCROOT%"} under the root,
 // else {"uri": "file:///abs/path"}.
-nlohmann::json artifact_location(const std::string& file) {
+nlohmann::json artifact_location(const std::string& file, const SarifPaths& at) {
   namespace fs = std::filesystem;
-  const fs::path root = source_root();
   std::error_code ec;
   fs::path p = fs::path(file);
   if (p.is_relative()) {
     // A name from the debug information is relative to where it was compiled, which a report
     // does not know: resolved here when it names an existing file, else kept as it is.
-    if (!fs::exists(root / p, ec)) return {{"uri", path_uri(p.generic_string())}, {"uriBaseId", kSrcRoot}};
-    p = root / p;
+    if (fs::exists(at.cwd / p, ec)) p = at.cwd / p;
+    else if (fs::exists(at.root / p, ec)) p = at.root / p;
+    else return {{"uri", path_uri(p.generic_string())}, {"uriBaseId", kSrcRoot}};
   }
   p = fs::weakly_canonical(p, ec).lexically_normal();
   if (ec) p = fs::path(file).lexically_normal();
-  const fs::path rel = p.lexically_relative(root);
+  const fs::path rel = p.lexically_relative(at.root);
   if (!rel.empty() && *rel.begin() != "..") return {{"uri", path_uri(rel.generic_string())}, {"uriBaseId", kSrcRoot}};
   return {{"uri", "file://" + path_uri(p.generic_string())}};
 }
 
 // "bsp_put, process 2": what the location's message says.
 std::string call_and_process(const Location& l) {
-  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process);
+  return (l.call.empty() ? "" : l.call + ", ") + "process " + std::to_string(l.process) +
+         (l.state.empty() ? "" : ", " + valid_utf8(l.state));
 }
 
 // A SARIF physicalLocation: the file, and the line when known.
-nlohmann::json physical_location(const std::string& file, long long line) {
-  nlohmann::json phys = {{"artifactLocation", artifact_location(file)}};
+nlohmann::json physical_location(const std::string& file, long long line, const SarifPaths& at) {
+  nlohmann::json phys = {{"artifactLocation", artifact_location(file, at)}};
   if (line > 0) phys["region"] = {{"startLine", line}};
   return phys;
 }
 
 // A SARIF location for one of a finding's locations. The runtime names a call site by file and
 // line, or, without them, as "symbol in object +0xoffset": that is a logical location.
-nlohmann::json sarif_location(const Location& l) {
+nlohmann::json sarif_location(const Location& l, const SarifPaths& at) {
   nlohmann::json loc = nlohmann::json::object();
   const std::string file = valid_utf8(l.file);
   const long long line = l.line;
   if (!file.empty() && file.find(" in ") != std::string::npos && file.find(" +0x") != std::string::npos) {
     loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", file}, {"kind", "function"}}});
   } else if (!file.empty()) {
-    loc["physicalLocation"] = physical_location(file, line);
+    loc["physicalLocation"] = physical_location(file, line, at);
   }
   loc["message"] = {{"text", call_and_process(l)}};
+  if (!l.state.empty()) loc["properties"] = {{"process", l.process}, {"state", valid_utf8(l.state)}};
   return loc;
 }
 
@@ -162,6 +175,7 @@ std::string finding_key(const Finding& f) {
 }
 
 nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs) {
+  const SarifPaths at = sarif_paths(s.source_root);
   // The rules: every public one, and any other id a report names (so every ruleId resolves).
   nlohmann::json rules = nlohmann::json::array();
   std::map<std::string, int> rule_index;
@@ -216,7 +230,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     nlohmann::json locations = nlohmann::json::array();
     std::map<long long, nlohmann::json> per_process;  // process -> its thread flow locations
     for (const Location& l : f.locations) {
-      nlohmann::json loc = sarif_location(l);
+      nlohmann::json loc = sarif_location(l, at);
       if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) locations.push_back(loc);
       per_process[l.process].push_back({{"location", loc}});
     }
@@ -225,7 +239,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     std::set<long long> processes(f.processes.begin(), f.processes.end());
     for (const Finding* o : d.others) {
       for (const Location& l : o->locations) {
-        nlohmann::json loc = sarif_location(l);
+        nlohmann::json loc = sarif_location(l, at);
         if (!per_process.count(l.process)) per_process[l.process].push_back({{"location", loc}});
         if (loc.contains("physicalLocation") || loc.contains("logicalLocations")) {
           loc["id"] = static_cast<int>(related.size());
@@ -247,7 +261,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
       // Every result has a location (GitHub code scanning rejects one without): when the finding
       // names no call site (a divergence of outputs, a timeout), the program itself.
       nlohmann::json loc = nlohmann::json::object();
-      loc["physicalLocation"] = {{"artifactLocation", artifact_location(s.program)}};
+      loc["physicalLocation"] = {{"artifactLocation", artifact_location(s.program, at)}};
       loc["message"] = {{"text", "the program; the finding names no call site"}};
       locations.push_back(loc);
     }
@@ -269,7 +283,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
       nlohmann::json frames = nlohmann::json::array();
       for (const StackFrame& fr : l.stack) {
         nlohmann::json loc = nlohmann::json::object();
-        if (!fr.file.empty()) loc["physicalLocation"] = physical_location(valid_utf8(fr.file), fr.line);
+        if (!fr.file.empty()) loc["physicalLocation"] = physical_location(valid_utf8(fr.file), fr.line, at);
         if (!fr.function.empty())
           loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
         frames.push_back({{"location", loc}});
@@ -307,7 +321,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
           {"rules", rules}}}}},
       {"invocations", nlohmann::json::array({invocation})},
       {"originalUriBaseIds",
-       {{kSrcRoot, {{"uri", "file://" + path_uri((source_root() / "").generic_string())}}}}},
+       {{kSrcRoot, {{"uri", "file://" + path_uri((at.root / "").generic_string())}}}}},
       {"results", results},
       {"properties",
        {{"program", valid_utf8(s.program)}, {"runs", runs.size()}, {"failedRuns", failed}, {"werror", s.werror}}}};

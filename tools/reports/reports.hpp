@@ -39,6 +39,7 @@ struct SessionInfo {
   double seconds = 0;
   std::string interrupted_by;  // the signal that stopped the session early ("Interrupt"), or empty
   std::vector<std::string> unchecked;  // checks some run could not make (RunReport::unchecked), once each
+  std::string source_root;     // --source-root: SARIF's %SRCROOT% (empty: the working directory)
 };
 
 // Findings of different runs with this key are the same finding: rule, every location

@@ -38,8 +38,8 @@ RunReport full_report() {
   f.message = "process 1 wrote 8 bytes past the end\nsecond line";
   f.processes = {1, 4, -1};
   f.superstep = 3;
-  Location a{"put.c", 14, 1, "bsp_put", {}};
-  Location b{"", 0, -1, "", {{"Reg::Reg(int*)", "reg.hpp", 8}, {"main", "", 0}}};
+  Location a{"put.c", 14, 1, "bsp_put", {}, "waiting in bsp_sync"};  // a timeout's location has a state
+  Location b{"", 0, -1, "", {{"Reg::Reg(int*)", "reg.hpp", 8}, {"main", "", 0}}, {}};
   f.locations = {a, b};
   Finding w;
   w.rule = "unconsumed-queue";
@@ -76,6 +76,20 @@ TEST(BinaryReport, CarriesEveryField) {
   EXPECT_EQ(as_json(through_bytes(r)), as_json(r));
   // Compact: well under the JSON text of the same report.
   EXPECT_LT(bytes.size() * 2, checker::run_report_to_json(r).dump().size());
+}
+
+// The report a run writes while it goes on (at each finding) is the same bytes, written into a
+// fixed buffer without allocating; one that does not fit is not written at all.
+TEST(BinaryReport, IntoABufferAsIntoAString) {
+  RunReport r = full_report();
+  const std::vector<Finding> findings = r.findings, none;
+  char buf[4096];
+  const std::size_t n = checker::run_report_to_buffer(r, {&none, &findings}, buf, sizeof buf);
+  EXPECT_EQ(std::string(buf, n), checker::run_report_to_bytes(r));
+  EXPECT_EQ(checker::run_report_to_buffer(r, {&findings}, buf, n - 1), 0u) << "one byte short";
+  r.trace_calls = 0;  // no trace: nor its size, as in the string form
+  EXPECT_EQ(std::string(buf, checker::run_report_to_buffer(r, {&findings}, buf, sizeof buf)),
+            checker::run_report_to_bytes(r));
 }
 
 TEST(BinaryReport, ReadsBackAsTheJsonFormWould) {

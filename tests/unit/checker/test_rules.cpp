@@ -119,7 +119,7 @@ TEST(RuleCatalogue, DiagnosticsKeepABoundedNumberOfRepeats) {
   Diagnostics d;
   bspcheck::Finding f;
   f.rule = "bounds-put";
-  f.locations = {bspcheck::Location{"loop.c", 7, 0, "bsp_put", {}}};
+  f.locations = {bspcheck::Location{"loop.c", 7, 0, "bsp_put", {}, {}}};
   const std::size_t n = Diagnostics::kKeptRepeats + 500;
   for (std::size_t i = 0; i < n; ++i) {
     f.superstep = static_cast<int>(i);  // one a superstep
