@@ -18,7 +18,12 @@ Finding finding(const std::string& rule, const std::string& message, int line) {
   f.message = message;
   f.processes = {1};
   f.superstep = 2;
-  f.locations = {Location{"prog.c", line, 1, "bsp_put", {}}};
+  Location at;
+  at.file = "prog.c";
+  at.line = line;
+  at.process = 1;
+  at.call = "bsp_put";
+  f.locations = {at};
   return f;
 }
 

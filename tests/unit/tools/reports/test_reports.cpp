@@ -19,7 +19,12 @@ Finding put_past_end(int line) {
   f.message = "process 1 writes bytes 12..20 of a 16-byte area on process 2";
   f.processes = {1};
   f.superstep = 1;
-  f.locations = {Location{"errs.c", line, 1, "bsp_put", {}}};
+  Location at;
+  at.file = "errs.c";
+  at.line = line;
+  at.process = 1;
+  at.call = "bsp_put";
+  f.locations = {at};
   return f;
 }
 
