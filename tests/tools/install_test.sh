@@ -11,7 +11,10 @@ trap 'rm -rf "$work"' EXIT
 prefix="$work/install prefix"  # a space in the prefix: every path is one word in the wrappers
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/mcbsp.h include/mcbsp-affinity.h \
-         include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
+         include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake \
+         share/man/man1/bsp-check.1 share/man/man1/bspcc.1 share/man/man1/bspcxx.1 share/man/man7/bspcheck-options.7 \
+         share/bash-completion/completions/bsp-check share/bash-completion/completions/bspcc \
+         share/bash-completion/completions/bspcxx share/doc/bsp-check/README.md share/doc/bsp-check/docs/cli.md; do
   [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 
