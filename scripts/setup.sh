@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(build-essential cmake python3 libboost-context-dev libboost-stacktrace1.74-dev librapidcheck-dev libgtest-dev
           libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
           python3-sarif-python-om  # the SARIF 2.1.0 object model the report tests check against
+          yamllint  # the linter of action.yml (tests/tools/action_test.py)
           file man-db)  # cpack's DEB generator (dpkg-shlibdeps of ELF files); man -l of the pages
 missing=()
 for p in "${packages[@]}"; do
