@@ -5,7 +5,8 @@ and tables (cli_model.py): the commands, each command's options, the values of l
 options (--strategy from the options table, --disable from the rule table, bspcc --dialect from the
 wrapper), and file names elsewhere. The scripts use only bash's own compgen, so they work with or
 without the bash-completion package (which loads them by command name from its completions
-folder)."""
+folder). Completions are read one per line (mapfile), not split on blanks, so that a file name
+with a space stays one completion."""
 import os
 import shlex
 import sys
@@ -25,13 +26,13 @@ def value_completion(o, rules):
     if o.names[-1] == "--disable":
         # A comma-separated list of rule ids: complete the last element.
         return ('local head=""; [[ $cur == *,* ]] && head="${cur%,*},"; '
-                f'COMPREPLY=($(compgen -P "$head" -W {q(rules)} -- "${{cur##*,}}"));;')
+                f'mapfile -t COMPREPLY < <(compgen -P "$head" -W {q(rules)} -- "${{cur##*,}}");;')
     if o.choices:
-        return f"COMPREPLY=($(compgen -W {q(o.choices)} -- \"$cur\"));;"
+        return f"mapfile -t COMPREPLY < <(compgen -W {q(o.choices)} -- \"$cur\");;"
     if "DIR" in o.value:
-        return 'COMPREPLY=($(compgen -d -- "$cur"));;'
+        return 'mapfile -t COMPREPLY < <(compgen -d -- "$cur");;'
     if "FILE" in o.value or o.names[-1] in ("--suppressions", "--trace", "--output", "--chrome-trace"):
-        return 'COMPREPLY=($(compgen -f -- "$cur"));;'
+        return 'mapfile -t COMPREPLY < <(compgen -f -- "$cur");;'
     return "COMPREPLY=();;"  # a number or a free text: nothing to offer
 
 
@@ -47,8 +48,8 @@ def bsp_check_script(m):
              f"    {'|'.join(commands)}) cmd=\"${{COMP_WORDS[1]}}\"; first=2;;",
              "  esac",
              '  if [[ $COMP_CWORD -eq 1 ]]; then',
-             f"    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {q(list(dict.fromkeys(['--help', '--version'] + [f for f, _ in m.catalogues] + [n for o in m.commands[0].options for n in o.names])))} -- \"$cur\"))",
-             f"    else COMPREPLY=($(compgen -W {q(commands)} -- \"$cur\") $(compgen -f -- \"$cur\")); fi",
+             f"    if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W {q(list(dict.fromkeys(['--help', '--version'] + [f for f, _ in m.catalogues] + [n for o in m.commands[0].options for n in o.names])))} -- \"$cur\")",
+             f"    else mapfile -t COMPREPLY < <(compgen -W {q(commands)} -- \"$cur\"; compgen -f -- \"$cur\"); fi",
              "    return",
              "  fi",
              '  case "$cmd" in']
@@ -68,11 +69,11 @@ def bsp_check_script(m):
                       "              =) ;;",
                       "              -*) ;;",
                       '              *) [[ ${COMP_WORDS[i-1]} == "=" ]] && continue',
-                      "                 COMPREPLY=($(compgen -f -- \"$cur\")); return;;",
+                      "                 mapfile -t COMPREPLY < <(compgen -f -- \"$cur\"); return;;",
                       "            esac",
                       "          done"]
-        lines += [f"          if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W {q([n for o in c.options for n in o.names])} -- \"$cur\"))",
-                  "          else COMPREPLY=($(compgen -f -- \"$cur\")); fi;;",
+        lines += [f"          if [[ $cur == -* ]]; then mapfile -t COMPREPLY < <(compgen -W {q([n for o in c.options for n in o.names])} -- \"$cur\")",
+                  "          else mapfile -t COMPREPLY < <(compgen -f -- \"$cur\"); fi;;",
                   "      esac;;"]
     lines += ["  esac", "}", "complete -o filenames -F _bsp_check bsp-check", ""]
     return "\n".join(lines)
@@ -86,15 +87,15 @@ def wrapper_script(m):
         "_bspcc() {",
         '  local cur="${COMP_WORDS[COMP_CWORD]}" prev="${COMP_WORDS[COMP_CWORD-1]}"',
         '  if [[ $prev == "=" && ${COMP_WORDS[COMP_CWORD-2]} == --dialect ]]; then',
-        f"    COMPREPLY=($(compgen -W {q(dialects)} -- \"$cur\")); return",
+        f"    mapfile -t COMPREPLY < <(compgen -W {q(dialects)} -- \"$cur\"); return",
         '  elif [[ $cur == "=" && $prev == --dialect ]]; then',
-        f"    COMPREPLY=($(compgen -W {q(dialects)})); return",
+        f"    mapfile -t COMPREPLY < <(compgen -W {q(dialects)}); return",
         "  fi",
         "  if [[ $cur == -* ]]; then",
-        f"    COMPREPLY=($(compgen -W {q(options)} -- \"$cur\"))",
+        f"    mapfile -t COMPREPLY < <(compgen -W {q(options)} -- \"$cur\")",
         '    [[ ${COMPREPLY[0]} == *= ]] && compopt -o nospace 2>/dev/null',
         "  else",
-        '    COMPREPLY=($(compgen -f -- "$cur"))',
+        '    mapfile -t COMPREPLY < <(compgen -f -- "$cur")',
         "  fi",
         "}",
         "complete -o filenames -o bashdefault -F _bspcc bspcc bspcxx", ""])

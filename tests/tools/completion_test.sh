@@ -2,8 +2,9 @@
 # completion_test.sh BSP-CHECK COMPLETION_DIR: the generated bash completion completes what a user
 # types: commands, each command's own options, the values of --strategy (the options table's
 # list), the rule ids of --disable (also after a comma), file names for the program's own
-# arguments, and bspcc's --dialect= values. Runs the completion functions as bash's programmable
-# completion would, with COMP_WORDS split as readline splits them (at '=' too).
+# arguments (a name with a space as one word), and bspcc's --dialect= values. Runs the completion
+# functions as bash's programmable completion would, with COMP_WORDS split as readline splits them
+# (at '=' too).
 set -uo pipefail
 driver="$(realpath "$1")"; dir="$(realpath "$2")"
 # shellcheck disable=SC1090,SC1091
@@ -11,7 +12,7 @@ source "$dir/bsp-check" && source "$dir/bspcc" || { echo "FAIL: the completion s
 fail=0
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cd "$work" && touch -- prog.c --strange-name
+cd "$work" && touch -- prog.c --strange-name "my prog"
 
 # complete FUNCTION WORD... : the completions of the last word.
 complete_words() {
@@ -51,6 +52,7 @@ got="$(complete_words _bsp_check bsp-check -p 4 ./prog --str)"
 expect "the program's arguments" "--strange-name" "$got"
 refuse "the program's arguments" "--strategy" "$got"
 expect "the program" "prog.c" "$(complete_words _bsp_check bsp-check run -p 4 pro)"
+expect "a file name with a space" "my prog" "$(complete_words _bsp_check bsp-check --json my)"
 expect "bspcc --dialect=" "$(printf 'mcbsp\nbsplib')" "$(complete_words _bspcc bspcc --dialect = '')"
 expect "bspcxx options" "--showme" "$(complete_words _bspcc bspcxx --sh)"
 [ "$fail" = 0 ] && echo "completion test: ok"
