@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """completion.py DRIVER WRAPPER_SOURCE OUT_DIR: writes the bash completion of bsp-check (OUT_DIR/
-bsp-check) and of bspcc and bspcxx (OUT_DIR/bspcc), at build time, from the built driver's own help
+bsp-check) and of bspcc and bspcxx (OUT_DIR/bspcc), and their zsh completion (OUT_DIR/_bsp-check,
+OUT_DIR/_bspcc, for zsh's compinit), at build time, from the built driver's own help
 and tables (cli_model.py): the commands, each command's options, the values of list-valued
 options (--strategy from the options table, --disable from the rule table, bspcc --dialect from the
 wrapper), and file names elsewhere. The scripts use only bash's own compgen, so they work with or
@@ -101,6 +102,71 @@ def wrapper_script(m):
         "complete -o filenames -o bashdefault -F _bspcc bspcc bspcxx", ""])
 
 
+def zsh_quote(text):
+    """A word in single quotes for zsh."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def zsh_spec(o, rules):
+    """The _arguments specs of option o, one per name: '(-p --procs)--procs=[help]:TEXT:action'."""
+    help_text = (o.help or "").replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    tail = "[" + help_text + "]"
+    if o.value:
+        if o.names[-1] == "--disable":
+            action = "_sequence compadd - " + " ".join(rules)  # comma-separated rule ids
+        elif o.choices:
+            action = "(" + " ".join(o.choices) + ")"
+        elif "DIR" in o.value:
+            action = "_files -/"
+        elif "FILE" in o.value or o.names[-1] in ("--suppressions", "--trace", "--output", "--chrome-trace"):
+            action = "_files"
+        else:
+            action = " "  # a number or a free text: the value's name is shown, nothing offered
+        tail += ":" + o.value.split()[0] + ":" + action
+    exclusive = "(" + " ".join(o.names) + ")" if len(o.names) > 1 else ""
+    # A value after a long option: in the next word or after '='; after a short one: next word or joined.
+    return [zsh_quote(exclusive + n + (("=" if n.startswith("--") else "+") if o.value else "") + tail) for n in o.names]
+
+
+def zsh_script(m):
+    rules = [r["id"] for r in m.rules]
+    lines = ["#compdef bsp-check", HEADER.rstrip("\n"),
+             "# zsh completion of bsp-check: packaging/README.md.", "_bsp-check() {",
+             "  local -a commands=(" + " ".join(zsh_quote(c.name + ":" + c.summary.replace(":", "\\:")) for c in m.commands) + ")",
+             "  local cmd=run ret=1",
+             f"  if (( CURRENT > 2 )) && [[ ${{words[2]}} == ({'|'.join(c.name for c in m.commands)}) ]]; then",
+             "    cmd=${words[2]}; shift words; (( CURRENT-- ))",
+             "  elif (( CURRENT == 2 )) && [[ $PREFIX != -* ]]; then",
+             "    _describe -t commands 'bsp-check command' commands && ret=0",
+             "  fi",
+             "  case $cmd in"]
+    for c in m.commands:
+        specs = [spec for o in c.options for spec in zsh_spec(o, rules)]
+        if c.name == "run":
+            specs += [zsh_quote(f) + "'[" + t.replace("[", "\\[").replace("]", "\\]") + "]'" for f, t in m.catalogues]
+            specs += ["'1:program:_files'", "'*::program arguments:_normal'"]
+        else:
+            specs += ["'*:file:_files'"]
+        lines.append(f"    ({c.name}) _arguments -s -S : \\")
+        lines += ["        " + spec + " \\" for spec in specs[:-1]] + ["        " + specs[-1] + " && ret=0;;"]
+    lines += ["  esac", "  return ret", "}", '_bsp-check "$@"', ""]
+    return "\n".join(lines)
+
+
+def zsh_wrapper_script(m):
+    dialects = [d for arm in m.dialects for d in arm]
+    specs = []
+    for option in m.wrapper_options:
+        word = option.split("=")[0]
+        if "=" in option:
+            specs.append(zsh_quote(word + "=-[the BSPlib interface of the program]:dialect:(" + " ".join(dialects) + ")"))
+        else:
+            specs.append(zsh_quote(word + "[print the compiler command instead of running it]"))
+    return "\n".join(["#compdef bspcc bspcxx", HEADER.rstrip("\n"),
+                      "# zsh completion of bspcc and bspcxx: their own options, the compiler's file names.",
+                      "_arguments : " + " ".join(specs) + " '*:file:_files'", ""])
+
+
 def main():
     driver, wrapper_source, out_dir = sys.argv[1:4]
     m = cli_model.load(driver, wrapper_source)
@@ -109,6 +175,10 @@ def main():
         f.write(bsp_check_script(m))
     with open(os.path.join(out_dir, "bspcc"), "w") as f:
         f.write(wrapper_script(m))
+    with open(os.path.join(out_dir, "_bsp-check"), "w") as f:
+        f.write(zsh_script(m))
+    with open(os.path.join(out_dir, "_bspcc"), "w") as f:
+        f.write(zsh_wrapper_script(m))
 
 
 if __name__ == "__main__":

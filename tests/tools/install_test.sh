@@ -23,7 +23,8 @@ for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/mcbsp.h includ
          include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake \
          share/man/man1/bsp-check.1 share/man/man1/bspcc.1 share/man/man1/bspcxx.1 share/man/man7/bspcheck-options.7 \
          share/bash-completion/completions/bsp-check share/bash-completion/completions/bspcc \
-         share/bash-completion/completions/bspcxx share/doc/bsp-check/README.md share/doc/bsp-check/docs/cli.md; do
+         share/bash-completion/completions/bspcxx share/zsh/vendor-completions/_bsp-check \
+         share/zsh/vendor-completions/_bspcc share/doc/bsp-check/README.md share/doc/bsp-check/docs/cli.md; do
   [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 

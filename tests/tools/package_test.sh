@@ -5,7 +5,7 @@
 # tests in their --installed mode (bspcc/bspcxx programs, find_package(BSPCheck) with no prefix
 # path, the level-1 library and bspcheck_add_test gates), a shipped example built with the
 # installed bspcc and run by the installed bsp-check, each manual page through `man -l` with
-# groff's warnings on, `man -w` by name, the bash completion from its installed place, and the
+# groff's warnings on, `man -w` by name, the bash and zsh completion from their installed places, and the
 # action's steps installing the package (tests/tools/action_test.py --deb). Then it removes the
 # package and every package apt pulled in for it, and checks the machine's package list is what
 # it was.
@@ -72,6 +72,7 @@ for page in man1/bsp-check.1 man1/bspcc.1 man1/bspcxx.1 man7/bspcheck-options.7;
   [ "$(man -w "${name%.*}")" = "$file" ] || { echo "FAIL: man -w ${name%.*}: $(man -w "${name%.*}")"; exit 1; }
 done
 bash "$src/tests/tools/completion_test.sh" /usr/bin/bsp-check /usr/share/bash-completion/completions
+zsh "$src/tests/tools/zsh_completion_test.zsh" /usr/bin/bsp-check /usr/share/zsh/vendor-completions
 
 python3 "$src/tests/tools/action_test.py" "$src" --deb "$deb"
 
