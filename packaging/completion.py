@@ -4,7 +4,7 @@ bsp-check) and of bspcc and bspcxx (OUT_DIR/bspcc), and their zsh completion (OU
 OUT_DIR/_bspcc, for zsh's compinit), at build time, from the built driver's own help
 and tables (cli_model.py): the commands, each command's options, the values of list-valued
 options (--strategy from the options table, --disable from the rule table, bspcc --dialect from the
-wrapper), and file names elsewhere. The scripts use only bash's own compgen, so they work with or
+wrapper), and file names elsewhere. The bash scripts use only bash's own compgen, so they work with or
 without the bash-completion package (which loads them by command name from its completions
 folder). Completions are read one per line (mapfile), not split on blanks, so that a file name
 with a space stays one completion."""
@@ -22,6 +22,14 @@ def q(words):
     return shlex.quote(" ".join(words))
 
 
+# Options that take a file although CLI11 shows their value as TEXT (no FILE type name is set).
+FILE_OPTIONS = ("--suppressions", "--trace", "--output", "--chrome-trace")
+
+
+def takes_file(o):
+    return "FILE" in o.value or o.names[-1] in FILE_OPTIONS
+
+
 def value_completion(o, rules):
     """The bash that completes the value of option o in $cur."""
     if o.names[-1] == "--disable":
@@ -32,7 +40,7 @@ def value_completion(o, rules):
         return f"mapfile -t COMPREPLY < <(compgen -W {q(o.choices)} -- \"$cur\");;"
     if "DIR" in o.value:
         return 'mapfile -t COMPREPLY < <(compgen -d -- "$cur");;'
-    if "FILE" in o.value or o.names[-1] in ("--suppressions", "--trace", "--output", "--chrome-trace"):
+    if takes_file(o):
         return 'mapfile -t COMPREPLY < <(compgen -f -- "$cur");;'
     return "COMPREPLY=();;"  # a number or a free text: nothing to offer
 
@@ -118,7 +126,7 @@ def zsh_spec(o, rules):
             action = "(" + " ".join(o.choices) + ")"
         elif "DIR" in o.value:
             action = "_files -/"
-        elif "FILE" in o.value or o.names[-1] in ("--suppressions", "--trace", "--output", "--chrome-trace"):
+        elif takes_file(o):
             action = "_files"
         else:
             action = " "  # a number or a free text: the value's name is shown, nothing offered
