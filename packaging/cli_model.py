@@ -173,13 +173,12 @@ def load(driver, wrapper_source):
             for o in options:
                 o.choices = _choices(options_table, o)
         commands.append(Command(name, summary, text_description, cmd_usage, options, positionals))
-    # The catalogues and --version are words of their own before any command (tools/bsp_check_main.cpp).
+    # The catalogues are words of their own before any command (tools/bsp_check_main.cpp), each
+    # with its own --help: "bsp-check --list-rules: <what it prints>".
     catalogues = []
-    for line in description.splitlines():
-        for flag in re.findall(r"bsp-check (--list-[a-z]+)", line):
-            if flag not in [c[0] for c in catalogues]:
-                catalogues.append((flag, "print the " + ("rule catalogue" if flag == "--list-rules" else
-                                                         "keys of BSPCHECK_OPTIONS") + " (--json: as JSON)"))
+    for flag in dict.fromkeys(re.findall(r"bsp-check (--list-[a-z]+)", description)):
+        what = _run(driver, flag, "--help").splitlines()[0].split(": ", 1)[1]
+        catalogues.append((flag, what))
     wrapper_options, dialects = _wrapper(wrapper_source)
     version = _run(driver, "--version").strip()
     return Model(version, description, usage, commands, catalogues, options_table, rules, wrapper_options, dialects)

@@ -3,6 +3,7 @@
 bspcxx.1 and bspcheck-options.7 into OUT_DIR, at build time, from the built driver's own help and
 tables (cli_model.py), so that a page cannot say what the driver does not."""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -86,7 +87,9 @@ def bsp_check_page(m):
     out += [".SH ENVIRONMENT", ".TP", "\\fBBSPCHECK_OPTIONS\\fR",
             "the options of a program run without the driver (key=value:key=value); see "
             "\\fBbspcheck\\-options\\fR(7)"]
-    out += [".SH EXIT STATUS", "0: clean (warnings allowed); 1: a run failed or found an error; 2: bad usage."]
+    exit_status = re.search(r"Exit status: ([^.]*)\.", m.description)
+    if exit_status:  # the sentence of --help, not a copy of it
+        out += [".SH EXIT STATUS", esc(exit_status.group(1)) + "."]
     out += [".SH SEE ALSO", "\\fBbspcc\\fR(1), \\fBbspcxx\\fR(1), \\fBbspcheck\\-options\\fR(7),",
             esc(DOCS + "/cli.md"), "(every command and output format),", esc(DOCS + "/checks.md"),
             "(every rule, with an example and its fix)"]
