@@ -6,7 +6,10 @@ packages=(build-essential cmake python3 gdb libboost-context-dev libboost-stackt
           libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
           python3-sarif-python-om  # the SARIF 2.1.0 object model the report tests check against
           universal-ctags          # functions' first and last lines, for scripts/check_sizes.py
-          clang-format)            # the code's layout (.clang-format), for scripts/check_format.sh
+          clang-format             # the code's layout (.clang-format), for scripts/check_format.sh
+          yamllint                 # the linter of action.yml (tests/tools/action_test.py)
+          file man-db              # cpack's DEB generator (dpkg-shlibdeps of ELF files); man -l of the pages
+          zsh)                     # the zsh completion's test runs it (tests/tools/zsh_completion_test.zsh)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

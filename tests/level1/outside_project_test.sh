@@ -4,16 +4,25 @@
 # (a two-phase broadcast, an allreduce with a C operator, an alltoallv), gated with
 # bspcheck_add_test, and runs its ctest: the installed bsp-check must find it clean, and a
 # buggy twin registered the same way must fail its gate.
+#   outside_project_test.sh BUILD                 installs BUILD into a temporary prefix
+#   outside_project_test.sh --installed PREFIX    uses what is installed in PREFIX (the Debian
+#                                                 package in /usr: tests/tools/package_test.sh),
+#                                                 with no prefix path given to find_package
 set -euo pipefail
-build="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cmake --install "$build" --prefix "$work/prefix" >/dev/null
+if [ "$1" = --installed ]; then
+  prefix="$2"; prefix_path=()
+else
+  prefix="$work/prefix"
+  cmake --install "$1" --prefix "$prefix" >/dev/null
+  prefix_path=(-DCMAKE_PREFIX_PATH="$prefix")
+fi
 for f in include/bspcheck/level1.h include/bspcheck/level1.hpp include/bspcheck/testing.hpp \
          lib/cmake/BSPCheck/BSPCheckTesting.cmake; do
-  [ -e "$work/prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
+  [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
-ls "$work"/prefix/lib*/libbspcheck_level1.so* >/dev/null 2>&1 || { echo "FAIL: libbspcheck_level1 not installed"; exit 1; }
+ls "$prefix"/lib*/libbspcheck_level1.so* >/dev/null 2>&1 || { echo "FAIL: libbspcheck_level1 not installed"; exit 1; }
 
 mkdir -p "$work/outside"
 cat > "$work/outside/CMakeLists.txt" <<'CM'
@@ -66,7 +75,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 C
-cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
+cmake -S "$work/outside" -B "$work/outside/build" "${prefix_path[@]}" >/dev/null
 cmake --build "$work/outside/build" >/dev/null
 (cd "$work/outside/build" && ctest -L '^outside$' --output-on-failure) \
   || { echo "FAIL: the outside project's bspcheck_add_test gates failed"; exit 1; }

@@ -4,14 +4,27 @@
 # builds an outside CMake project, and the installed bsp-check runs it; the same for a
 # MulticoreBSP for C program (bspcc --dialect=mcbsp, BSPCheck::mcbsp). The prefix has a space in
 # its name; bspcc builds a C++ source (through bspcxx).
+#   install_test.sh BUILD SRC                 installs BUILD into a temporary prefix
+#   install_test.sh --installed PREFIX SRC    checks what is already installed in PREFIX (the
+#                                             Debian package in /usr: tests/tools/package_test.sh);
+#                                             find_package(BSPCheck) is then given no prefix path
 set -euo pipefail
-build="$1"; src="$2"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-prefix="$work/install prefix"  # a space in the prefix: every path is one word in the wrappers
-cmake --install "$build" --prefix "$prefix" >/dev/null
+if [ "$1" = --installed ]; then
+  prefix="$2"; src="$3"; prefix_path=()
+else
+  build="$1"; src="$2"
+  prefix="$work/install prefix"  # a space in the prefix: every path is one word in the wrappers
+  cmake --install "$build" --prefix "$prefix" >/dev/null
+  prefix_path=(-DCMAKE_PREFIX_PATH="$prefix")
+fi
 for f in bin/bsp-check bin/bspcc bin/bspcxx include/bsp.h include/mcbsp.h include/mcbsp-affinity.h \
-         include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake; do
+         include/bspcheck/dialects/mcbsp/bsp.h include/bspcheck/bspcheck.hpp lib/cmake/BSPCheck/BSPCheckConfig.cmake \
+         share/man/man1/bsp-check.1 share/man/man1/bspcc.1 share/man/man1/bspcxx.1 share/man/man7/bspcheck-options.7 \
+         share/bash-completion/completions/bsp-check share/bash-completion/completions/bspcc \
+         share/bash-completion/completions/bspcxx share/zsh/vendor-completions/_bsp-check \
+         share/zsh/vendor-completions/_bspcc share/doc/bsp-check/README.md share/doc/bsp-check/docs/cli.md; do
   [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed"; exit 1; }
 done
 
@@ -79,7 +92,7 @@ add_executable(mcring mcring.c)
 target_link_libraries(mcring PRIVATE BSPCheck::mcbsp)
 CM
 cp "$work/ring.c" "$work/mcring.c" "$work/outside/"
-cmake -S "$work/outside" -B "$work/outside/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake -S "$work/outside" -B "$work/outside/build" "${prefix_path[@]}" >/dev/null
 cmake --build "$work/outside/build" >/dev/null
 "$prefix/bin/bsp-check" run -q -p 1-4 --seeds 5 "$work/outside/build/ring" >/dev/null \
   || { echo "FAIL: installed bsp-check on the find_package program"; exit 1; }
