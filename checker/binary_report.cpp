@@ -187,54 +187,11 @@ Finding read_finding(Reader& r) {
 
 }  // namespace
 
-std::string run_report_to_bytes(const RunReport& report) {
-  // What the JSON form leaves out reads back as the default there: it is not sent here either.
-  const RunReport* sent = &report;
-  RunReport trimmed;
-  if (report.nprocs <= 0) {  // no bsp_begin: the fields of the run are not sent
-    trimmed.seed = report.seed;
-    trimmed.procs_available = report.procs_available;
-    trimmed.completed = report.completed;
-    trimmed.findings = report.findings;
-    trimmed.unchecked = report.unchecked;
-    sent = &trimmed;
-  } else if (report.trace_calls == 0 && report.trace_bytes != 0) {  // no trace: nor its size
-    trimmed = report;
-    trimmed.trace_bytes = 0;
-    sent = &trimmed;
-  }
-  const RunReport& r = *sent;
-  Writer w;
-  w.raw(kMagic, sizeof kMagic);
-  w.raw(&kVersion, 1);
-  w.u(r.seed);
-  w.i(r.procs_available);
-  w.b(r.completed);
-  w.i(r.nprocs);
-  w.i(r.supersteps);
-  w.b(r.aborted);
-  w.s(r.abort_message);
-  w.u(r.switches);
-  w.u(r.output_hash.size());
-  for (std::uint64_t h : r.output_hash) w.digest(h);
-  w.u(r.trace_bytes);
-  w.u(r.trace_calls);
-  w.u(r.coverage.size());
-  for (const CoverageTuple& t : r.coverage) {
-    w.i(t.superstep);
-    w.i(t.kind);
-    w.i(t.outcome);
-  }
-  w.u(r.findings.size());
-  for (const Finding& f : r.findings) write_finding(w, f);
-  w.u(r.unchecked.size());
-  for (const std::string& line : r.unchecked) w.s(line);
-  return w.take();
-}
+namespace {
 
-std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const std::vector<Finding>*> findings,
-                                 char* buf, std::size_t cap) {
-  Writer w(buf, cap);
+// Every field of a report, in the one order both writers use (a string, and a buffer that must not
+// allocate): the findings from one or more lists, as one list.
+void write_report(Writer& w, const RunReport& r, std::initializer_list<const std::vector<Finding>*> findings) {
   w.raw(kMagic, sizeof kMagic);
   w.raw(&kVersion, 1);
   w.u(r.seed);
@@ -247,7 +204,7 @@ std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const
   w.u(r.switches);
   w.u(r.output_hash.size());
   for (std::uint64_t h : r.output_hash) w.digest(h);
-  w.u(r.trace_calls == 0 ? 0 : r.trace_bytes);  // as run_report_to_bytes: no trace, nor its size
+  w.u(r.trace_calls == 0 ? 0 : r.trace_bytes);  // no trace: nor its size (as the JSON form)
   w.u(r.trace_calls);
   w.u(r.coverage.size());
   for (const CoverageTuple& t : r.coverage) {
@@ -260,6 +217,33 @@ std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const
   w.u(n);
   for (const std::vector<Finding>* list : findings)
     for (const Finding& f : *list) write_finding(w, f);
+  w.u(r.unchecked.size());
+  for (const std::string& line : r.unchecked) w.s(line);
+}
+
+}  // namespace
+
+std::string run_report_to_bytes(const RunReport& report) {
+  // What the JSON form leaves out reads back as the default there: it is not sent here either.
+  const RunReport* sent = &report;
+  RunReport trimmed;
+  if (report.nprocs <= 0) {  // no bsp_begin: the fields of the run are not sent
+    trimmed.seed = report.seed;
+    trimmed.procs_available = report.procs_available;
+    trimmed.completed = report.completed;
+    trimmed.findings = report.findings;
+    trimmed.unchecked = report.unchecked;
+    sent = &trimmed;
+  }
+  Writer w;
+  write_report(w, *sent, {&sent->findings});
+  return w.take();
+}
+
+std::size_t run_report_to_buffer(const RunReport& r, std::initializer_list<const std::vector<Finding>*> findings,
+                                 char* buf, std::size_t cap) {
+  Writer w(buf, cap);
+  write_report(w, r, findings);
   return w.written();
 }
 

@@ -180,5 +180,6 @@ def load(driver, wrapper_source):
         what = _run(driver, flag, "--help").splitlines()[0].split(": ", 1)[1]
         catalogues.append((flag, what))
     wrapper_options, dialects = _wrapper(wrapper_source)
-    version = _run(driver, "--version").strip()
+    # "bsp-check VERSION", then what this machine's watchpoints do (not the page's business).
+    version = _run(driver, "--version").splitlines()[0].strip().removeprefix("bsp-check ")
     return Model(version, description, usage, commands, catalogues, options_table, rules, wrapper_options, dialects)

@@ -55,7 +55,7 @@ done
 $sudo apt-get update -qq || echo "package test: apt-get update failed; using the package lists at hand"
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$deb" >/dev/null
 [ "$(command -v bsp-check)" = /usr/bin/bsp-check ] || { echo "FAIL: bsp-check is not /usr/bin/bsp-check"; exit 1; }
-[ "$(bsp-check --version)" = "$version" ] || { echo "FAIL: bsp-check --version: $(bsp-check --version), not $version"; exit 1; }
+[ "$(bsp-check --version | head -1)" = "bsp-check $version" ] || { echo "FAIL: bsp-check --version: $(bsp-check --version), not bsp-check $version"; exit 1; }
 
 bash "$src/tests/tools/install_test.sh" --installed /usr "$src"
 bash "$src/tests/level1/outside_project_test.sh" --installed /usr

@@ -8,7 +8,8 @@ set -uo pipefail
 driver="$1"; program="$2"; version_file="$3"; project_version="$4"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-version="$("$driver" --version)" || { echo "FAIL: bsp-check --version"; exit 1; }
+version="$("$driver" --version | head -1)" || { echo "FAIL: bsp-check --version"; exit 1; }
+version="${version#bsp-check }"  # its first line is "bsp-check VERSION" (the second: the watchpoint probe)
 [ "$version" = "$(cat "$version_file")" ] || { echo "FAIL: --version says $version, version.txt $(cat "$version_file")"; exit 1; }
 grep -qE "^${project_version//./\\.}(\+([0-9]+\.)?g[0-9a-f]{7,}(\.dirty)?|\+dirty)?$" <<<"$version" ||
   { echo "FAIL: '$version' is not $project_version with optional git metadata"; exit 1; }
