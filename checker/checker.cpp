@@ -60,7 +60,8 @@ bool equal_bytes(const std::byte* a, const std::byte* b, std::size_t n) {
 // order within each group is drawn from the seed.
 std::string collision_outcome(const char* a, const char* b) {
   const bool a_get = std::strcmp(a, "bsp_get") == 0, b_get = std::strcmp(b, "bsp_get") == 0;
-  if (a_get != b_get) return "the bsp_get's data is written first and the bsp_put's data lands last, as BSPlib specifies";
+  if (a_get != b_get)
+    return "the bsp_get's data is written first and the bsp_put's data lands last, as BSPlib specifies";
   if (a_get) return "which bsp_get's data lands last is drawn from the seed";
   return "which bsp_put's data lands last is drawn from the seed";
 }
@@ -218,17 +219,16 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
         const Interval& other = prev.is_hp() ? cur : prev;
         f.rule = rule_id(Rule::hp_dst_conflict);
         m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
-          << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other)
-          << "'s " << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
+          << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other) << "'s "
+          << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
       } else {
         f.rule = rule_id(Rule::put_collision);
         // Two gets of one process into one buffer are one process's two calls, not "processes 0".
         if (pid_of(prev) == pid_of(cur))
           m << "process " << pid_of(cur) << "'s " << call_of(prev) << " and " << call_of(cur);
-        else
-          m << "processes " << pids_text({pid_of(prev), pid_of(cur)});
-        m << " write different data to the same " << hi - lo << " bytes on process " << owner << " in one superstep: "
-          << collision_outcome(call_of(prev), call_of(cur));
+        else m << "processes " << pids_text({pid_of(prev), pid_of(cur)});
+        m << " write different data to the same " << hi - lo << " bytes on process " << owner
+          << " in one superstep: " << collision_outcome(call_of(prev), call_of(cur));
       }
       f.message = m.str();
       f.superstep = superstep;
@@ -273,17 +273,24 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
       if (std::strcmp(op.call, "bsp_direct_get") == 0)
         m << "it read the source at once, while process " << op.src_owner << " may be anywhere in its superstep, "
           << "so what it read depends on timing";
-      else
-        m << "an unbuffered operation may read its source at any moment in between";
-      diag_.report(Finding{rule_id(Rule::hp_src_modified), rule_severity(Rule::hp_src_modified), m.str(), {op.caller, op.src_owner}, superstep,
+      else m << "an unbuffered operation may read its source at any moment in between";
+      diag_.report(Finding{rule_id(Rule::hp_src_modified),
+                           rule_severity(Rule::hp_src_modified),
+                           m.str(),
+                           {op.caller, op.src_owner},
+                           superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
     if (op.fired && hash(op.dst, op.nbytes) != op.dst_hash_after_fire) {
       std::ostringstream m;
-      m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes
-        << " bytes on process " << op.dst_owner << ") was written again in the superstep after the data "
+      m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
+        << op.dst_owner << ") was written again in the superstep after the data "
         << "arrived; an unbuffered operation may land at any moment, so the result depends on timing";
-      diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
+      diag_.report(Finding{rule_id(Rule::hp_dst_conflict),
+                           rule_severity(Rule::hp_dst_conflict),
+                           m.str(),
+                           {op.caller, op.dst_owner},
+                           superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
@@ -295,7 +302,11 @@ void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "
     << "operation may land at any moment, so the result depends on timing";
-  diag_.report(Finding{rule_id(Rule::hp_dst_conflict), rule_severity(Rule::hp_dst_conflict), m.str(), {op.caller, op.dst_owner}, superstep,
+  diag_.report(Finding{rule_id(Rule::hp_dst_conflict),
+                       rule_severity(Rule::hp_dst_conflict),
+                       m.str(),
+                       {op.caller, op.dst_owner},
+                       superstep,
                        {diag_.location(op.site, op.caller, op.call)}});
 }
 
@@ -305,7 +316,11 @@ void Checker::queue_unconsumed(int pid, std::size_t unread, const std::vector<in
   m << "process " << pid << " left " << unread << " message" << (unread == 1 ? "" : "s") << " unread (from process"
     << (senders.size() > 1 ? "es " : " ") << pids_text(senders) << ") at " << call
     << "; unread messages vanish when the next superstep starts";
-  diag_.report(Finding{rule_id(Rule::queue_unconsumed), rule_severity(Rule::queue_unconsumed), m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::queue_unconsumed),
+                       rule_severity(Rule::queue_unconsumed),
+                       m.str(),
+                       {pid},
+                       superstep,
                        {diag_.location(site, pid, call)}});
 }
 
@@ -313,7 +328,11 @@ void Checker::move_truncated(int pid, std::size_t payload, std::size_t reception
   std::ostringstream m;
   m << "process " << pid << " moved a payload of " << payload << " bytes into a reception area of " << reception
     << " bytes: " << payload - reception << " bytes were dropped";
-  diag_.report(Finding{rule_id(Rule::move_truncated), rule_severity(Rule::move_truncated), m.str(), {pid}, superstep,
+  diag_.report(Finding{rule_id(Rule::move_truncated),
+                       rule_severity(Rule::move_truncated),
+                       m.str(),
+                       {pid},
+                       superstep,
                        {diag_.location(site, pid, "bsp_move")}});
 }
 
@@ -396,7 +415,11 @@ void Checker::hygiene_exit(int pid, const HygieneState& at_enter, const HygieneS
   std::string m = "level-1 operation '" + now.name + "' on process " + std::to_string(pid) +
                   " does not leave the BSPlib state as it found it: ";
   for (std::size_t i = 0; i < what.size(); ++i) m += (i ? "; " : "") + what[i];
-  diag_.report(Finding{rule_id(Rule::level1_hygiene), rule_severity(Rule::level1_hygiene), m, {pid}, now.superstep,
+  diag_.report(Finding{rule_id(Rule::level1_hygiene),
+                       rule_severity(Rule::level1_hygiene),
+                       m,
+                       {pid},
+                       now.superstep,
                        {diag_.location(at_enter.site, pid, "bspcheck_level1_enter"),
                         diag_.location(exit_site, pid, "bspcheck_level1_exit")}});
 }

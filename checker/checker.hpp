@@ -23,8 +23,8 @@ struct BufferedWrite {
   void* dst;
   std::size_t data;
   std::uint32_t nbytes;
-  int writer;      // process that issued the operation
-  int owner;       // process whose memory is written
+  int writer;  // process that issued the operation
+  int owner;   // process whose memory is written
   rt::Site site;
   const char* call;
 };
@@ -63,9 +63,9 @@ struct RegOrderConflict {
 struct HygieneState {
   std::string name;
   rt::Site site;
-  long registrations;      // live slots plus pushes minus pops pending for the next sync
-  int next_tagsize;        // the tag size the next superstep will have
-  std::size_t unread;      // messages in the queue
+  long registrations;  // live slots plus pushes minus pops pending for the next sync
+  int next_tagsize;    // the tag size the next superstep will have
+  std::size_t unread;  // messages in the queue
   int superstep;
 };
 

@@ -156,8 +156,7 @@ void Diagnostics::print_repeat_summary() {
   if (!out_) return;
   for (const auto& [key, r] : repeats_)
     if (r.seen > 1)
-      std::fprintf(out_, "bsp-check: note: %zu more finding(s) like [%s] not shown\n", r.seen - 1,
-                   key.c_str());
+      std::fprintf(out_, "bsp-check: note: %zu more finding(s) like [%s] not shown\n", r.seen - 1, key.c_str());
 }
 
 }  // namespace bspcheck::checker

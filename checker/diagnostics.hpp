@@ -71,8 +71,8 @@ class Diagnostics {
   std::function<void()> on_printed_;
   std::string repro_;
   struct Repeats {
-    std::size_t seen = 0;           // reported
-    std::size_t kept = 0;           // of them in findings_
+    std::size_t seen = 0;  // reported
+    std::size_t kept = 0;  // of them in findings_
     int last_kept_superstep = -1;
   };
   std::map<std::string, Repeats> repeats_;  // key: rule and locations

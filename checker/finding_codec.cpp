@@ -39,12 +39,9 @@ nlohmann::json finding_to_json(const Finding& f) {
     }
     locs.push_back(std::move(loc));
   }
-  return {{"rule", f.rule},
-          {"severity", severity_name(f.severity)},
-          {"message", f.message},
-          {"processes", f.processes},
-          {"superstep", f.superstep},
-          {"locations", locs}};
+  return {{"rule", f.rule},           {"severity", severity_name(f.severity)},
+          {"message", f.message},     {"processes", f.processes},
+          {"superstep", f.superstep}, {"locations", locs}};
 }
 
 Finding finding_from_json(const nlohmann::json& j) {
@@ -66,8 +63,8 @@ Finding finding_from_json(const nlohmann::json& j) {
       loc.state = field<std::string>(l, "state", "");
       if (l.is_object() && l.contains("stack") && l["stack"].is_array())
         for (const auto& fr : l["stack"])
-          loc.stack.push_back({field<std::string>(fr, "function", ""), field<std::string>(fr, "file", ""),
-                               field<int>(fr, "line", 0)});
+          loc.stack.push_back(
+              {field<std::string>(fr, "function", ""), field<std::string>(fr, "file", ""), field<int>(fr, "line", 0)});
       f.locations.push_back(std::move(loc));
     }
   return f;
@@ -92,7 +89,8 @@ nlohmann::json digests_to_json(const std::vector<std::uint64_t>& digests) {
 std::vector<std::uint64_t> digests_from_json(const nlohmann::json& j) {
   std::vector<std::uint64_t> digests;
   if (j.is_array())
-    for (const auto& h : j) digests.push_back(h.is_string() ? std::strtoull(h.get<std::string>().c_str(), nullptr, 16) : 0);
+    for (const auto& h : j)
+      digests.push_back(h.is_string() ? std::strtoull(h.get<std::string>().c_str(), nullptr, 16) : 0);
   return digests;
 }
 

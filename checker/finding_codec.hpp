@@ -28,15 +28,15 @@ Finding finding_from_json(const nlohmann::json& j);
 struct RunReport {
   std::uint64_t seed = 0;
   int procs_available = 0;
-  bool completed = false;      // bsp_end was reached (or the run stopped in an orderly way)
-  int nprocs = 0;              // granted by bsp_begin; 0 when it was never called
+  bool completed = false;  // bsp_end was reached (or the run stopped in an orderly way)
+  int nprocs = 0;          // granted by bsp_begin; 0 when it was never called
   int supersteps = 0;
   bool aborted = false;
   std::string abort_message;
   std::uint64_t switches = 0;
-  std::vector<std::uint64_t> output_hash;  // per process: a digest of everything it printed
+  std::vector<std::uint64_t> output_hash;          // per process: a digest of everything it printed
   std::uint64_t trace_bytes = 0, trace_calls = 0;  // when recording
-  std::vector<CoverageTuple> coverage;     // the coverage tuples the run reached (sorted)
+  std::vector<CoverageTuple> coverage;             // the coverage tuples the run reached (sorted)
   std::vector<Finding> findings;
   // Checks the run could not make, one line each saying which and why (an ASan build's early
   // reads of bytes ASan cannot poison, where hardware watchpoints do not fire): the driver says so

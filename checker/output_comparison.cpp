@@ -35,13 +35,17 @@ std::optional<std::string> first_line_difference(const std::vector<std::string>&
 }
 
 std::string default_schedule_divergence(int pid, const std::string& difference) {
-  return "process " + std::to_string(pid) + " prints other output than under the default schedule (explore's first): " +
-         difference;
+  return "process " + std::to_string(pid) +
+         " prints other output than under the default schedule (explore's first): " + difference;
 }
 
 Finding default_schedule_divergence_finding(int pid, const std::string& difference, int superstep) {
-  return Finding{rule_id(Rule::schedule_divergence), rule_severity(Rule::schedule_divergence),
-                 default_schedule_divergence(pid, difference), {pid}, superstep, {}};
+  return Finding{rule_id(Rule::schedule_divergence),
+                 rule_severity(Rule::schedule_divergence),
+                 default_schedule_divergence(pid, difference),
+                 {pid},
+                 superstep,
+                 {}};
 }
 
 }  // namespace bspcheck::checker

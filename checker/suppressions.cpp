@@ -47,8 +47,7 @@ Suppressions Suppressions::parse(const std::string& text, const std::string& ori
       }
       e.file = where;
     }
-    if (words >> extra)
-      throw std::runtime_error(origin + ":" + std::to_string(n) + ": expected 'RULE [FILE[:LINE]]'");
+    if (words >> extra) throw std::runtime_error(origin + ":" + std::to_string(n) + ": expected 'RULE [FILE[:LINE]]'");
     s.entries_.push_back(std::move(e));
   }
   return s;

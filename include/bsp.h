@@ -20,7 +20,8 @@
 /* MulticoreBSP's mcbsp.h declares the same names with size_t types: the two cannot meet in one
  * file (engine/frontends/mcbsp_api.cpp, which serves both, defines BSPCHECK_MCBSP_IMPLEMENTATION). */
 #if defined(BSPCHECK_MCBSP_INTERFACE) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
-#error "bsp-check: the classic <bsp.h> after MulticoreBSP's <mcbsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
+#error \
+    "bsp-check: the classic <bsp.h> after MulticoreBSP's <mcbsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
 #endif
 
 #ifdef __cplusplus
@@ -81,14 +82,16 @@ int bsp_nhalf(void);
  * bspsstep and bspsstep_end (the superstep brackets) are served, below. */
 #if defined(__has_attribute)
 #if __has_attribute(error)
-void bspstart(int argc, char **argv, int maxprocs, int *nprocs, int *mypid) __attribute__((error(
-    "bsp-check: Miller's bspstart (Oxford BSP library) is not supported; use bsp_begin, see docs/dialects.md")));
-void bspfinish(void) __attribute__((error(
-    "bsp-check: Miller's bspfinish (Oxford BSP library) is not supported; use bsp_end, see docs/dialects.md")));
-void bspstore(int pid, void *src, void *dst, int nbytes) __attribute__((error(
-    "bsp-check: Miller's bspstore (Oxford BSP library) is not supported; register dst with bsp_push_reg and use bsp_put, see docs/dialects.md")));
-void bspfetch(int pid, void *src, void *dst, int nbytes) __attribute__((error(
-    "bsp-check: Miller's bspfetch (Oxford BSP library) is not supported; register src with bsp_push_reg and use bsp_get, see docs/dialects.md")));
+void bspstart(int argc, char **argv, int maxprocs, int *nprocs, int *mypid) __attribute__((
+    error("bsp-check: Miller's bspstart (Oxford BSP library) is not supported; use bsp_begin, see docs/dialects.md")));
+void bspfinish(void) __attribute__((
+    error("bsp-check: Miller's bspfinish (Oxford BSP library) is not supported; use bsp_end, see docs/dialects.md")));
+void bspstore(int pid, void *src, void *dst, int nbytes)
+    __attribute__((error("bsp-check: Miller's bspstore (Oxford BSP library) is not supported; register dst with "
+                         "bsp_push_reg and use bsp_put, see docs/dialects.md")));
+void bspfetch(int pid, void *src, void *dst, int nbytes)
+    __attribute__((error("bsp-check: Miller's bspfetch (Oxford BSP library) is not supported; register src with "
+                         "bsp_push_reg and use bsp_get, see docs/dialects.md")));
 #endif
 #endif
 
@@ -114,16 +117,19 @@ double bspcheck_cputime_at(const char *file, int line);
  * _Generic that lets int * (and NULL) through and turns any other pointer into a call of a
  * function marked with GCC's and Clang's error attribute: a compile error with this message.
  * (C++ never converts between these pointer types, so it needs no such guard.) */
-int *bspcheck_classic_get_tag_status(void) __attribute__((error(
-    "bsp-check: bsp_get_tag's status is int * in the classic BSPlib interface; a MulticoreBSP for C program (size_t status) builds with bspcc --dialect=mcbsp")));
-int *bspcheck_classic_qsize_count(void) __attribute__((error(
-    "bsp-check: bsp_qsize takes int * counts in the classic BSPlib interface; a MulticoreBSP for C program (bsp_nprocs_t/size_t counts) builds with bspcc --dialect=mcbsp")));
-int *bspcheck_classic_tagsize(void) __attribute__((error(
-    "bsp-check: bsp_set_tagsize takes int * in the classic BSPlib interface; a MulticoreBSP for C program (size_t tag size) builds with bspcc --dialect=mcbsp")));
+int *bspcheck_classic_get_tag_status(void)
+    __attribute__((error("bsp-check: bsp_get_tag's status is int * in the classic BSPlib interface; a MulticoreBSP for "
+                         "C program (size_t status) builds with bspcc --dialect=mcbsp")));
+int *bspcheck_classic_qsize_count(void)
+    __attribute__((error("bsp-check: bsp_qsize takes int * counts in the classic BSPlib interface; a MulticoreBSP for "
+                         "C program (bsp_nprocs_t/size_t counts) builds with bspcc --dialect=mcbsp")));
+int *bspcheck_classic_tagsize(void)
+    __attribute__((error("bsp-check: bsp_set_tagsize takes int * in the classic BSPlib interface; a MulticoreBSP for C "
+                         "program (size_t tag size) builds with bspcc --dialect=mcbsp")));
 #define BSPCHECK_INT_RESULT_(ptr, wrong_type) \
-  _Generic((ptr), int *: (ptr), void *: (ptr), int: (ptr), default: wrong_type())
+  _Generic((ptr), int * : (ptr), void * : (ptr), int : (ptr), default : wrong_type())
 #define BSPCHECK_GET_TAG_ARGS_(status, tag) BSPCHECK_INT_RESULT_(status, bspcheck_classic_get_tag_status), tag
-#define BSPCHECK_QSIZE_ARGS_(nmessages, accum_nbytes) \
+#define BSPCHECK_QSIZE_ARGS_(nmessages, accum_nbytes)            \
   BSPCHECK_INT_RESULT_(nmessages, bspcheck_classic_qsize_count), \
       BSPCHECK_INT_RESULT_(accum_nbytes, bspcheck_classic_qsize_count)
 #define BSPCHECK_SET_TAGSIZE_ARGS_(tag_nbytes) BSPCHECK_INT_RESULT_(tag_nbytes, bspcheck_classic_tagsize)

@@ -17,7 +17,8 @@
 #define BSPCHECK_OXFORD_LEVEL1_H
 
 #ifdef BSPCHECK_LEVEL1_H
-#error "bsp-check: the Oxford toolset's <bsp_level1.h> and bsp-check's <bspcheck/level1.h> declare bsp_bcast, bsp_gather, bsp_scatter and bsp_scan with different arguments: include one of them"
+#error \
+    "bsp-check: the Oxford toolset's <bsp_level1.h> and bsp-check's <bspcheck/level1.h> declare bsp_bcast, bsp_gather, bsp_scatter and bsp_scan with different arguments: include one of them"
 #endif
 
 /* The toolset's programs include bsp.h beside this header; its machine parameters bsp_s, bsp_l,

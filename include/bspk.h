@@ -13,15 +13,16 @@ extern "C" {
 /* A comem pointer: one element of a communicable-memory region of some process. A small value
  * type, passed and returned by value; usable as is on every process. */
 typedef struct bspk_ptr {
-  int owner;   /* the process whose memory holds the region; -1: the null pointer */
-  int region;  /* the region's number on its owner (with owner -2: a lookup decided later) */
-  long elem;   /* the element it points to */
+  int owner;  /* the process whose memory holds the region; -1: the null pointer */
+  int region; /* the region's number on its owner (with owner -2: a lookup decided later) */
+  long elem;  /* the element it points to */
 } bspk_ptr;
 
 /* The null comem pointer. In C it is a compound literal, which ISO C does not accept as the
  * initializer of a variable with static storage: initialize those with NULL_COMEM_PTR_INIT
  * (static bspk_ptr p = NULL_COMEM_PTR_INIT;). */
-#define NULL_COMEM_PTR_INIT {-1, -1, 0}
+#define NULL_COMEM_PTR_INIT \
+  { -1, -1, 0 }
 #ifdef __cplusplus
 #define NULL_COMEM_PTR (bspk_ptr{-1, -1, 0})
 #else

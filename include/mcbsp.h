@@ -49,7 +49,8 @@ void bspcheck_mcbsp_begin_int(int maxprocs);
 #else
 
 #if defined(BSPCHECK_BSP_H) && !defined(BSPCHECK_MCBSP_IMPLEMENTATION)
-#error "bsp-check: MulticoreBSP's <mcbsp.h> after the classic <bsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
+#error \
+    "bsp-check: MulticoreBSP's <mcbsp.h> after the classic <bsp.h>: build a MulticoreBSP for C program with bspcc --dialect=mcbsp (CMake: BSPCheck::mcbsp)"
 #endif
 
 #include <mcbsp-affinity.h>
@@ -145,21 +146,25 @@ void bspcheck_set_site(const char *file, int line);
 /* The mirror image of the classic bsp.h's guard: C would convert an int * to size_t * behind a
  * warning and the call would write 8 bytes into a 4-byte variable. int * is accepted for the
  * message count, which MulticoreBSP itself fills correctly (same size, pointer-sign warning only). */
-bspcheck_mcbsp_size_t *bspcheck_mcbsp_get_tag_status(void) __attribute__((error(
-    "bsp-check: under --dialect=mcbsp bsp_get_tag's status is bsp_size_t * (size_t); a classic BSPlib program (int status) builds without --dialect")));
-bspcheck_mcbsp_size_t *bspcheck_mcbsp_qsize_size(void) __attribute__((error(
-    "bsp-check: under --dialect=mcbsp bsp_qsize's accumulated size is bsp_size_t * (size_t); a classic BSPlib program (int sizes) builds without --dialect")));
-bspcheck_mcbsp_nprocs_t *bspcheck_mcbsp_qsize_packets(void) __attribute__((error(
-    "bsp-check: under --dialect=mcbsp bsp_qsize's packet count is bsp_nprocs_t * (unsigned int)")));
-bspcheck_mcbsp_size_t *bspcheck_mcbsp_tagsize(void) __attribute__((error(
-    "bsp-check: under --dialect=mcbsp bsp_set_tagsize takes bsp_size_t * (size_t); a classic BSPlib program (int tag size) builds without --dialect")));
+bspcheck_mcbsp_size_t *bspcheck_mcbsp_get_tag_status(void)
+    __attribute__((error("bsp-check: under --dialect=mcbsp bsp_get_tag's status is bsp_size_t * (size_t); a classic "
+                         "BSPlib program (int status) builds without --dialect")));
+bspcheck_mcbsp_size_t *bspcheck_mcbsp_qsize_size(void)
+    __attribute__((error("bsp-check: under --dialect=mcbsp bsp_qsize's accumulated size is bsp_size_t * (size_t); a "
+                         "classic BSPlib program (int sizes) builds without --dialect")));
+bspcheck_mcbsp_nprocs_t *bspcheck_mcbsp_qsize_packets(void) __attribute__((
+    error("bsp-check: under --dialect=mcbsp bsp_qsize's packet count is bsp_nprocs_t * (unsigned int)")));
+bspcheck_mcbsp_size_t *bspcheck_mcbsp_tagsize(void)
+    __attribute__((error("bsp-check: under --dialect=mcbsp bsp_set_tagsize takes bsp_size_t * (size_t); a classic "
+                         "BSPlib program (int tag size) builds without --dialect")));
 #define BSPCHECK_MCBSP_SIZE_RESULT_(ptr, wrong_type) \
-  _Generic((ptr), bspcheck_mcbsp_size_t *: (ptr), void *: (ptr), int: (ptr), default: wrong_type())
+  _Generic((ptr), bspcheck_mcbsp_size_t * : (ptr), void * : (ptr), int : (ptr), default : wrong_type())
 #define BSPCHECK_MCBSP_COUNT_RESULT_(ptr, wrong_type) \
   _Generic((ptr), bspcheck_mcbsp_nprocs_t *: (ptr), int *: (bspcheck_mcbsp_nprocs_t *)(ptr), void *: (ptr), \
            int: (ptr), default: wrong_type())
-#define BSPCHECK_MCBSP_GET_TAG_ARGS_(status, tag) BSPCHECK_MCBSP_SIZE_RESULT_(status, bspcheck_mcbsp_get_tag_status), tag
-#define BSPCHECK_MCBSP_QSIZE_ARGS_(packets, accumulated_size) \
+#define BSPCHECK_MCBSP_GET_TAG_ARGS_(status, tag) \
+  BSPCHECK_MCBSP_SIZE_RESULT_(status, bspcheck_mcbsp_get_tag_status), tag
+#define BSPCHECK_MCBSP_QSIZE_ARGS_(packets, accumulated_size)          \
   BSPCHECK_MCBSP_COUNT_RESULT_(packets, bspcheck_mcbsp_qsize_packets), \
       BSPCHECK_MCBSP_SIZE_RESULT_(accumulated_size, bspcheck_mcbsp_qsize_size)
 #define BSPCHECK_MCBSP_SET_TAGSIZE_ARGS_(size) BSPCHECK_MCBSP_SIZE_RESULT_(size, bspcheck_mcbsp_tagsize)

@@ -69,7 +69,7 @@ void bsp_bcast_2phase(int root, void *buf, size_t count, size_t elem_size) {
     /* Block k (bytes [k*b, min((k+1)*b, nb))) belongs to process (root + k) mod p. */
     const int b = (nb + p - 1) / p;
     char *bytes = (char *)buf;
-#define L1_BLOCK_SIZE(k) ((k) * b >= nb ? 0 : (nb - (k) * b < b ? nb - (k) * b : b))
+#define L1_BLOCK_SIZE(k) ((k)*b >= nb ? 0 : (nb - (k)*b < b ? nb - (k)*b : b))
     bsp_push_reg(buf, nb);
     bsp_sync();
     if (me == root)
@@ -94,9 +94,12 @@ enum l1_pattern { L1_TO_ROOT, L1_TO_ALL, L1_TO_HIGHER };
 
 static int l1_receives(enum l1_pattern pat, int root, int from, int to) {
   switch (pat) {
-    case L1_TO_ROOT: return to == root;
-    case L1_TO_ALL: return 1;
-    default: return to > from;
+    case L1_TO_ROOT:
+      return to == root;
+    case L1_TO_ALL:
+      return 1;
+    default:
+      return to > from;
   }
 }
 
@@ -120,8 +123,7 @@ static void l1_fold(char *dst, const char *scratch, int last, int nb, size_t cou
   for (int i = 1; i <= last; ++i) op(dst, scratch + (size_t)i * nb, count, ctx);
 }
 
-void bsp_reduce(int root, const void *src, void *dst, size_t count, size_t elem_size, bsp_level1_op op,
-                void *ctx) {
+void bsp_reduce(int root, const void *src, void *dst, size_t count, size_t elem_size, bsp_level1_op op, void *ctx) {
   L1_ENTER("bsp_reduce");
   const int p = bsp_nprocs(), me = bsp_pid();
   l1_check_root("bsp_reduce", root);
@@ -295,8 +297,8 @@ void bsp_alltoallv(const void *src, const size_t *sendcounts, const size_t *sdis
     }
     for (int i = 0; i < p; ++i) /* empty blocks send no message */
       if (i != me && !got[i] && recvcounts[i] != 0)
-        bsp_abort("bsp_alltoallv: process %d expects %zu elements from process %d but receives none", me,
-                  recvcounts[i], i);
+        bsp_abort("bsp_alltoallv: process %d expects %zu elements from process %d but receives none", me, recvcounts[i],
+                  i);
     free(got);
     bsp_set_tagsize(&previous);
   }

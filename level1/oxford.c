@@ -53,8 +53,8 @@ static void ox_check_nbytes(const char *fn, int nbytes, ox_site at) {
 /* p * nbytes as an int, or bsp_abort: the scratch areas are registered with an int size. */
 static int ox_table_bytes(const char *fn, int p, int nbytes, ox_site at) {
   if (nbytes > 0 && p > INT_MAX / nbytes)
-    OX_CALL(at, bsp_abort("%s at %s:%d: %d processes * %d bytes do not fit in an int", fn, at.file, at.line, p,
-                          nbytes));
+    OX_CALL(at,
+            bsp_abort("%s at %s:%d: %d processes * %d bytes do not fit in an int", fn, at.file, at.line, p, nbytes));
   return p * nbytes;
 }
 
@@ -136,8 +136,7 @@ static void ox_combine(const char *fn, bspcheck_oxford_op op, const char *table,
 }
 
 /* fold (prefix 0) or scan (prefix 1). */
-static void ox_reduce(const char *fn, bspcheck_oxford_op op, void *src, void *dst, int nbytes, int prefix,
-                      ox_site at) {
+static void ox_reduce(const char *fn, bspcheck_oxford_op op, void *src, void *dst, int nbytes, int prefix, ox_site at) {
   ox_enter(fn, at);
   ox_check_nbytes(fn, nbytes, at);
   const int p = ox_nprocs(at), me = ox_pid(at);
@@ -157,27 +156,27 @@ void bspcheck_oxford_scan(bspcheck_oxford_op op, void *src, void *dst, int nbyte
 }
 
 /* The typed operators, and the typed reductions over them: NAME(x, prefix, file, line). */
-#define OX_OPERATOR(name, type, expr)                                \
+#define OX_OPERATOR(name, type, expr)                               \
   static void name(void *result, void *left, void *right, int *n) { \
-    const type a = *(const type *)left, b = *(const type *)right;    \
-    (void)n;                                                         \
-    *(type *)result = (expr);                                        \
+    const type a = *(const type *)left, b = *(const type *)right;   \
+    (void)n;                                                        \
+    *(type *)result = (expr);                                       \
   }
-#define OX_REDUCTION(fn_name, op_name, type, expr, label)                                     \
-  OX_OPERATOR(op_name, type, expr)                                                            \
-  type fn_name(type x, int prefix, const char *file, int line) {                              \
-    type result;                                                                              \
+#define OX_REDUCTION(fn_name, op_name, type, expr, label)                                        \
+  OX_OPERATOR(op_name, type, expr)                                                               \
+  type fn_name(type x, int prefix, const char *file, int line) {                                 \
+    type result;                                                                                 \
     ox_reduce(prefix ? label "_prefix" : label, op_name, &x, &result, (int)sizeof(type), prefix, \
-              (ox_site){file, line});                                                         \
-    return result;                                                                            \
+              (ox_site){file, line});                                                            \
+    return result;                                                                               \
   }
 
 OX_REDUCTION(bspcheck_oxford_sumI, ox_add_int, int, a + b, "bsp_sumI")
 OX_REDUCTION(bspcheck_oxford_sumR, ox_add_float, float, a + b, "bsp_sumR")
 OX_REDUCTION(bspcheck_oxford_sumD, ox_add_double, double, a + b, "bsp_sumD")
-OX_REDUCTION(bspcheck_oxford_productI, ox_mul_int, int, a * b, "bsp_productI")
-OX_REDUCTION(bspcheck_oxford_productR, ox_mul_float, float, a * b, "bsp_productR")
-OX_REDUCTION(bspcheck_oxford_productD, ox_mul_double, double, a * b, "bsp_productD")
+OX_REDUCTION(bspcheck_oxford_productI, ox_mul_int, int, a *b, "bsp_productI")
+OX_REDUCTION(bspcheck_oxford_productR, ox_mul_float, float, a *b, "bsp_productR")
+OX_REDUCTION(bspcheck_oxford_productD, ox_mul_double, double, a *b, "bsp_productD")
 OX_REDUCTION(bspcheck_oxford_minI, ox_min_int, int, a < b ? a : b, "bsp_minI")
 OX_REDUCTION(bspcheck_oxford_minR, ox_min_float, float, a < b ? a : b, "bsp_minR")
 OX_REDUCTION(bspcheck_oxford_minD, ox_min_double, double, a < b ? a : b, "bsp_minD")
@@ -185,7 +184,7 @@ OX_REDUCTION(bspcheck_oxford_maxI, ox_max_int, int, a > b ? a : b, "bsp_maxI")
 OX_REDUCTION(bspcheck_oxford_maxR, ox_max_float, float, a > b ? a : b, "bsp_maxR")
 OX_REDUCTION(bspcheck_oxford_maxD, ox_max_double, double, a > b ? a : b, "bsp_maxD")
 
-OX_OPERATOR(ox_and, int, a && b)
+OX_OPERATOR(ox_and, int, a &&b)
 OX_OPERATOR(ox_or, int, a || b)
 
 /* 1 or 0 on every p. (The toolset's fold copied src on one process, so there bsp_all(5) was 5;
@@ -218,23 +217,23 @@ int bspcheck_oxford_constantI(int x, const char *file, int line) {
 
 /* Every process's value on every process, sorted there (insertion sort: p is small, and it is
  * stable, like the toolset's bubble sort), and process i keeps the i-th. */
-#define OX_SORT(fn_name, type, label)                                             \
-  type fn_name(type x, const char *file, int line) {                              \
-    const ox_site at = {file, line};                                              \
-    ox_enter(label, at);                                                          \
-    const int p = ox_nprocs(at), me = ox_pid(at);                                 \
-    type *all = (type *)ox_alloc(label, (size_t)p * sizeof(type), at);           \
-    ox_collect(&x, (char *)all, (int)sizeof x, 0, at);                     \
-    for (int i = 1; i < p; ++i) {                                                 \
-      const type v = all[i];                                                      \
-      int j = i;                                                                  \
-      for (; j > 0 && v < all[j - 1]; --j) all[j] = all[j - 1];                   \
-      all[j] = v;                                                                 \
-    }                                                                             \
-    const type mine = all[me];                                                    \
-    free(all);                                                                    \
-    ox_exit(label, at);                                                           \
-    return mine;                                                                  \
+#define OX_SORT(fn_name, type, label)                                  \
+  type fn_name(type x, const char *file, int line) {                   \
+    const ox_site at = {file, line};                                   \
+    ox_enter(label, at);                                               \
+    const int p = ox_nprocs(at), me = ox_pid(at);                      \
+    type *all = (type *)ox_alloc(label, (size_t)p * sizeof(type), at); \
+    ox_collect(&x, (char *)all, (int)sizeof x, 0, at);                 \
+    for (int i = 1; i < p; ++i) {                                      \
+      const type v = all[i];                                           \
+      int j = i;                                                       \
+      for (; j > 0 && v < all[j - 1]; --j) all[j] = all[j - 1];        \
+      all[j] = v;                                                      \
+    }                                                                  \
+    const type mine = all[me];                                         \
+    free(all);                                                         \
+    ox_exit(label, at);                                                \
+    return mine;                                                       \
   }
 
 OX_SORT(bspcheck_oxford_sortI, int, "bsp_sortI")

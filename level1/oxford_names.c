@@ -17,9 +17,9 @@
 const char *bspcheck_call_source(const void *pc, int *line);
 
 /* The caller's file and line, named in this function's own frame (a return address). */
-#define OX_CALLER                                                                       \
-  int line_ = 0;                                                                        \
-  const char *file_ = bspcheck_call_source(__builtin_return_address(0), &line_);         \
+#define OX_CALLER                                                                \
+  int line_ = 0;                                                                 \
+  const char *file_ = bspcheck_call_source(__builtin_return_address(0), &line_); \
   if (!file_) file_ = "?"
 
 void bsp_bcast(int pid, void *src, void *dst, int nbytes) {
@@ -71,9 +71,9 @@ OX_REDUCTIONS(product)
 OX_REDUCTIONS(min)
 OX_REDUCTIONS(max)
 
-#define OX_SORT(T, type)                          \
-  type bsp_sort##T(type x) {                      \
-    OX_CALLER;                                    \
+#define OX_SORT(T, type)                             \
+  type bsp_sort##T(type x) {                         \
+    OX_CALLER;                                       \
     return bspcheck_oxford_sort##T(x, file_, line_); \
   }
 OX_SORT(I, int)

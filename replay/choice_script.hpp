@@ -28,7 +28,6 @@ struct RecordedChoice {
 // The choices of a trace in order, each with the superstep and the call it followed.
 std::vector<RecordedChoice> recorded_choices(const Reader& trace);
 
-
 // A script: the choices a run should make, in order, each given or left to the default, and what
 // the choices past its end take (the default, or uniform draws from tail_seed). The guided
 // scheduler follows it (guided_scheduler.hpp); a program reads it from a file (Options::guide_file),

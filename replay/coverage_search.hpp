@@ -48,7 +48,7 @@ class CoverageSearch {
   // What a run of s was offered (its choice log): returns how many tuples it added.
   std::size_t ran(const Schedule& s, const std::vector<OfferedChoice>& offered);
 
-  std::size_t tuples() const { return seen_.size(); }      // distinct tuples reached so far
+  std::size_t tuples() const { return seen_.size(); }  // distinct tuples reached so far
   const rt::CoverageMap& coverage() const { return seen_; }
   std::size_t corpus_size() const { return corpus_.size(); }
   std::size_t runs() const { return runs_; }
@@ -62,8 +62,8 @@ class CoverageSearch {
  private:
   struct Entry {
     std::vector<OfferedChoice> offered;
-    std::size_t run = 0;      // which run it was, for Schedule::origin
-    std::uint64_t picked = 0; // how often it was mutated: fresh entries get more turns
+    std::size_t run = 0;       // which run it was, for Schedule::origin
+    std::uint64_t picked = 0;  // how often it was mutated: fresh entries get more turns
   };
   // The walk under way: one corpus entry's single changes, round by round.
   struct Walk {
@@ -84,7 +84,7 @@ class CoverageSearch {
   std::unordered_set<std::uint64_t> tried_;  // schedules handed out (hash of kinds and values)
   std::vector<Entry> corpus_;
   std::optional<Walk> walk_;
-  std::size_t walked_ = 0;                   // corpus entries whose walk has begun
+  std::size_t walked_ = 0;  // corpus entries whose walk has begun
 };
 
 }  // namespace bspcheck::trace

@@ -7,10 +7,14 @@ namespace bspcheck::trace {
 
 std::string ReplayScheduler::describe(const Event& e) const {
   switch (e.type) {
-    case Event::choice: return std::string("a ") + rt::choice_event_text(e.kind) + " (" + std::to_string(e.value) + ")";
-    case Event::call: return describe_call(e.rec);
-    case Event::superstep: return "the end of superstep " + std::to_string(e.value);
-    default: return "the end of the run";
+    case Event::choice:
+      return std::string("a ") + rt::choice_event_text(e.kind) + " (" + std::to_string(e.value) + ")";
+    case Event::call:
+      return describe_call(e.rec);
+    case Event::superstep:
+      return "the end of superstep " + std::to_string(e.value);
+    default:
+      return "the end of the run";
   }
 }
 
@@ -24,11 +28,13 @@ const Event* ReplayScheduler::next(const char* expecting) {
     at_end_ = true;
   }
   {
-    if (trace_.complete()) diverged_(std::string("the program goes on (") + expecting + ") after the recorded run ended");
+    if (trace_.complete())
+      diverged_(std::string("the program goes on (") + expecting + ") after the recorded run ended");
     if (!noted_end_) {
       noted_end_ = true;
-      note_("the trace ends here (it was cut off, by a crash for example); the run goes on with choices drawn "
-            "from the seed");
+      note_(
+          "the trace ends here (it was cut off, by a crash for example); the run goes on with choices drawn "
+          "from the seed");
     }
     return nullptr;  // a trace cut off by a crash: the rest is free
   }
@@ -57,7 +63,8 @@ std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
   const Event* e = next(rt::choice_event_text(k));
   if (!e) return after_end_->choose(kind, n);
   if (e->kind != k)  // (as in next_process)
-    diverged_(std::string("the program asks for a ") + rt::choice_event_text(k) + " where the trace has " + describe(*e));
+    diverged_(std::string("the program asks for a ") + rt::choice_event_text(k) + " where the trace has " +
+              describe(*e));
   return checked_choice(k, e->value, n);
 }
 
@@ -75,8 +82,8 @@ void ReplayScheduler::choose_shuffle(rt::ChoiceKind kind, std::uint32_t n, std::
 }
 
 void ReplayScheduler::out_of_range(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
-  diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) + " is out of range 0.." +
-            std::to_string(n - 1));
+  diverged_(std::string("the trace's ") + rt::choice_event_text(kind) + " " + std::to_string(value) +
+            " is out of range 0.." + std::to_string(n - 1));
 }
 
 void ReplayScheduler::call_not_next(const CallRecord& actual) {

@@ -18,7 +18,9 @@ class ReplayScheduler final : public rt::Scheduler {
   // note(message) tells the user something worth knowing that is not a finding.
   ReplayScheduler(EventStream trace, std::unique_ptr<rt::Scheduler> after_end,
                   std::function<void(const std::string&)> diverged, std::function<void(const std::string&)> note)
-      : trace_(std::move(trace)), after_end_(std::move(after_end)), diverged_(std::move(diverged)),
+      : trace_(std::move(trace)),
+        after_end_(std::move(after_end)),
+        diverged_(std::move(diverged)),
         note_(std::move(note)) {}
 
   int next_process(const rt::RunnableSet& runnable, int current) override;
@@ -29,7 +31,8 @@ class ReplayScheduler final : public rt::Scheduler {
   // The program made this call: it must be the trace's next record. Inline: every BSPlib call of
   // a replay passes here, and the trace nearly always has the same bytes next.
   void call(const CallRecord& actual) {
-    if (!at_end_ && trace_.next_call_if(actual)) [[likely]] return;
+    if (!at_end_ && trace_.next_call_if(actual)) [[likely]]
+      return;
     call_not_next(actual);
   }
   void superstep(std::uint64_t n);
@@ -52,7 +55,8 @@ class ReplayScheduler final : public rt::Scheduler {
     return static_cast<int>(pid);
   }
   std::uint32_t checked_choice(std::uint8_t kind, std::uint64_t value, std::uint32_t n) {
-    if (value >= n) [[unlikely]] out_of_range(kind, value, n);
+    if (value >= n) [[unlikely]]
+      out_of_range(kind, value, n);
     return static_cast<std::uint32_t>(value);
   }
   __attribute__((noinline, cold)) void not_runnable(std::uint64_t pid);
@@ -66,6 +70,5 @@ class ReplayScheduler final : public rt::Scheduler {
   std::function<void(const std::string&)> note_;
   bool noted_end_ = false;
 };
-
 
 }  // namespace bspcheck::trace

@@ -14,13 +14,13 @@
 namespace bspcheck::trace {
 
 const char* call_name(Call c) {
-  static const char* names[] = {"bsp_begin", "bsp_end", "bsp_sync", "bsp_abort", "bsp_push_reg", "bsp_pop_reg",
-                                "bsp_put", "bsp_hpput", "bsp_get", "bsp_hpget", "bsp_set_tagsize", "bsp_send",
-                                "bsp_qsize", "bsp_get_tag", "bsp_move", "bsp_hpmove", "bsp_time",
-                                "cBSP_initialize", "cBSP_send", "cBSP_nsync", "cBSP_gsync",
-                                "bspk_malloc", "bspk_lookup", "bspk_free", "bspk_sync", "bspk_expect",
-                                "bspk_will_send", "bspk_send", "bspk_recv", "bspk_copy (store)",
-                                "bspk_copy (fetch)", "bspk_copy (local)", "bsp_direct_get"};
+  static const char* names[] = {
+      "bsp_begin",         "bsp_end",           "bsp_sync",       "bsp_abort",   "bsp_push_reg",    "bsp_pop_reg",
+      "bsp_put",           "bsp_hpput",         "bsp_get",        "bsp_hpget",   "bsp_set_tagsize", "bsp_send",
+      "bsp_qsize",         "bsp_get_tag",       "bsp_move",       "bsp_hpmove",  "bsp_time",        "cBSP_initialize",
+      "cBSP_send",         "cBSP_nsync",        "cBSP_gsync",     "bspk_malloc", "bspk_lookup",     "bspk_free",
+      "bspk_sync",         "bspk_expect",       "bspk_will_send", "bspk_send",   "bspk_recv",       "bspk_copy (store)",
+      "bspk_copy (fetch)", "bspk_copy (local)", "bsp_direct_get"};
   static_assert(std::size(names) == static_cast<std::size_t>(Call::count_));
   auto i = static_cast<std::size_t>(c);
   return i < std::size(names) ? names[i] : "?";
@@ -97,9 +97,7 @@ void Writer::put_u32(std::uint32_t v) {
   for (int i = 0; i < 4; ++i) put_byte(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
-void Writer::put_varint(std::uint64_t v) {
-  used_ = static_cast<std::size_t>(varint(room(), v) - buf_);
-}
+void Writer::put_varint(std::uint64_t v) { used_ = static_cast<std::size_t>(varint(room(), v) - buf_); }
 
 void Writer::superstep(std::uint64_t n) {
   put_byte(kTagSuperstep);
@@ -138,7 +136,8 @@ class Cursor {
     b_.n = n;
   }
   // From a file; `limit`: more bytes than this are refused (a pipe or a device is not a trace).
-  Cursor(std::FILE* f, const std::string& origin, std::size_t limit) : f_(f), block_(1 << 16), limit_(limit), origin_(origin) {}
+  Cursor(std::FILE* f, const std::string& origin, std::size_t limit)
+      : f_(f), block_(1 << 16), limit_(limit), origin_(origin) {}
   bool at_end() {
     if (b_.pos < b_.n) return false;
     refill();
@@ -152,7 +151,8 @@ class Cursor {
   // The hot path of a replay (every record of the trace): a bounds check and a load, inline. The
   // checksum is taken later over whole runs of bytes (sum_up_to_pos).
   std::uint8_t byte(const char* what) {
-    if (b_.pos >= b_.n) [[unlikely]] return byte_from_next_block(what);
+    if (b_.pos >= b_.n) [[unlikely]]
+      return byte_from_next_block(what);
     return b_.d[b_.pos++];
   }
   // The checksum of the trace's format version, chosen before any byte is summed (the version is
@@ -209,7 +209,7 @@ class Cursor {
     b_.d = block_.data();
     b_.pos = 0;
   }
-  TraceBlock b_;  // the block, how far it is read (the replay's inline paths read it too)
+  TraceBlock b_;              // the block, how far it is read (the replay's inline paths read it too)
   std::size_t summed_ = 0;    // bytes of the block already in sum_
   std::size_t consumed_ = 0;  // bytes of earlier blocks
   std::FILE* f_ = nullptr;
@@ -244,8 +244,9 @@ void EventStream::State::read_header(const std::string& origin) {
   h.version = c.byte("version");
   h.version |= static_cast<std::uint16_t>(c.byte("version") << 8);
   if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
-    throw TraceError(origin + ": trace format version " + std::to_string(h.version) + ", this bsp-check reads versions " +
-                     std::to_string(kOldestFormatVersion) + " to " + std::to_string(kFormatVersion));
+    throw TraceError(origin + ": trace format version " + std::to_string(h.version) +
+                     ", this bsp-check reads versions " + std::to_string(kOldestFormatVersion) + " to " +
+                     std::to_string(kFormatVersion));
   c.use_checksum_of(h.version);
   h.tool_version = c.string("tool version", 64);
   for (int i = 0; i < 8; ++i) h.program_digest |= static_cast<std::uint64_t>(c.byte("program digest")) << (8 * i);
@@ -260,10 +261,10 @@ void EventStream::State::read_header(const std::string& origin) {
   h.strategy = c.string("strategy", 32);
   bool known_strategy = true;  // a strategy's own name, as traces are written (not an alias)
   if (h.strategy != kExploringStrategy) try {
-    known_strategy = rt::StrategyValue::format(rt::StrategyValue::parse("strategy", h.strategy)) == h.strategy;
-  } catch (const std::invalid_argument&) {
-    known_strategy = false;
-  }
+      known_strategy = rt::StrategyValue::format(rt::StrategyValue::parse("strategy", h.strategy)) == h.strategy;
+    } catch (const std::invalid_argument&) {
+      known_strategy = false;
+    }
   if (!known_strategy) c.fail("corrupted: unknown strategy '" + h.strategy + "'");
   h.checks = c.string("checker options", 1 << 16);
   c.verify("header checksum");

@@ -30,11 +30,38 @@ constexpr std::uint16_t kOldestFormatVersion = 1;
 // The call of a call record: BSPlib, then cBSP and BSPk (added later; new values go before
 // count_ so that older traces read the same).
 enum class Call : std::uint8_t {
-  begin, end, sync, abort, push_reg, pop_reg, put, hpput, get, hpget,
-  set_tagsize, send, qsize, get_tag, move, hpmove, time,
-  cbsp_initialize, cbsp_send, cbsp_nsync, cbsp_gsync,
-  bspk_malloc, bspk_lookup, bspk_free, bspk_sync, bspk_expect, bspk_will_send, bspk_send, bspk_recv,
-  bspk_store, bspk_fetch, bspk_copy_local,
+  begin,
+  end,
+  sync,
+  abort,
+  push_reg,
+  pop_reg,
+  put,
+  hpput,
+  get,
+  hpget,
+  set_tagsize,
+  send,
+  qsize,
+  get_tag,
+  move,
+  hpmove,
+  time,
+  cbsp_initialize,
+  cbsp_send,
+  cbsp_nsync,
+  cbsp_gsync,
+  bspk_malloc,
+  bspk_lookup,
+  bspk_free,
+  bspk_sync,
+  bspk_expect,
+  bspk_will_send,
+  bspk_send,
+  bspk_recv,
+  bspk_store,
+  bspk_fetch,
+  bspk_copy_local,
   direct_get,  // MulticoreBSP for C's bsp_direct_get (appended: older traces keep their numbers)
   count_
 };
@@ -59,17 +86,17 @@ struct Header {
   std::uint64_t program_digest = 0;  // of the program file and its arguments
   std::string program;               // empty for in-process runs
   std::vector<std::string> args;
-  std::uint32_t procs = 0;           // processors available
+  std::uint32_t procs = 0;  // processors available
   std::uint64_t seed = 0;
-  std::string strategy;               // kExploringStrategy: recorded by an exploring run
-  std::string checks;                // checker options of the run: "disable=a,b:werror=1:check=0:suppressions=F"
+  std::string strategy;  // kExploringStrategy: recorded by an exploring run
+  std::string checks;    // checker options of the run: "disable=a,b:werror=1:check=0:suppressions=F"
 };
 
 struct CallRecord {
   Call call = Call::sync;
   std::uint32_t pid = 0;
-  std::int64_t target = -1;  // pid addressed, or -1
-  std::int64_t size = 0;     // bytes (or the tag size / reception size / maxprocs)
+  std::int64_t target = -1;    // pid addressed, or -1
+  std::int64_t size = 0;       // bytes (or the tag size / reception size / maxprocs)
   std::uint32_t checksum = 0;  // of the bytes sent (put, hpput at the call, send)
   bool operator==(const CallRecord&) const = default;
 };
@@ -79,10 +106,10 @@ std::string describe_call(const CallRecord& r);
 
 struct Event {
   enum Type { choice, call, superstep, end } type = end;
-  std::uint8_t kind = 0;      // choice: rt::ChoiceKind (1 and up); 0 for every other event
-  std::uint64_t value = 0;    // choice: the value chosen; superstep: its number
-  CallRecord rec;             // call
-  std::size_t offset = 0;     // byte offset of the record in the file, for messages
+  std::uint8_t kind = 0;    // choice: rt::ChoiceKind (1 and up); 0 for every other event
+  std::uint64_t value = 0;  // choice: the value chosen; superstep: its number
+  CallRecord rec;           // call
+  std::size_t offset = 0;   // byte offset of the record in the file, for messages
 };
 
 // A measurement (--measure-work): the CPU time process pid spent running since its previous work
@@ -212,8 +239,8 @@ class Writer {
   int write_errno_ = 0;  // of the first failed write; 0 while every write succeeded
   std::uint8_t buf_[1 << 16];
   std::size_t used_ = 0;
-  std::size_t summed_ = 0;      // bytes of buf_ already in sum_
-  std::uint64_t written_ = 0;   // bytes handed to the file before buf_
+  std::size_t summed_ = 0;     // bytes of buf_ already in sum_
+  std::uint64_t written_ = 0;  // bytes handed to the file before buf_
   std::uint64_t calls_ = 0;
   StreamChecksum sum_;  // of every byte before buf_ + summed_
 };
@@ -222,8 +249,8 @@ class Writer {
 // (EventStream::next_small_choice, next_call_if), without a call into the reader per record.
 struct TraceBlock {
   const std::uint8_t* d = nullptr;
-  std::size_t n = 0;    // bytes in the block
-  std::size_t pos = 0;  // the next unread byte
+  std::size_t n = 0;       // bytes in the block
+  std::size_t pos = 0;     // the next unread byte
   std::size_t events = 0;  // events read so far, by any path (a work record's `before`)
   bool ended = false;      // the end record was read: nothing more is an event
 };
@@ -308,8 +335,8 @@ class EventStream {
   // The length of the small choice of this kind at d[pos] (a kind byte, then a varint of one or
   // two bytes: a value below 2^14), with d[end] the first byte past the block; its value in
   // `value`; 0 when the bytes are anything else. The one decoder of both fast paths above.
-  static std::size_t small_choice_at(const std::uint8_t* d, std::size_t pos, std::size_t end,
-                                     std::uint8_t kind, std::uint32_t& value) {
+  static std::size_t small_choice_at(const std::uint8_t* d, std::size_t pos, std::size_t end, std::uint8_t kind,
+                                     std::uint32_t& value) {
     if (end - pos < 2 || d[pos] != kind) return 0;
     value = d[pos + 1];
     if (!(value & 0x80u)) return 2;
@@ -328,13 +355,13 @@ class EventStream {
 // Reads a whole trace into memory (show, shrink, comparisons).
 class Reader {
  public:
-  static Reader open(const std::string& path);                       // throws TraceError
+  static Reader open(const std::string& path);                                              // throws TraceError
   static Reader parse(const std::uint8_t* data, std::size_t n, const std::string& origin);  // throws TraceError
 
   const Header& header() const { return header_; }
   const std::vector<Event>& events() const { return events_; }
   const std::vector<WorkRecord>& work() const { return work_; }  // in stream order
-  bool complete() const { return complete_; }  // ended with an end record (not cut off)
+  bool complete() const { return complete_; }                    // ended with an end record (not cut off)
 
  private:
   static Reader read_all(EventStream s);

@@ -218,14 +218,14 @@ int fexecve(int fd, char* const argv[], char* const envp[]) {
 
 // The list forms: their arguments gathered into a vector for the vector forms (stack memory: a
 // forked child may call them).
-#define BSPCHECK_GATHER_ARGS(arg0, ap, argv)                             \
-  std::size_t n = 1;                                                     \
-  va_list count;                                                         \
-  va_copy(count, ap);                                                    \
-  while (va_arg(count, char*) != nullptr) ++n;                           \
-  va_end(count);                                                         \
-  char** argv = static_cast<char**>(alloca((n + 1) * sizeof(char*)));    \
-  argv[0] = const_cast<char*>(arg0);                                     \
+#define BSPCHECK_GATHER_ARGS(arg0, ap, argv)                          \
+  std::size_t n = 1;                                                  \
+  va_list count;                                                      \
+  va_copy(count, ap);                                                 \
+  while (va_arg(count, char*) != nullptr) ++n;                        \
+  va_end(count);                                                      \
+  char** argv = static_cast<char**>(alloca((n + 1) * sizeof(char*))); \
+  argv[0] = const_cast<char*>(arg0);                                  \
   for (std::size_t i = 1; i <= n; ++i) argv[i] = va_arg(ap, char*);
 
 int execl(const char* path, const char* arg0, ...) {

@@ -44,7 +44,8 @@ void MessageExchange::deliver(Scheduler& sched) {
     in.queue.swap(outbox_[index(pid)]);  // the outbox keeps the emptied queue's storage
     for (const Message& m : in.queue) in.bytes += m.payload_len;
     if (!sched.exploring() || !all_identical(in.queue)) sched.shuffle(in.queue, ChoiceKind::queue_order);
-    for (std::size_t k = 0; k < kMoveLookahead && k < in.queue.size(); ++k) __builtin_prefetch(now_.at(in.queue[k].offset));
+    for (std::size_t k = 0; k < kMoveLookahead && k < in.queue.size(); ++k)
+      __builtin_prefetch(now_.at(in.queue[k].offset));
     readable_.push_back(pid);
   }
   addressed_.clear();
@@ -69,7 +70,8 @@ void MessageExchange::pop(int pid) {
   // A queue is in a seeded order, so its messages are read from the arena at random, each a
   // cache miss that the switch between two moves serialises. Fetching the one a few moves ahead
   // now lets that miss overlap the process's (and the others') work in between.
-  if (in.head + kMoveLookahead < in.queue.size()) __builtin_prefetch(now_.at(in.queue[in.head + kMoveLookahead].offset));
+  if (in.head + kMoveLookahead < in.queue.size())
+    __builtin_prefetch(now_.at(in.queue[in.head + kMoveLookahead].offset));
 }
 
 bool MessageExchange::all_identical(const std::vector<Message>& queue) const {

@@ -84,8 +84,8 @@ class MessageExchange {
   std::vector<std::vector<Message>> outbox_;  // per destination
   ByteArena now_;                             // messages readable in this superstep
   std::vector<Inbox> inbox_;                  // per process
-  std::vector<int> addressed_;  // the processes with a message sent to them in this superstep
-  std::vector<int> readable_;   // the processes whose inbox has messages of this superstep
+  std::vector<int> addressed_;                // the processes with a message sent to them in this superstep
+  std::vector<int> readable_;                 // the processes whose inbox has messages of this superstep
 };
 
 }  // namespace bspcheck::rt

@@ -5,7 +5,6 @@
 #include <iostream>
 #include <streambuf>
 
-
 namespace bspcheck::rt {
 
 namespace {

@@ -16,11 +16,11 @@
 namespace bspcheck::rt {
 
 enum class ProcState : std::uint8_t {
-  runnable,  // may be chosen to run at the next switch point
-  in_sync,   // waiting in bsp_sync for the others
-  in_end,    // waiting in bsp_end for the others
+  runnable,    // may be chosen to run at the next switch point
+  in_sync,     // waiting in bsp_sync for the others
+  in_end,      // waiting in bsp_end for the others
   local_wait,  // blocked in a counting/lazy sync until its own predicate holds (engine/core/local_sync.hpp)
-  finished,  // its context has exited
+  finished,    // its context has exited
 };
 
 struct PushRequest {
@@ -52,8 +52,8 @@ struct alignas(64) Process {
   // bsp_begin calls refused inside the running section (a nested SPMD section, as MulticoreBSP's
   // hierarchical runs make): the bsp_end that closes each is theirs, not the section's.
   std::uint8_t refused_begins = 0;
-  ContextSlot slot;      // slot.ctx, its first member, is in the first line
-  FiberStack stack;      // none for a process that runs on the thread that called bsp_begin
+  ContextSlot slot;  // slot.ctx, its first member, is in the first line
+  FiberStack stack;  // none for a process that runs on the thread that called bsp_begin
 
   // Requests that take effect at the next barrier.
   std::vector<PushRequest> pushes;

@@ -33,7 +33,9 @@ class OutputLines {
   // prefix: "%p" stands for the process, "%s" for its superstep, "%c" for its last BSPlib call
   // and its site ("bsp_sync@prog.c:12"); capture: keep a copy; echo: write to the real streams.
   OutputLines(std::string prefix, bool capture, bool echo)
-      : prefix_(std::move(prefix)), capture_(capture), echo_(echo),
+      : prefix_(std::move(prefix)),
+        capture_(capture),
+        echo_(echo),
         needs_context_(prefix_.find("%s") != std::string::npos || prefix_.find("%c") != std::string::npos) {}
 
   // Does the prefix show the process's superstep or call (else write's context is not read)?
@@ -43,8 +45,7 @@ class OutputLines {
              std::FILE* const out[2]) const;
   // The process ends: an unfinished last line is shown too, with a newline unless `terminate` is
   // false (process 0 at bsp_end, which goes on writing the line itself).
-  void flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2],
-             bool terminate = true) const;
+  void flush(ProcessOutput& o, int pid, const LineContext& where, std::FILE* const out[2], bool terminate = true) const;
 
  private:
   void write_prefix(std::FILE* out, int pid, const LineContext& where) const;

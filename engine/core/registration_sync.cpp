@@ -39,8 +39,7 @@ bool apply_registration_calls(std::vector<Process>& procs, RegistrationTable& re
       if (calls.size() > fewest)
         for (std::size_t k = fewest; k < calls.size() && f.locations.size() < kMaxLocations; ++k)
           f.locations.push_back(diag.location(calls[k].site, pr.pid, what));
-      else
-        f.locations.push_back(diag.location(pr.site, pr.pid, pr.call));
+      else f.locations.push_back(diag.location(pr.site, pr.pid, pr.call));
     }
     s << ")";
     f.message = s.str();

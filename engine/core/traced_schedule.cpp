@@ -19,13 +19,15 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
   if (guided) sched_ = std::move(guided);
   else sched_ = make_scheduler(options);
   if (!options.replay_file.empty()) {
-    auto replay = std::make_unique<trace::ReplayScheduler>(trace::EventStream::open(options.replay_file), std::move(sched_),
-                                                           std::move(on_divergence), std::move(note));
+    auto replay = std::make_unique<trace::ReplayScheduler>(
+        trace::EventStream::open(options.replay_file), std::move(sched_), std::move(on_divergence), std::move(note));
     replayer_ = replay.get();
     sched_ = std::move(replay);
     if (!replayer_->header().program.empty() && identity().digest != replayer_->header().program_digest)
-      std::fprintf(stderr, "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
-                   "the replay stops at the first different call\n", options.replay_file.c_str());
+      std::fprintf(stderr,
+                   "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
+                   "the replay stops at the first different call\n",
+                   options.replay_file.c_str());
   }
   if (!options.trace_file.empty()) {
     trace::Header h;
@@ -61,7 +63,8 @@ void TracedSchedule::superstep(std::uint64_t n) {
 }
 
 std::pair<std::uint64_t, std::uint64_t> TracedSchedule::size() const {
-  return writer_ ? std::make_pair(writer_->bytes(), writer_->calls()) : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
+  return writer_ ? std::make_pair(writer_->bytes(), writer_->calls())
+                 : std::make_pair(std::uint64_t{0}, std::uint64_t{0});
 }
 
 void TracedSchedule::flush() {

@@ -75,5 +75,4 @@ class TracedSchedule {
   CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
 };
 
-
 }  // namespace bspcheck::rt

@@ -42,7 +42,6 @@ namespace {
 
 std::chrono::steady_clock::time_point g_real_start;
 
-
 }  // namespace
 
 World::World(const Options& options, Mode mode, int nprocs, std::function<void()> body, const GuideInMemory* guide,
@@ -191,13 +190,9 @@ void World::traced_call_slow(trace::Call call, long target, long size, const voi
   schedule_.call(rec);
 }
 
-std::pair<std::uint64_t, std::uint64_t> World::trace_size() const {
-  return schedule_.size();
-}
+std::pair<std::uint64_t, std::uint64_t> World::trace_size() const { return schedule_.size(); }
 
-void World::flush_trace() {
-  schedule_.flush();
-}
+void World::flush_trace() { schedule_.flush(); }
 
 // ---------------------------------------------------------------------------------------------
 // Processes and switching
@@ -221,15 +216,14 @@ void World::make_unrunnable(int pid) {
 void World::check_stack_canary(Process& me) {
   if (!me.stack.canary_intact())
     fatal(Rule::crash, "process " + std::to_string(me.pid) +
-                       " overflowed its stack (detected after the fact: stacks are unguarded at this "
-                       "many processes); raise the stack size with --stack-size");
+                           " overflowed its stack (detected after the fact: stacks are unguarded at this "
+                           "many processes); raise the stack size with --stack-size");
 }
 
 void World::on_resume_slow() {
   if (stopping_ && std::uncaught_exceptions() == 0) throw ProcessExit{};
   maybe_break();
 }
-
 
 SpmdEnd run_spmd(const std::function<void()>& body, int pid) {
   SpmdEnd end;
@@ -280,8 +274,8 @@ void World::process_entry(void* arg) {
 
 void World::leave(Process& me, bool unwound) {
   if (!unwound && !ending_ && !stopping_) {
-    report(Rule::superstep_mismatch, "process " + std::to_string(me.pid) +
-                                     " returned from its SPMD part without calling bsp_end");
+    report(Rule::superstep_mismatch,
+           "process " + std::to_string(me.pid) + " returned from its SPMD part without calling bsp_end");
     if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
     stopping_ = true;
   }
@@ -376,13 +370,14 @@ void World::report_shared_writes() {
     const bool executable = c.object == "the executable";
     Finding f;
     f.rule = rule_id(Rule::global_shared);
-    f.message = "processes " + std::to_string(c.first) + " and " + std::to_string(c.second) + " both wrote `" +
-                c.variable + "` in superstep " + std::to_string(superstep_) +
-                " (each before the BSPlib call named below); " +
-                (executable ? "the executable's globals are shared in this run (--globals=shared): with separate "
-                              "processes each would have its own copy, and with threads (MulticoreBSP) this is a data race"
-                            : "it belongs to " + c.object + ", a shared library whose data bsp-check cannot make private "
-                              "per process: with separate processes each would have its own copy");
+    f.message =
+        "processes " + std::to_string(c.first) + " and " + std::to_string(c.second) + " both wrote `" + c.variable +
+        "` in superstep " + std::to_string(superstep_) + " (each before the BSPlib call named below); " +
+        (executable ? "the executable's globals are shared in this run (--globals=shared): with separate "
+                      "processes each would have its own copy, and with threads (MulticoreBSP) this is a data race"
+                    : "it belongs to " + c.object +
+                          ", a shared library whose data bsp-check cannot make private "
+                          "per process: with separate processes each would have its own copy");
     f.processes = {c.first, c.second};
     f.superstep = superstep_;
     f.locations = {diag_.location(c.first_site, c.first, c.first_call),
@@ -416,8 +411,8 @@ void World::deadlock_report() {
     msg += std::string(msg.empty() ? "" : " while ") + "process" + (in_end.size() > 1 ? "es " : " ") +
            describe_pids(in_end) + " reached bsp_end";
   if (!gone.empty())
-    msg += std::string(msg.empty() ? "" : " and ") + "process" + (gone.size() > 1 ? "es " : " ") +
-           describe_pids(gone) + " left the SPMD part";
+    msg += std::string(msg.empty() ? "" : " and ") + "process" + (gone.size() > 1 ? "es " : " ") + describe_pids(gone) +
+           " left the SPMD part";
   Finding f;
   f.rule = rule_id(Rule::superstep_mismatch);
   f.message = msg + ": the processes disagree on the number of supersteps";
@@ -448,8 +443,7 @@ Finding World::running_finding(Rule rule, std::string message) const {
   return f;
 }
 
-void World::report(Rule rule, std::string message, std::vector<int> processes, std::uint32_t stack,
-                   const char* what) {
+void World::report(Rule rule, std::string message, std::vector<int> processes, std::uint32_t stack, const char* what) {
   const Process& me = self();
   Finding f = running_finding(rule, std::move(message));
   if (!processes.empty()) f.processes = std::move(processes);
@@ -498,11 +492,16 @@ void World::report_foreign_thread_call() {
       Rule::foreign_thread,
       c.forked_child
           ? (known ? "a child that process " + std::to_string(c.creator) + " forked" : std::string("a forked child")) +
-                " called " + c.call + ": a forked child is a separate OS process, not a BSP process, and no "
-                "BSPlib implementation answers it (the child ended at the call; " + stops + ")"
-          : (known ? "a thread that process " + std::to_string(c.creator) + " created" : std::string("a thread of the program")) +
-                " called " + c.call + ": a BSP process is one sequential program, and only its own thread may call "
-                "BSPlib (the call had no effect; " + stops + ")");
+                " called " + c.call +
+                ": a forked child is a separate OS process, not a BSP process, and no "
+                "BSPlib implementation answers it (the child ended at the call; " +
+                stops + ")"
+          : (known ? "a thread that process " + std::to_string(c.creator) + " created"
+                   : std::string("a thread of the program")) +
+                " called " + c.call +
+                ": a BSP process is one sequential program, and only its own thread may call "
+                "BSPlib (the call had no effect; " +
+                stops + ")");
   f.processes = {owner};
   f.locations = {diag_.location(c.site, owner, c.call)};
   diag_.report(std::move(f));
@@ -549,8 +548,7 @@ void World::end_without_unwinding(Process& me) {
 
 double World::time() {
   traced_call(trace::Call::time, -1, 0);
-  if (options_.real_time)
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
+  if (options_.real_time) return std::chrono::duration<double>(std::chrono::steady_clock::now() - g_real_start).count();
   // Virtual time (engine/core/virtual_clock.hpp): never the machine's, and by default not the seed's
   // either, so that a correct program printing its timings prints the same under every schedule.
   // With time_jitter a seeded jitter below 1 us is added at every reading, for programs that
@@ -612,7 +610,6 @@ void World::barrier(bool final) {
   }
 }
 
-
 void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool trapped) {
   // Called from AddressSanitizer's death callback (the program is being stopped), or from a
   // watchpoint's SIGTRAP handler right after the access (runtime/memory_checks/watchpoints.hpp).
@@ -624,7 +621,8 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool 
   // (else the process's last call, with the stack).
   Site at = me.site;
   at.stack = trapped ? capture_interrupted_stack(true) : capture_current_stack();
-  f.locations = {diag_.location(at, me.pid, at.stack ? (is_write ? location_event::write : location_event::read) : me.call)};
+  f.locations = {
+      diag_.location(at, me.pid, at.stack ? (is_write ? location_event::write : location_event::read) : me.call)};
   if (r) {
     if (r->caller >= 0 && r->caller != me.pid) f.processes.push_back(r->caller);
     f.locations.insert(f.locations.begin(), diag_.location(r->site, r->caller, r->call));
@@ -645,31 +643,31 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool 
   if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
 }
 
-
 void World::level1_enter(const char* name, const Site& site) {
   Process& me = self();
-  me.level1.push_back({name ? name : "?", site,
-                       static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
-                           static_cast<long>(me.pops.size()),
-                       me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(), messages_.pending(me.pid),
-                       superstep_});
+  me.level1.push_back(
+      {name ? name : "?", site,
+       static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) - static_cast<long>(me.pops.size()),
+       me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(), messages_.pending(me.pid), superstep_});
 }
 
 void World::level1_exit(const char* name, const Site& site) {
   Process& me = self();
   if (me.level1.empty()) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " calls bspcheck_level1_exit(\"" +
-                             (name ? name : "?") + "\") without a matching bspcheck_level1_enter");
+                                 (name ? name : "?") + "\") without a matching bspcheck_level1_enter");
     return;
   }
   checker::HygieneState at_enter = std::move(me.level1.back());
   me.level1.pop_back();
   if (!checker_) return;
-  checker::HygieneState now{at_enter.name, site,
-                            static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) -
-                                static_cast<long>(me.pops.size()),
-                            me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(), messages_.pending(me.pid),
-                            superstep_};
+  checker::HygieneState now{
+      at_enter.name,
+      site,
+      static_cast<long>(regs_.live_slots()) + static_cast<long>(me.pushes.size()) - static_cast<long>(me.pops.size()),
+      me.tagsize_request >= 0 ? me.tagsize_request : messages_.tagsize(),
+      messages_.pending(me.pid),
+      superstep_};
   checker_->hygiene_exit(me.pid, at_enter, now, site);
 }
 

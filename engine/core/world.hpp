@@ -47,20 +47,20 @@ struct bspcheck_debug_range {  // process k's copy of [lo, lo+size) is at base +
   std::uint64_t lo, size, base, stride;
 };
 extern "C" struct bspcheck_debug_view {
-  std::int64_t version;      // 1
-  std::int64_t nprocs;       // 0: no World runs
-  std::uint64_t procs;       // the process records (engine/core/process.hpp), proc_size bytes apart
+  std::int64_t version;  // 1
+  std::int64_t nprocs;   // 0: no World runs
+  std::uint64_t procs;   // the process records (engine/core/process.hpp), proc_size bytes apart
   std::int64_t proc_size;
   std::int64_t off_call, off_file, off_line, off_state, off_ctx, off_started;  // in a record
-  std::uint64_t running;     // int*: the running pid
-  std::uint64_t superstep;   // int*: the superstep of the global barriers
+  std::uint64_t running;                                                       // int*: the running pid
+  std::uint64_t superstep;                                      // int*: the superstep of the global barriers
   std::uint64_t break_pending, break_superstep, break_process;  // bool*, int*, int*
   std::int64_t resume_sp_adjust;  // bytes between a saved context's resume sp and its frame's
-  std::uint64_t resident;    // int*: the process whose globals are in place (0: shared globals)
-  std::uint64_t ranges;      // bspcheck_debug_range[nranges]: the private globals
+  std::uint64_t resident;         // int*: the process whose globals are in place (0: shared globals)
+  std::uint64_t ranges;           // bspcheck_debug_range[nranges]: the private globals
   std::int64_t nranges;
-  std::uint64_t ran;         // uint8_t[nprocs]: the process's slot holds its globals
-  std::uint64_t world;       // the World
+  std::uint64_t ran;    // uint8_t[nprocs]: the process's slot holds its globals
+  std::uint64_t world;  // the World
 } bspcheck_debug;
 // Called (not inlined) once the World exists and before any process runs, so that a debugger
 // can arm its breakpoints in it (bsp break before `run`).
@@ -77,9 +77,9 @@ struct ProcessExit {};
 // uncaught exception (`crash` then says which, for the crash finding).
 struct SpmdEnd {
   bool unwound = false;
-  std::string crash;           // what stopped the process, when it did not return
-  Rule rule = Rule::crash;     // out_of_memory for a bad_alloc
-  std::uint32_t stack = 0;     // the failed allocation's, or the throw's, stack (runtime/executable/call_stacks.hpp)
+  std::string crash;        // what stopped the process, when it did not return
+  Rule rule = Rule::crash;  // out_of_memory for a bad_alloc
+  std::uint32_t stack = 0;  // the failed allocation's, or the throw's, stack (runtime/executable/call_stacks.hpp)
 };
 SpmdEnd run_spmd(const std::function<void()>& body, int pid);
 
@@ -92,8 +92,8 @@ class World {
 
   // guide: an in-process search's schedule (engine/core/traced_schedule.hpp), or nullptr;
   // identify: what a trace says of the program (the host's: program mode has one), or nullptr.
-  World(const Options& options, Mode mode, int nprocs, std::function<void()> body,
-        const GuideInMemory* guide = nullptr, IdentifyProgram identify = nullptr);
+  World(const Options& options, Mode mode, int nprocs, std::function<void()> body, const GuideInMemory* guide = nullptr,
+        IdentifyProgram identify = nullptr);
   ~World();
 
   // The world of the running BSPlib computation, or nullptr outside bsp_begin/bsp_end.
@@ -306,7 +306,7 @@ class World {
   void check_stack_canary(Process& me);
   // Reports the BSPlib call another thread made (engine/core/foreign_contexts.hpp) and stops the run.
   [[noreturn]] void report_foreign_thread_call();
-  void maybe_fire_hp();   // at a switch point: perhaps perform one pending hp operation now
+  void maybe_fire_hp();  // at a switch point: perhaps perform one pending hp operation now
   // Debugger hook: calls bspcheck_breakpoint() once, when the chosen process first runs in the
   // chosen superstep (Options::break_superstep); a break_process of -1, which only a debugger
   // writes (gdb's `bsp break S`, through bspcheck_debug), stops whichever process runs first.
@@ -316,8 +316,8 @@ class World {
       hit_breakpoint();
   }
   void hit_breakpoint();
-  void publish_debug_view();  // fills bspcheck_debug (above) for this World
-  bool break_pending_ = false;    // a breakpoint superstep is set and has not been hit yet
+  void publish_debug_view();       // fills bspcheck_debug (above) for this World
+  bool break_pending_ = false;     // a breakpoint superstep is set and has not been hit yet
   bool unguarded_stacks_ = false;  // stacks have canaries instead of guard pages
   void barrier(bool final);
   void apply_registrations();
@@ -341,16 +341,16 @@ class World {
   Mode mode_;
   int p_;
   std::function<void()> body_;
-  TracedSchedule schedule_;      // the run's scheduler chain, and the trace it records or replays
-  Scheduler* sched_;             // schedule_.scheduler(): asked at every call, so held directly
+  TracedSchedule schedule_;  // the run's scheduler chain, and the trace it records or replays
+  Scheduler* sched_;         // schedule_.scheduler(): asked at every call, so held directly
   std::unique_ptr<StackPool> stacks_;
   std::vector<Process> procs_;
   ContextSlot* host_ = nullptr;
   int running_ = 0;
-  std::vector<int> runnable_;       // pids that may run
-  std::vector<int> runnable_pos_;   // index of each pid in runnable_, or -1
-  int waiting_ = 0;                 // processes in bsp_sync or bsp_end
-  int waiting_in_end_ = 0;          // of those, the ones in bsp_end
+  std::vector<int> runnable_;      // pids that may run
+  std::vector<int> runnable_pos_;  // index of each pid in runnable_, or -1
+  int waiting_ = 0;                // processes in bsp_sync or bsp_end
+  int waiting_in_end_ = 0;         // of those, the ones in bsp_end
   int finished_ = 0;
   // Whether any process called bsp_push_reg/bsp_pop_reg, or bsp_set_tagsize, in this superstep:
   // a barrier looks at every process's requests only then (an empty superstep touches nothing
@@ -377,17 +377,17 @@ class World {
   // read by the running process's call now.
   void hold_until_barrier(int owner, const void* p, std::size_t n);
   std::unique_ptr<checker::Checker> checker_;  // null with Options::checks off
-  std::unique_ptr<PrivateGlobals> globals_;     // null: all processes share the globals
+  std::unique_ptr<PrivateGlobals> globals_;    // null: all processes share the globals
   std::function<void()> globals_prepare_;
-  std::unique_ptr<SharedWriteWatch> watch_;     // null: no shared variables to watch
-  std::unique_ptr<LocalSync> local_;            // null: no cBSP/BSPk call made yet
-  void report_shared_writes();                  // at the barrier: global-shared findings
+  std::unique_ptr<SharedWriteWatch> watch_;  // null: no shared variables to watch
+  std::unique_ptr<LocalSync> local_;         // null: no cBSP/BSPk call made yet
+  void report_shared_writes();               // at the barrier: global-shared findings
   HRelation comm_;  // each process's communication in the superstep, and every superstep's stats
   // AddressSanitizer builds with checks on: forbidden regions are poisoned (asan_poisoning.hpp),
   // and message storage of past supersteps is kept, poisoned, for a while instead of reused.
   bool poisoning_ = false;
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
-  std::vector<PoisonedRegion> hpmove_handouts_;  // this superstep's bsp_hpmove results
+  std::vector<PoisonedRegion> hpmove_handouts_;               // this superstep's bsp_hpmove results
   Poisoning poison_;
   OutputLines output_lines_;  // where the processes' output goes
   MessageExchange messages_;  // BSMP: queues, tag size, message storage

@@ -15,7 +15,7 @@ void World::set_tagsize(int* tag_nbytes) {
   Process& me = self();
   if (!tag_nbytes || *tag_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes " +
-                             (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
+                                 (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
   } else {
     // "The previous value of the tag size", which the caller may pass back to reinstate it: this
     // superstep's last request if there was one, else the size valid now (as BSPonMPI and the
@@ -71,17 +71,18 @@ bool World::send(int pid, const void* tag, const void* payload, int payload_nbyt
   Process& me = self();
   if (pid < 0 || pid >= p_) {
     report(Rule::bad_pid, "process " + std::to_string(me.pid) + " sends to process " + std::to_string(pid) +
-                          ", outside 0.." + std::to_string(p_ - 1));
+                              ", outside 0.." + std::to_string(p_ - 1));
   } else if (payload_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " sends a negative payload size (" +
-                             std::to_string(payload_nbytes) + ")");
+                                 std::to_string(payload_nbytes) + ")");
   } else if ((!payload && payload_nbytes > 0) || (!tag && messages_.tagsize() > 0)) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to " + me.call);
+                                 (!payload && payload_nbytes > 0 ? "payload" : "tag") + " to " + me.call);
   } else {
     // Buffered on source: tag and payload are copied now.
     messages_.send(me.pid, pid, tag, payload, static_cast<std::uint32_t>(payload_nbytes));
-    comm_.transfer(me.pid, pid, static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
+    comm_.transfer(me.pid, pid,
+                   static_cast<std::size_t>(messages_.tagsize()) + static_cast<std::size_t>(payload_nbytes));
     return true;
   }
   return false;
@@ -98,8 +99,8 @@ void World::hpsend(int pid, const void* tag, const void* payload, int payload_nb
 void World::hold_until_barrier(int owner, const void* p, std::size_t n) {
   if (!checker_ || !p || n == 0) return;
   const Process& me = self();
-  checker::HpRecord r{canonical(owner, p), nullptr, static_cast<std::uint32_t>(n), me.pid, owner, me.pid,
-                      me.site, me.call, 0, 0};
+  checker::HpRecord r{
+      canonical(owner, p), nullptr, static_cast<std::uint32_t>(n), me.pid, owner, me.pid, me.site, me.call, 0, 0};
   r.src_hash_at_call = content_hash(r.src, r.nbytes);
   held_sources_.push_back(r);
 }
@@ -140,7 +141,7 @@ void World::qsize(int* nmessages, int* accum_nbytes) {
   // its front end, engine/frontends/mcbsp_api.cpp, before the call reaches here).
   if (!nmessages || !accum_nbytes)
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
+                                 (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
   if (nmessages) *nmessages = static_cast<int>(messages_.pending(me.pid));
   if (accum_nbytes) *accum_nbytes = static_cast<int>(messages_.pending_bytes(me.pid));
 }
@@ -189,8 +190,8 @@ int World::hpmove(void** tag_ptr, void** payload_ptr) {
   int result = -1;
   if (!tag_ptr || !payload_ptr) {
     // Nothing is consumed: the message stays first in the queue, as with bsp_move's NULL buffer.
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " +
-                             (!tag_ptr ? "tag" : "payload") + " pointer to bsp_hpmove");
+    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " + (!tag_ptr ? "tag" : "payload") +
+                                 " pointer to bsp_hpmove");
   } else if (const Message* first = messages_.first(me.pid)) {
     const Message& m = *first;
     // The pointers stay valid until the end of the superstep: the readable messages' storage is

@@ -16,18 +16,18 @@ bool World::check_transfer_args(int pid, int offset, int nbytes, const void* loc
   Process& me = self();
   if (pid < 0 || pid >= p_) {
     report(Rule::bad_pid, "process " + std::to_string(me.pid) + " names process " + std::to_string(pid) +
-                          ", outside 0.." + std::to_string(p_ - 1));
+                              ", outside 0.." + std::to_string(p_ - 1));
     return false;
   }
   if (offset < 0 || nbytes < 0) {
-    report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a negative " +
-                             (offset < 0 ? "offset (" + std::to_string(offset) + ")"
-                                         : "size (" + std::to_string(nbytes) + ")"));
+    report(Rule::api_misuse,
+           "process " + std::to_string(me.pid) + " passes a negative " +
+               (offset < 0 ? "offset (" + std::to_string(offset) + ")" : "size (" + std::to_string(nbytes) + ")"));
     return false;
   }
   if (!local && nbytes > 0) {
     report(Rule::api_misuse, "process " + std::to_string(me.pid) + " passes a NULL " + local_name +
-                             " with nbytes = " + std::to_string(nbytes));
+                                 " with nbytes = " + std::to_string(nbytes));
     return false;
   }
   return true;
@@ -40,8 +40,9 @@ void* World::resolve(int target, const void* local_addr, long offset, long nbyte
   if (slot < 0) {
     for (const PushRequest& r : me.pushes)
       if (r.addr == local_addr && local_addr) {
-        report(Rule::reg_not_active, std::string("the ") + what + " of process " + std::to_string(me.pid) +
-                                     "'s " + me.call + " was registered in this superstep; it becomes usable after the next bsp_sync");
+        report(Rule::reg_not_active,
+               std::string("the ") + what + " of process " + std::to_string(me.pid) + "'s " + me.call +
+                   " was registered in this superstep; it becomes usable after the next bsp_sync");
         return nullptr;
       }
     std::ostringstream s;
@@ -52,16 +53,17 @@ void* World::resolve(int target, const void* local_addr, long offset, long nbyte
   }
   const RegistrationTable::Entry& e = regs_.entry(slot, target);
   if (!e.addr) {
-    report(Rule::reg_unregistered, "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " +
-                                   std::to_string(target) + ", which registered NULL in that slot",
+    report(Rule::reg_unregistered,
+           "process " + std::to_string(me.pid) + "'s " + me.call + " reaches process " + std::to_string(target) +
+               ", which registered NULL in that slot",
            {me.pid, target});
     return nullptr;
   }
   *extent = e.size;
   if (offset + nbytes > e.size) {
     std::ostringstream s;
-    s << "process " << me.pid << (is_put ? " writes" : " reads") << " bytes " << offset << ".."
-      << offset + nbytes << " of a " << e.size << "-byte area on process " << target;
+    s << "process " << me.pid << (is_put ? " writes" : " reads") << " bytes " << offset << ".." << offset + nbytes
+      << " of a " << e.size << "-byte area on process " << target;
     report(is_put ? Rule::bounds_put : Rule::bounds_get, s.str(), {me.pid, target});
     return nullptr;
   }
@@ -144,8 +146,16 @@ void World::fire_hp(std::size_t pending_index, bool during_superstep) {
 void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner) {
   const Process& me = self();
   // The operation may fire while another process runs: it keeps the canonical addresses.
-  checker::HpRecord r{canonical(src_owner, src), canonical(dst_owner, dst), static_cast<std::uint32_t>(nbytes),
-                      me.pid, src_owner, dst_owner, me.site, me.call, 0, 0};
+  checker::HpRecord r{canonical(src_owner, src),
+                      canonical(dst_owner, dst),
+                      static_cast<std::uint32_t>(nbytes),
+                      me.pid,
+                      src_owner,
+                      dst_owner,
+                      me.site,
+                      me.call,
+                      0,
+                      0};
   if (checker_) {
     if (globals_) globals_->flush();  // src and dst may be the running process's own globals
     r.src_hash_at_call = content_hash(r.src, r.nbytes);
@@ -156,8 +166,7 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   // only while its owner runs (a canonical address different from dst says it is private).
   if (poisoning_)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
-                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call,
-                    r.dst != dst ? dst_owner : -1});
+                    Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call, r.dst != dst ? dst_owner : -1});
 }
 
 }  // namespace bspcheck::rt

@@ -12,8 +12,8 @@ void World::push_reg(const void* ident, int size) {
   traced_call(trace::Call::push_reg, -1, size);
   Process& me = self();
   if (size < 0) {
-    report(Rule::reg_negative_size, "process " + std::to_string(me.pid) + " registers an area of size " +
-                                    std::to_string(size));
+    report(Rule::reg_negative_size,
+           "process " + std::to_string(me.pid) + " registers an area of size " + std::to_string(size));
     size = 0;
   }
   me.pushes.push_back({ident, size, me.site});

@@ -48,7 +48,5 @@ bsp_begin:
   .size bsp_begin, .-bsp_begin
 )");
 #else
-extern "C" void bsp_begin(int maxprocs) {
-  bspcheck_begin_from(maxprocs, __builtin_return_address(0), 0);
-}
+extern "C" void bsp_begin(int maxprocs) { bspcheck_begin_from(maxprocs, __builtin_return_address(0), 0); }
 #endif

@@ -48,10 +48,8 @@ __attribute__((always_inline)) inline World* enter_at(const char* call, const ch
       bspcheck::rt::call_outside_world_thread(call, Site{file, line, 0, pc});
       return nullptr;
     }
-    if (__builtin_expect(bspcheck::rt::is_direct_site_file(file), 1))
-      w->enter(call, file, line, pc);
-    else
-      w->enter(call, bspcheck::rt::detail::with_wrapper_stack_slow(Site{file, line, 0, pc}));
+    if (__builtin_expect(bspcheck::rt::is_direct_site_file(file), 1)) w->enter(call, file, line, pc);
+    else w->enter(call, bspcheck::rt::detail::with_wrapper_stack_slow(Site{file, line, 0, pc}));
     return w;
   }
   bspcheck::rt::misuse_outside_spmd(call, Site{file, line, 0, pc});
@@ -140,7 +138,7 @@ const char* bspcheck_call_source(const void* pc, int* line) {
 // on the main thread's stack, whose pages below those are cleared here; for processes 1..p-1, on
 // fiber stacks, what this call wrote below.
 __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxprocs, const void* return_address,
-                                                                     std::uintptr_t return_slot) {
+                                                                      std::uintptr_t return_slot) {
   const Site site = take_site(return_address);
   if (World* w = World::current()) {
     if (!bspcheck::rt::on_world_thread()) {
@@ -151,13 +149,13 @@ __attribute__((visibility("hidden"))) std::size_t bspcheck_begin_from(int maxpro
     if (me.begun) {
       if (!sections_in_a_row(bspcheck::rt::program_dialect())) {
         w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
-                                    " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
+                                        " calls bsp_begin a second time; a program has one bsp_begin/bsp_end pair");
         return 0;
       }
       // MulticoreBSP 2.x nests SPMD sections; bsp-check runs one section at a time.
       w->report(Rule::api_misuse, "process " + std::to_string(me.pid) +
-                                  " calls bsp_begin inside its SPMD section: nested sections are not supported "
-                                  "(docs/dialects.md); the calls up to its bsp_end run in the enclosing section");
+                                      " calls bsp_begin inside its SPMD section: nested sections are not supported "
+                                      "(docs/dialects.md); the calls up to its bsp_end run in the enclosing section");
       if (me.refused_begins < UINT8_MAX) ++me.refused_begins;
       return 0;
     }
@@ -314,9 +312,11 @@ int bsp_hpmove(void** tag_ptr, void** payload_ptr) {
 
 // Level-1 hygiene brackets (include/bspcheck/hygiene.h).
 extern "C" void bspcheck_level1_enter_at(const char* name, const char* file, int line) {
-  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_enter(name, bspcheck::rt::with_wrapper_stack(Site{file, line, 0, __builtin_return_address(0)}));
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread())
+    w->level1_enter(name, bspcheck::rt::with_wrapper_stack(Site{file, line, 0, __builtin_return_address(0)}));
 }
 
 extern "C" void bspcheck_level1_exit_at(const char* name, const char* file, int line) {
-  if (World* w = World::current(); w && bspcheck::rt::on_world_thread()) w->level1_exit(name, Site{file, line, 0, __builtin_return_address(0)});
+  if (World* w = World::current(); w && bspcheck::rt::on_world_thread())
+    w->level1_exit(name, Site{file, line, 0, __builtin_return_address(0)});
 }

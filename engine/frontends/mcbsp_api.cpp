@@ -51,12 +51,12 @@ bool engine_holds(const char* call, const void* pc, std::initializer_list<Value>
     if (World* w = bspcheck::rt::enter_call(call, pc)) {
       const std::string who = "process " + std::to_string(w->pid());
       if (std::string(v.name) == "pid")
-        w->report(bspcheck::Rule::bad_pid, who + " names process " + std::to_string(v.value) + " in " + call + ", outside 0.." +
-                                 std::to_string(w->nprocs() - 1));
+        w->report(bspcheck::Rule::bad_pid, who + " names process " + std::to_string(v.value) + " in " + call +
+                                               ", outside 0.." + std::to_string(w->nprocs() - 1));
       else
-        w->report(bspcheck::Rule::api_misuse, who + " passes " + v.name + " = " + std::to_string(v.value) + " to " + call +
-                                    ", more than bsp-check's engine holds (INT_MAX = " + std::to_string(INT_MAX) +
-                                    "); the call is not performed");
+        w->report(bspcheck::Rule::api_misuse, who + " passes " + v.name + " = " + std::to_string(v.value) + " to " +
+                                                  call + ", more than bsp-check's engine holds (INT_MAX = " +
+                                                  std::to_string(INT_MAX) + "); the call is not performed");
       w->switch_point();
     }
     return false;
@@ -146,9 +146,10 @@ void bspcheck_mcbsp_push_reg(const void* address, mcbsp_size size) {
   // others; register the most the engine holds, then report at the call just recorded.
   bsp_push_reg(address, INT_MAX);
   if (World* w = World::current(); w && bspcheck::rt::on_world_thread())
-    w->report(bspcheck::Rule::api_misuse, "process " + std::to_string(w->pid()) + " registers " + std::to_string(size) +
-                                " bytes with bsp_push_reg, more than bsp-check's engine holds (INT_MAX = " +
-                                std::to_string(INT_MAX) + "); registered as INT_MAX bytes");
+    w->report(bspcheck::Rule::api_misuse,
+              "process " + std::to_string(w->pid()) + " registers " + std::to_string(size) +
+                  " bytes with bsp_push_reg, more than bsp-check's engine holds (INT_MAX = " + std::to_string(INT_MAX) +
+                  "); registered as INT_MAX bytes");
 }
 
 void bspcheck_mcbsp_pop_reg(const void* address) { bsp_pop_reg(address); }

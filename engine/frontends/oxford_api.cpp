@@ -24,9 +24,9 @@ constexpr double kFlopSeconds = 1e-9;
 // --word-bytes is 4 for the same reason).
 constexpr double kWordBytes = 4.0;
 
-constexpr double kSpeed = 1.0 / kFlopSeconds;                                  // s: 1e9 flop/s
-constexpr double kLatency = VirtualClock::kBarrierCost / kFlopSeconds;         // l: 10000 flops
-constexpr double kGap = VirtualClock::kByteCost * kWordBytes / kFlopSeconds;   // g: 4 flops per word
+constexpr double kSpeed = 1.0 / kFlopSeconds;                                 // s: 1e9 flop/s
+constexpr double kLatency = VirtualClock::kBarrierCost / kFlopSeconds;        // l: 10000 flops
+constexpr double kGap = VirtualClock::kByteCost * kWordBytes / kFlopSeconds;  // g: 4 flops per word
 // nhalf: the message length at which a word costs 2g. A put costs its caller kCallCost besides g
 // per word, so (kCallCost + n g) / n = 2g at n = kCallCost / g: 250 words.
 constexpr int kNhalf = static_cast<int>(VirtualClock::kCallCost / kFlopSeconds / kGap + 0.5);

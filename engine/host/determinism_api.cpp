@@ -89,9 +89,9 @@ DeterminismResult check_determinism(const Options& options, const std::function<
   }
   const std::size_t n = std::min(result.first.output.size(), result.second.output.size());
   for (std::size_t pid = 0; pid < n; ++pid) {
-    const auto line = checker::first_line_difference(lines_of(result.first.output[pid]),
-                                                     lines_of(result.second.output[pid]), "in its output",
-                                                     "the first run", "the second");
+    const auto line =
+        checker::first_line_difference(lines_of(result.first.output[pid]), lines_of(result.second.output[pid]),
+                                       "in its output", "the first run", "the second");
     if (!line) continue;
     result.finding = nondeterminism("process " + std::to_string(pid) + " prints differently in two runs of the same " +
                                         "schedule (" + seed + "): " + *line,

@@ -24,7 +24,7 @@ struct Launch {
   FiberStack stack0;     // its stack
   std::unique_ptr<World> world;
   std::unique_ptr<OutputCapture> capture;
-  std::vector<Finding> findings;  // misuse before bsp_begin or after bsp_end
+  std::vector<Finding> findings;         // misuse before bsp_begin or after bsp_end
   const GuideInMemory* guide = nullptr;  // an in-process search's schedule
 };
 
@@ -38,7 +38,6 @@ void begin_in_process(Launch& launch, int maxprocs, const Site& site);
 void begin_program(int maxprocs, const Site& site);
 // Process 0 passed bsp_end in a program: report, restore the streams, destroy the world.
 void end_program();
-
 
 // Processors available before bsp_begin (bsp_nprocs called before bsp_begin).
 int available_processors();

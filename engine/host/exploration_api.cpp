@@ -80,11 +80,10 @@ class Search {
     const auto differs = outputs_.compare(options_.procs, 0, digests);
     if (!differs) return;
     const int pid = differs->first;
-    const std::string line =
-        checker::first_line_difference(lines_of(default_output_[static_cast<std::size_t>(pid)]),
-                                       lines_of(r.output[static_cast<std::size_t>(pid)]), "in its output",
-                                       "the default schedule", "this one")
-            .value_or("the outputs differ");
+    const std::string line = checker::first_line_difference(lines_of(default_output_[static_cast<std::size_t>(pid)]),
+                                                            lines_of(r.output[static_cast<std::size_t>(pid)]),
+                                                            "in its output", "the default schedule", "this one")
+                                 .value_or("the outputs differ");
     r.findings.push_back(checker::default_schedule_divergence_finding(pid, line, r.supersteps));
   }
 

@@ -64,20 +64,20 @@ ProgramOptions g_opts;
 bool g_opts_read = false;
 std::unique_ptr<World> g_world;
 std::unique_ptr<OutputCapture> g_capture;
-std::size_t g_errors = 0;        // error findings of the finished run, for the exit status
-bool g_outside_misuse = false;   // a primitive was called outside bsp_begin/bsp_end
+std::size_t g_errors = 0;       // error findings of the finished run, for the exit status
+bool g_outside_misuse = false;  // a primitive was called outside bsp_begin/bsp_end
 bool g_report_written = false;
 // Misuse before bsp_begin or after bsp_end, and crashes after bsp_end: findings of no superstep,
 // added to the report whenever they happen (after bsp_end the report is written again).
 std::vector<Finding> g_outside_findings;
 std::uint64_t g_outside_repeats = 0;  // findings outside the SPMD part not printed again
-checker::RunReport g_report;     // the report as last written
+checker::RunReport g_report;          // the report as last written
 // MulticoreBSP runs SPMD sections one after another (bsp_begin again after bsp_end). Sections
 // begun so far, and what the finished ones reported, summed: a run's report covers them all.
 int g_section = 0;
 checker::RunReport g_finished_sections;
-Location g_end_location;         // process 0's bsp_end, where a crash after it is located
-Site g_begin_site;               // process 0's bsp_begin, where a process that never ran is located
+Location g_end_location;  // process 0's bsp_end, where a crash after it is located
+Site g_begin_site;        // process 0's bsp_begin, where a process that never ran is located
 // Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
 // limit (0: not known; the crash handler then cannot tell its overflow from another fault).
 std::uintptr_t g_main_stack_low = 0;
@@ -138,8 +138,7 @@ checker::RunReport sections_so_far(bool completed) {
       const auto pid = static_cast<std::size_t>(pr.pid);
       if (pid < r.output_hash.size())
         r.output_hash[pid] = (r.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-      else
-        r.output_hash.push_back(digest);
+      else r.output_hash.push_back(digest);
     }
     if (g_section == 1) std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();  // the trace's section
     const std::vector<CoverageTuple> reached = w->coverage();
@@ -159,7 +158,8 @@ void write_report(bool completed) {
   if (options().report_file.empty()) {
     // Run directly, without the driver to say it: a check this run could not make.
     if (World* w = g_world.get())
-      for (const std::string& line : w->unchecked()) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
+      for (const std::string& line : w->unchecked())
+        std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
     return;
   }
   checker::RunReport r = sections_so_far(completed);
@@ -193,8 +193,7 @@ void write_report_so_far() {
     const auto pid = static_cast<std::size_t>(pr.pid);
     if (pid < head.output_hash.size())
       head.output_hash[pid] = (head.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
-    else
-      head.output_hash.push_back(digest);
+    else head.output_hash.push_back(digest);
   }
   if (g_section == 1) std::tie(head.trace_bytes, head.trace_calls) = w->trace_size();
   // Mapped, not allocated: the C library's malloc would serve it from the heap or from a mapping
@@ -321,7 +320,7 @@ std::uint32_t g_exit_stack = 0;
 
 void at_exit() {
   if (in_forked_child()) return;  // a child the program forked: the run's report is its parent's
-  if (g_world) {  // exit() during the SPMD part, by some process, or main returned
+  if (g_world) {                  // exit() during the SPMD part, by some process, or main returned
     World& w = *g_world;
     // Located where the program called exit (this handler's caller's caller: the first line of
     // the program in the stack), and at the process's last BSPlib call. When main returned, the
@@ -332,8 +331,9 @@ void at_exit() {
     const std::string who = "process " + std::to_string(w.pid());
     w.report_event(Rule::superstep_mismatch,
                    called_exit ? who + " called exit() inside the SPMD part, before bsp_end"
-                               : who + " returned from main (ending the program) inside the SPMD part, "
-                                       "without calling bsp_end",
+                               : who +
+                                     " returned from main (ending the program) inside the SPMD part, "
+                                     "without calling bsp_end",
                    stack, location_event::exit);
     stop_program(1);
   }
@@ -365,12 +365,18 @@ void report_at_exit_without_bsp_begin() {
 
 const char* signal_name(int sig) {
   switch (sig) {
-    case SIGSEGV: return "SIGSEGV (segmentation fault)";
-    case SIGBUS: return "SIGBUS (bus error)";
-    case SIGFPE: return "SIGFPE (arithmetic exception)";
-    case SIGILL: return "SIGILL (illegal instruction)";
-    case SIGABRT: return "SIGABRT (abort)";
-    default: return "a signal";
+    case SIGSEGV:
+      return "SIGSEGV (segmentation fault)";
+    case SIGBUS:
+      return "SIGBUS (bus error)";
+    case SIGFPE:
+      return "SIGFPE (arithmetic exception)";
+    case SIGILL:
+      return "SIGILL (illegal instruction)";
+    case SIGABRT:
+      return "SIGABRT (abort)";
+    default:
+      return "a signal";
   }
 }
 
@@ -386,10 +392,13 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     return;
   }
   if (!w && g_report_written) {  // after bsp_end: still a finding of the run, in its report
-    report_outside_spmd(Finding{rule_id(Rule::crash), rule_severity(Rule::crash),
+    report_outside_spmd(Finding{rule_id(Rule::crash),
+                                rule_severity(Rule::crash),
                                 std::string("process 0 received ") + signal_name(sig) +
                                     " after bsp_end (the SPMD part had completed; its bsp_end is named)",
-                                {0}, g_final_superstep, {g_end_location}});
+                                {0},
+                                g_final_superstep,
+                                {g_end_location}});
     std::fflush(nullptr);
     std::_Exit(1);
   }
@@ -422,10 +431,13 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
     overflow = true;
     const std::size_t size = running.stack.base ? running.stack.size : g_main_stack_limit;
     msg = "process " + std::to_string(running.pid) + " overflowed its stack (" +
-          (running.stack.base ? std::string("it ran past its end") : std::string("the main thread's stack, at its limit")) +
+          (running.stack.base ? std::string("it ran past its end")
+                              : std::string("the main thread's stack, at its limit")) +
           "); raise the stack size with --stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
           std::to_string((size + 1023) / 1024) + " KiB" +  // (an unguarded stack is 64 bytes short: its canary's)
-          (!running.stack.base && g_main_stack_capped ? std::string(" for process 0, capped by the hard stack limit (ulimit -Hs)") : std::string());
+          (!running.stack.base && g_main_stack_capped
+               ? std::string(" for process 0, capped by the hard stack limit (ulimit -Hs)")
+               : std::string());
   }
   if (!overflow && (sig == SIGSEGV || sig == SIGBUS)) {
     char addr[32];
@@ -464,8 +476,8 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
 // outside, the kernel's alarm) dies as it would without bsp-check: it may have struck anywhere,
 // even inside malloc, where this handler could not safely build a report.
 void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
-  const bool self_sent = (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) &&
-                         info->si_pid == getpid();
+  const bool self_sent =
+      (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) && info->si_pid == getpid();
   if (!self_sent || !g_world || in_forked_child()) {
     signal(sig, SIG_DFL);
     raise(sig);
@@ -478,9 +490,11 @@ void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
   World* w = g_world.get();
   const char* abbrev = sigabbrev_np(sig);
   const char* what = strsignal(sig);
-  std::string msg = "process " + std::to_string(w->pid()) + " sent itself SIG" + (abbrev ? abbrev : std::to_string(sig)) +
-                    " (" + (what ? what : "a signal") + ") with raise or kill, and nothing handles it: its default "
-                    "action ends the process; its last BSPlib call was " + w->self().call;
+  std::string msg = "process " + std::to_string(w->pid()) + " sent itself SIG" +
+                    (abbrev ? abbrev : std::to_string(sig)) + " (" + (what ? what : "a signal") +
+                    ") with raise or kill, and nothing handles it: its default "
+                    "action ends the process; its last BSPlib call was " +
+                    w->self().call;
   if (!w->report_event(Rule::crash, msg, capture_interrupted_stack(), location_event::signal))
     print_backtrace(w->real_out[1], 2);
   stop_program(1);
@@ -516,10 +530,16 @@ Location timeout_location(World& w, const Process& pr) {
   // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
   switch (running ? ProcState::runnable : pr.state) {
     case ProcState::runnable:
-    case ProcState::local_wait: l.state = running ? "running, not at the barrier" : "not at the barrier"; break;
-    case ProcState::in_sync: l.state = "waiting in bsp_sync"; break;
+    case ProcState::local_wait:
+      l.state = running ? "running, not at the barrier" : "not at the barrier";
+      break;
+    case ProcState::in_sync:
+      l.state = "waiting in bsp_sync";
+      break;
     case ProcState::in_end:
-    case ProcState::finished: l.state = "reached bsp_end"; break;
+    case ProcState::finished:
+      l.state = "reached bsp_end";
+      break;
   }
   return l;
 }
@@ -545,9 +565,10 @@ void on_timeout(int) {
   }
   char limit[32];
   std::snprintf(limit, sizeof limit, "%g", options().timeout_seconds);
-  f.message = "the run did not finish within its time limit of " + std::string(limit) + " s (--timeout, counted from bsp_begin); in superstep " +
-              std::to_string(w->superstep()) + ", process(es) " + stuck +
-              " had not reached their next bsp_sync (process " + std::to_string(w->pid()) + " was running)";
+  f.message = "the run did not finish within its time limit of " + std::string(limit) +
+              " s (--timeout, counted from bsp_begin); in superstep " + std::to_string(w->superstep()) +
+              ", process(es) " + stuck + " had not reached their next bsp_sync (process " + std::to_string(w->pid()) +
+              " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
   f.message += "; each process is located with its state";
@@ -601,7 +622,6 @@ void arm_timeout() {
   setitimer(ITIMER_REAL, &t, nullptr);
 }
 
-
 // What a trace says of the program (engine/core/traced_schedule.hpp): the World asks when it
 // records or replays.
 ProgramIdentity program_identity() {
@@ -642,18 +662,27 @@ void misuse_outside_spmd(const char* call, const Site& site) {
     l->findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, 0, {loc}});
     return;
   }
-  std::string msg = std::string(call) + (g_report_written ? " called after bsp_end" : " called before bsp_begin") + where;
+  std::string msg =
+      std::string(call) + (g_report_written ? " called after bsp_end" : " called before bsp_begin") + where;
   g_outside_misuse = true;
-  report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse), msg, {0}, g_report_written ? g_final_superstep : 0, {loc}});
+  report_outside_spmd(Finding{rule_id(Rule::api_misuse),
+                              rule_severity(Rule::api_misuse),
+                              msg,
+                              {0},
+                              g_report_written ? g_final_superstep : 0,
+                              {loc}});
 }
 
 void abort_outside_spmd(const char* message, const Site& site) {
   const bool after = g_report_written;
   std::string text = message;
   while (!text.empty() && text.back() == '\n') text.pop_back();  // a format's own newline
-  Finding f{rule_id(Rule::abort), rule_severity(Rule::abort),
+  Finding f{rule_id(Rule::abort),
+            rule_severity(Rule::abort),
             std::string("process 0 called bsp_abort ") + (after ? "after bsp_end" : "before bsp_begin") + ": " + text,
-            {0}, after ? g_final_superstep : 0, {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}, {}}}};
+            {0},
+            after ? g_final_superstep : 0,
+            {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}, {}}}};
   if (Launch* l = active_launch()) {
     l->findings.push_back(std::move(f));
     return;
@@ -671,7 +700,7 @@ void abort_outside_spmd(const char* message, const Site& site) {
 // Above the hard limit nothing can be done: main's frame, which process 0 goes on in, is on that
 // stack, and only a privileged process may raise the hard limit. The limit is set back at
 // bsp_end. Where the stack may end is kept for the crash handler, to name an overflow of process 0.
-extern "C" void* __libc_stack_end;  // glibc: the top of the main thread's stack, near enough
+extern "C" void* __libc_stack_end;                           // glibc: the top of the main thread's stack, near enough
 rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
 bool g_stack_rlimit_changed = false;
 void size_main_stack(std::size_t stack_size) {
@@ -707,12 +736,16 @@ void begin_program(int maxprocs, const Site& site) {
   const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);
   if (g_report_written && !another_section) {
     g_outside_misuse = true;
-    report_outside_spmd(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
-                                std::string("a second bsp_begin after bsp_end") +
-                                    (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
-                                    " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
-                                    "several sections in a row: docs/dialects.md); the calls that follow are refused",
-                                {0}, g_final_superstep, {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}, {}}}});
+    report_outside_spmd(
+        Finding{rule_id(Rule::api_misuse),
+                rule_severity(Rule::api_misuse),
+                std::string("a second bsp_begin after bsp_end") +
+                    (site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "") +
+                    " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
+                    "several sections in a row: docs/dialects.md); the calls that follow are refused",
+                {0},
+                g_final_superstep,
+                {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}, {}}}});
     return;
   }
   int p = std::max(1, std::min(maxprocs, o.run.procs));
@@ -790,9 +823,8 @@ void begin_program(int maxprocs, const Site& site) {
     w.set_private_globals(std::move(globals), [] { g_capture->install_in_running_process(); });
   } else if (p > 1) {
     // Shared globals (MulticoreBSP's threads): each process still has what a thread has.
-    w.set_private_globals(std::make_unique<PrivateGlobals>(thread_local_image(), p, false,
-                                                           thread_local_image().initial, o.globals_remap_at,
-                                                           PrivateGlobals::Scope::thread),
+    w.set_private_globals(std::make_unique<PrivateGlobals>(thread_local_image(), p, false, thread_local_image().initial,
+                                                           o.globals_remap_at, PrivateGlobals::Scope::thread),
                           nullptr);
   }
   if (p > 1 && o.run.checks)

@@ -53,8 +53,12 @@ void launch_entry(void* arg) {
     } else if (!end.crash.empty()) {
       l.findings.push_back(Finding{rule_id(end.rule), rule_severity(end.rule), end.crash, {0}, 0, {}});
     } else if (!unwound) {
-      l.findings.push_back(Finding{rule_id(Rule::api_misuse), rule_severity(Rule::api_misuse),
-                                   "the SPMD function returned without calling bsp_begin", {0}, 0, {}});
+      l.findings.push_back(Finding{rule_id(Rule::api_misuse),
+                                   rule_severity(Rule::api_misuse),
+                                   "the SPMD function returned without calling bsp_begin",
+                                   {0},
+                                   0,
+                                   {}});
     }
   }
   if (w) w->leave(w->processes()[0], unwound);

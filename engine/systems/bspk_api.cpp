@@ -1,7 +1,7 @@
 // bspk_api.cpp: the BSPk primitives with the C signatures of include/bspk.h (the paper's Table
 // 1). Each records its call site and its trace record (replay/trace_format.hpp; not bspk_elemP,
-// bspk_incr, bspk_sender_id and bspk_is_null, which are called in inner loops), hands the call to the BspkRuntime of the running world and ends
-// in a switch point, like the BSPlib primitives (c_api.cpp).
+// bspk_incr, bspk_sender_id and bspk_is_null, which are called in inner loops), hands the call to the BspkRuntime of
+// the running world and ends in a switch point, like the BSPlib primitives (c_api.cpp).
 #define BSPCHECK_NO_SITE_MACROS
 #include "bspk.h"
 
@@ -30,8 +30,8 @@ void trace_name(World& w, Call call, const char* name, int idx, long size) {
 }
 }  // namespace
 
-#define BSPK_ENTER(name, fail)                             \
-  World* w = enter(name, __builtin_return_address(0));     \
+#define BSPK_ENTER(name, fail)                         \
+  World* w = enter(name, __builtin_return_address(0)); \
   if (!w) return fail
 
 // The calls whose results are often another call's arguments (bspk_copy(bspk_incr(p, k), ...))
@@ -72,7 +72,8 @@ bspk_ptr do_incr(World* w, bspk_ptr p, long amount) { return w ? to_c(bspk(*w).i
 bspk_ptr do_recv(World* w) {
   if (!w) return NULL_COMEM_PTR;
   bspk_ptr r = to_c(bspk(*w).recv());
-  w->traced_call(Call::bspk_recv, -1, bspk_is_null(r) ? -1 : bspk(*w).elements(from_c(r)) * bspk(*w).element_bytes(from_c(r)));
+  w->traced_call(Call::bspk_recv, -1,
+                 bspk_is_null(r) ? -1 : bspk(*w).elements(from_c(r)) * bspk(*w).element_bytes(from_c(r)));
   w->switch_point();
   return r;
 }
@@ -92,7 +93,9 @@ int bspk_is_null(bspk_ptr p) { return p.owner == -1; }
 
 // Called without the macros (C++, a function pointer), they leave any pending site alone too:
 // bspk_copy(bspk_incr(p, k), ...) in C++ keeps the site a test set for the bspk_copy.
-bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) { return do_malloc(at("bspk_malloc", nullptr, 0, PC), name, idx, n, size); }
+bspk_ptr bspk_malloc(const char* name, int idx, long n, long size) {
+  return do_malloc(at("bspk_malloc", nullptr, 0, PC), name, idx, n, size);
+}
 bspk_ptr bspk_lookup(const char* name, int idx) { return do_lookup(at("bspk_lookup", nullptr, 0, PC), name, idx); }
 void* bspk_elemP(bspk_ptr local) { return do_elemP(at("bspk_elemP", nullptr, 0, PC), local); }
 bspk_ptr bspk_incr(bspk_ptr p, long amount) { return do_incr(at("bspk_incr", nullptr, 0, PC), p, amount); }

@@ -96,15 +96,15 @@ class ComemNames {
   std::vector<Lookup> lookups_;
   std::map<std::pair<std::string, int>, std::vector<int>> by_name_;  // allocations of a name
   std::map<std::pair<int, int>, int> by_region_;                     // (owner, region) -> allocation
-  struct Recent {  // per looker: the lookups of its current superstep
+  struct Recent {                                                    // per looker: the lookups of its current superstep
     long superstep = -1;
     std::map<std::pair<std::string, int>, int> lookups;
   };
   std::vector<Recent> recent_;
   std::vector<int> pending_lookups_;
-  std::vector<int> unknown_;                    // decided unknown, not yet taken
+  std::vector<int> unknown_;                        // decided unknown, not yet taken
   std::vector<std::pair<int, int>> pending_pairs_;  // allocations of one name not decided yet
-  std::vector<Conflict> conflicts_;             // decided, not yet taken
+  std::vector<Conflict> conflicts_;                 // decided, not yet taken
 };
 
 }  // namespace bspcheck::rt

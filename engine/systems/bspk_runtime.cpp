@@ -72,9 +72,13 @@ BspkRuntime::Resolved BspkRuntime::resolve(ComemPtr& p, long use_superstep) {
   if (p.owner != -2) return Resolved::bound;
   const int l = p.region;
   switch (names_.decide(l)) {
-    case ComemNames::Lookup::State::pending: return Resolved::pending;
-    case ComemNames::Lookup::State::bound: bind(p); return Resolved::bound;
-    case ComemNames::Lookup::State::unknown: break;
+    case ComemNames::Lookup::State::pending:
+      return Resolved::pending;
+    case ComemNames::Lookup::State::bound:
+      bind(p);
+      return Resolved::bound;
+    case ComemNames::Lookup::State::unknown:
+      break;
   }
   const ComemNames::Lookup& k = names_.lookup_at(l);
   if (use_superstep <= k.superstep) return Resolved::none;
@@ -105,11 +109,11 @@ bool BspkRuntime::in_bounds(const Region& r, long elem, long n, const Use& use) 
   // Written so that no sum overflows: elem + n of a huge count would wrap and pass.
   if (elem >= 0 && n >= 0 && elem <= r.n && n <= r.n - elem) return true;
   long end = 0;
-  const std::string last = __builtin_add_overflow(elem, n, &end) ? std::to_string(elem) + "+" + std::to_string(n)
-                                                                 : std::to_string(end);
-  report_at(Rule::bspk_out_of_bounds, std::string(use.what) + " of elements " + std::to_string(elem) + ".." + last +
-                                          " of a region of " + std::to_string(r.n) + " elements (allocated at " +
-                                          where(r.site) + ")",
+  const std::string last =
+      __builtin_add_overflow(elem, n, &end) ? std::to_string(elem) + "+" + std::to_string(n) : std::to_string(end);
+  report_at(Rule::bspk_out_of_bounds,
+            std::string(use.what) + " of elements " + std::to_string(elem) + ".." + last + " of a region of " +
+                std::to_string(r.n) + " elements (allocated at " + where(r.site) + ")",
             use);
   return false;
 }
@@ -126,7 +130,8 @@ void BspkRuntime::report_names() {
     report_at(Rule::bspk_lookup_unknown,
               "bspk_lookup" + named(k.name, k.idx) + " in superstep " + std::to_string(k.superstep) +
                   ": no process has allocated that name and index by the end of the superstep (a lookup is "
-                  "guaranteed only a region allocated by then)" + why,
+                  "guaranteed only a region allocated by then)" +
+                  why,
               Use{"bspk_lookup", k.site, k.looker, "bspk_lookup", k.superstep});
   }
   for (const ComemNames::Conflict& c : names_.take_conflicts()) {
@@ -215,15 +220,16 @@ void BspkRuntime::free(ComemPtr p) {
   // bspk_sync", which reads (or, for a fetch, writes) it.
   for (Op& op : me().issued) {
     const bool src = op.kind != OpKind::fetch && op.src.owner == pid && op.src.region == p.region;
-    const bool dst = (op.kind == OpKind::fetch || op.kind == OpKind::local_copy) && op.dst.owner == pid &&
-                     op.dst.region == p.region;
+    const bool dst =
+        (op.kind == OpKind::fetch || op.kind == OpKind::local_copy) && op.dst.owner == pid && op.dst.region == p.region;
     if ((!src && !dst) || op.free_reported) continue;
     op.free_reported = true;
-    report_at(Rule::bspk_use_after_free,
-              "bspk_free of a comem region (allocated at " + where(r->site) + ") that the " + call_of(op.kind) + " at " +
-                  where(op.site) + " still " + (src ? "reads" : "writes") +
-                  " at the next bspk_sync: free it after that sync (the paper: \"not before the subsequent bspk_sync\")",
-              use, {}, {{op.site, pid, call_of(op.kind)}});
+    report_at(
+        Rule::bspk_use_after_free,
+        "bspk_free of a comem region (allocated at " + where(r->site) + ") that the " + call_of(op.kind) + " at " +
+            where(op.site) + " still " + (src ? "reads" : "writes") +
+            " at the next bspk_sync: free it after that sync (the paper: \"not before the subsequent bspk_sync\")",
+        use, {}, {{op.site, pid, call_of(op.kind)}});
   }
   if (r->allocation >= 0) {
     names_.release(r->allocation, use.superstep, use.site);
@@ -262,11 +268,10 @@ ComemPtr BspkRuntime::incr(ComemPtr p, long amount) {
   const Use use = here("bspk_incr");
   Region* r = region(p, use);
   if (r && (wrapped || q.elem < 0 || q.elem > r->n))
-    sync_.report(Rule::bspk_out_of_bounds, "bspk_incr by " + std::to_string(amount) + " to element " +
-                                               (wrapped ? std::to_string(p.elem) + "+" + std::to_string(amount)
-                                                        : std::to_string(q.elem)) +
-                                               " of a region of " + std::to_string(r->n) +
-                                               " elements (allocated at " + where(r->site) + ")");
+    sync_.report(Rule::bspk_out_of_bounds,
+                 "bspk_incr by " + std::to_string(amount) + " to element " +
+                     (wrapped ? std::to_string(p.elem) + "+" + std::to_string(amount) : std::to_string(q.elem)) +
+                     " of a region of " + std::to_string(r->n) + " elements (allocated at " + where(r->site) + ")");
   return q;
 }
 
@@ -277,9 +282,10 @@ void BspkRuntime::before_end(int pid) {
   const Process& self = world_.processes()[static_cast<std::size_t>(pid)];
   for (const Op& op : pp.issued) {
     const char* call = call_of(op.kind);
-    const char* what = op.kind == OpKind::send ? "bspk_send" : op.kind == OpKind::local_copy ? "local bspk_copy"
-                       : op.kind == OpKind::store                                           ? "bspk_copy (store)"
-                                                                                            : "bspk_copy (fetch)";
+    const char* what = op.kind == OpKind::send         ? "bspk_send"
+                       : op.kind == OpKind::local_copy ? "local bspk_copy"
+                       : op.kind == OpKind::store      ? "bspk_copy (store)"
+                                                       : "bspk_copy (fetch)";
     report_at(Rule::bspk_unsent_at_end,
               "process " + std::to_string(pid) + " reaches bsp_end with its " + what + " of superstep " +
                   std::to_string(op.superstep) + " (" + where(op.site) +

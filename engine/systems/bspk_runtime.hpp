@@ -20,7 +20,7 @@
 namespace bspcheck::rt {
 
 struct ComemPtr {
-  int owner = -1;   // -1: null; -2: a lookup not decided when it was made (region = its Lookup)
+  int owner = -1;  // -1: null; -2: a lookup not decided when it was made (region = its Lookup)
   int region = -1;
   long elem = 0;
 };
@@ -53,9 +53,9 @@ class BspkRuntime : public LocalSyncClient {
     long n = 0, size = 0;
     std::vector<unsigned char> data;
     bool freed = false;
-    Site free_site;    // of its bspk_free
-    int sender = -1;   // a region bspk_recv made: who sent it
-    Site site;         // of its bspk_malloc (or the bspk_send that made it)
+    Site free_site;       // of its bspk_free
+    int sender = -1;      // a region bspk_recv made: who sent it
+    Site site;            // of its bspk_malloc (or the bspk_send that made it)
     int allocation = -1;  // a named region: its entry in names_
   };
   enum class OpKind { send, store, fetch, local_copy };
@@ -68,8 +68,8 @@ class BspkRuntime : public LocalSyncClient {
     int dest_pid;                     // send: the receiver
     std::vector<unsigned char> data;  // sends and stores: read at the issuer's sync
     Site site;
-    bool free_reported = false;       // a freed region it uses was reported
-    bool dud = false;                 // reported when posted: a message without effect
+    bool free_reported = false;  // a freed region it uses was reported
+    bool dud = false;            // reported when posted: a message without effect
   };
   struct Written {  // data written into a process's region at its sync
     ComemPtr dst;
@@ -85,20 +85,20 @@ class BspkRuntime : public LocalSyncClient {
   };
   struct PerProcess {
     std::vector<Region> regions;
-    std::vector<Op> issued;         // this superstep's sends and copies, posted at the sync
-    std::vector<Op> inbox;          // posted to this process, not yet landed
-    std::vector<Op> local_copies;   // this superstep's copies with both sides local
-    std::vector<ComemPtr> received; // this superstep's messages (sent in the previous one)
+    std::vector<Op> issued;          // this superstep's sends and copies, posted at the sync
+    std::vector<Op> inbox;           // posted to this process, not yet landed
+    std::vector<Op> local_copies;    // this superstep's copies with both sides local
+    std::vector<ComemPtr> received;  // this superstep's messages (sent in the previous one)
     std::size_t next_recv = 0;
-    std::vector<Written> fetched;   // served fetches, written when the process leaves its sync
-    long fetches_out = 0;           // fetches posted and not yet served
+    std::vector<Written> fetched;  // served fetches, written when the process leaves its sync
+    long fetches_out = 0;          // fetches posted and not yet served
     Announce announce = Announce::none;
-    long expected = 0;              // bspk_expect
-    std::vector<int> will;          // bspk_will_send
+    long expected = 0;      // bspk_expect
+    std::vector<int> will;  // bspk_will_send
     Site will_site;
-    long entered_sync = -1;         // the superstep of the last bspk_sync it entered
-    bool ended = false;             // it has reached bsp_end
-    std::vector<Left> left;         // per superstep it has left
+    long entered_sync = -1;  // the superstep of the last bspk_sync it entered
+    bool ended = false;      // it has reached bsp_end
+    std::vector<Left> left;  // per superstep it has left
   };
   // Where a finding about a use of comem is located: a call of some process, in its superstep.
   struct Use {
@@ -110,7 +110,7 @@ class BspkRuntime : public LocalSyncClient {
   };
   enum class Resolved { pending, bound, none };
 
-  PerProcess& me();  // the running process's
+  PerProcess& me();            // the running process's
   Use here(const char* what);  // the running process's current call
   bool passed(int pid, long s) const;
   // A decided lookup becomes the pointer it found (p unchanged while it is not decided).
@@ -132,7 +132,8 @@ class BspkRuntime : public LocalSyncClient {
   long tagged(int pid, long s) const;
   // Do two of these (pointer, elements) ranges share an element of one region?
   static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& ranges);
-  static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& a, const std::vector<std::pair<ComemPtr, long>>& b);
+  static bool overlapping(const std::vector<std::pair<ComemPtr, long>>& a,
+                          const std::vector<std::pair<ComemPtr, long>>& b);
   long expected_now(int pid, long s) const;
   // The running process announces again (`call`) in its superstep: its bspk_will_send, if it
   // made one, no longer counts (reported).
@@ -161,10 +162,10 @@ class BspkRuntime : public LocalSyncClient {
   LocalSync& sync_;
   std::vector<PerProcess> procs_;
   ComemNames names_;
-  std::map<long, long> entered_;              // superstep -> processes that posted its sends and copies
-  std::map<long, Announce> announce_of_;      // superstep -> the first announcement kind seen
+  std::map<long, long> entered_;                // superstep -> processes that posted its sends and copies
+  std::map<long, Announce> announce_of_;        // superstep -> the first announcement kind seen
   std::map<long, std::vector<long>> will_sum_;  // superstep -> per receiver: sum of will_send
-  std::map<long, long> will_calls_;           // superstep -> processes that called will_send
+  std::map<long, long> will_calls_;             // superstep -> processes that called will_send
 };
 
 }  // namespace bspcheck::rt

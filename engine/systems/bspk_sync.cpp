@@ -44,11 +44,15 @@ void BspkRuntime::announce_and_post(int pid, long s) {
   // One kind of announcement per superstep (Table 1).
   auto [kind_it, first] = announce_of_.try_emplace(s, pp.announce);
   if (!first && kind_it->second != pp.announce)
-    sync_.report(Rule::bspk_announce_mixed,
-                 "process " + std::to_string(pid) + " ends superstep " + std::to_string(s) + " with " +
-                     (pp.announce == Announce::none ? "no announcement" : pp.announce == Announce::expect ? "bspk_expect" : "bspk_will_send") +
-                     " while another process used " +
-                     (kind_it->second == Announce::none ? "none" : kind_it->second == Announce::expect ? "bspk_expect" : "bspk_will_send"));
+    sync_.report(Rule::bspk_announce_mixed, "process " + std::to_string(pid) + " ends superstep " + std::to_string(s) +
+                                                " with " +
+                                                (pp.announce == Announce::none     ? "no announcement"
+                                                 : pp.announce == Announce::expect ? "bspk_expect"
+                                                                                   : "bspk_will_send") +
+                                                " while another process used " +
+                                                (kind_it->second == Announce::none     ? "none"
+                                                 : kind_it->second == Announce::expect ? "bspk_expect"
+                                                                                       : "bspk_will_send"));
 
   // Post this superstep's sends and copies (a lookup among them is decided first, so a message
   // is counted for the process it reaches); with bspk_will_send, compare with what was announced.
@@ -86,27 +90,28 @@ void BspkRuntime::await_expected(int pid, long s) {
   // every process has entered its sync of s. Stuck here, the processes disagree on their
   // supersteps (one never reaches this sync, or reached bsp_end): superstep-mismatch, the rule
   // of a barrier that not every process reaches, and less specific than a count stuck below.
-  sync_.wait_until({[this, pid, s] { return expected_now(pid, s) >= 0; },
-                    [this, pid] {
-                      std::vector<int> missing;
-                      const bool will = procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send;
-                      const long here = sync_.superstep(pid);
-                      for (int q = 0; q < world_.nprocs(); ++q) {
-                        const PerProcess& o = procs_[static_cast<std::size_t>(q)];
-                        const bool in = will ? sync_.superstep(q) > here ||
-                                                   (sync_.superstep(q) == here && o.announce == Announce::will_send)
-                                             : sync_.superstep(q) > here || o.entered_sync >= here;
-                        if (!in) missing.push_back(q);
-                      }
-                      if (missing.empty())  // they passed announcing another way (bspk-announce-mixed)
-                        return std::string("waits in bspk_sync for every process to call bspk_will_send in superstep ") +
-                               std::to_string(here) + ", which some ended with another announcement";
-                      return std::string("waits in bspk_sync (") + (will ? "bspk_will_send" : "a barrier: no announcement") +
-                             ") for process" + (missing.size() > 1 ? "es " : " ") + pids(missing) + " to " +
-                             (will ? "call bspk_will_send in its superstep " : "enter its bspk_sync of superstep ") +
-                             std::to_string(here);
-                    },
-                    Rule::superstep_mismatch, 1});
+  sync_.wait_until(
+      {[this, pid, s] { return expected_now(pid, s) >= 0; },
+       [this, pid] {
+         std::vector<int> missing;
+         const bool will = procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send;
+         const long here = sync_.superstep(pid);
+         for (int q = 0; q < world_.nprocs(); ++q) {
+           const PerProcess& o = procs_[static_cast<std::size_t>(q)];
+           const bool in =
+               will ? sync_.superstep(q) > here || (sync_.superstep(q) == here && o.announce == Announce::will_send)
+                    : sync_.superstep(q) > here || o.entered_sync >= here;
+           if (!in) missing.push_back(q);
+         }
+         if (missing.empty())  // they passed announcing another way (bspk-announce-mixed)
+           return std::string("waits in bspk_sync for every process to call bspk_will_send in superstep ") +
+                  std::to_string(here) + ", which some ended with another announcement";
+         return std::string("waits in bspk_sync (") + (will ? "bspk_will_send" : "a barrier: no announcement") +
+                ") for process" + (missing.size() > 1 ? "es " : " ") + pids(missing) + " to " +
+                (will ? "call bspk_will_send in its superstep " : "enter its bspk_sync of superstep ") +
+                std::to_string(here);
+       },
+       Rule::superstep_mismatch, 1});
   // Phase 1: the announced (or, without announcement, all) messages of s are in.
   sync_.wait_until({[this, pid, s] {
                       const long e = expected_now(pid, s);
@@ -119,7 +124,9 @@ void BspkRuntime::await_expected(int pid, long s) {
                         if (op.superstep == s) from.push_back(op.issuer);
                       if (e < 0)
                         return std::string("waits in bspk_sync for every process to ") +
-                               (procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send ? "call bspk_will_send" : "enter its sync");
+                               (procs_[static_cast<std::size_t>(pid)].announce == Announce::will_send
+                                    ? "call bspk_will_send"
+                                    : "enter its sync");
                       return "waits in bspk_sync for " + std::to_string(e) + " announced messages; " +
                              std::to_string(tagged(pid, s)) + " arrived (from " + pids(from) + ")";
                     },
@@ -148,8 +155,9 @@ std::vector<BspkRuntime::Op> BspkRuntime::take_arrived(int pid, long s, const Si
         sites.push_back({op.site, op.issuer, call_of(op.kind)});
       }
     if (static_cast<long>(from.size()) > expected)
-      report_count("process " + std::to_string(pid) + " announced " + std::to_string(expected) + " messages for superstep " +
-                       std::to_string(s) + " but receives " + std::to_string(from.size()) + " (from " + pids(from) + ")",
+      report_count("process " + std::to_string(pid) + " announced " + std::to_string(expected) +
+                       " messages for superstep " + std::to_string(s) + " but receives " + std::to_string(from.size()) +
+                       " (from " + pids(from) + ")",
                    {pid}, s, sites);
     if (pp.left.size() <= static_cast<std::size_t>(s)) pp.left.resize(static_cast<std::size_t>(s) + 1);
     pp.left[static_cast<std::size_t>(s)] = Left{true, site, expected, static_cast<long>(from.size())};
@@ -182,9 +190,11 @@ void BspkRuntime::warn_copy_order(int pid, long s, const std::vector<Op>& mine) 
   }
   if (!any_reader) writers.clear();
   const auto key = [](const WriterRange& w) { return std::tuple(w.owner, w.region, w.lo); };
-  std::sort(writers.begin(), writers.end(), [&](const WriterRange& a, const WriterRange& b) { return key(a) < key(b); });
+  std::sort(writers.begin(), writers.end(),
+            [&](const WriterRange& a, const WriterRange& b) { return key(a) < key(b); });
   for (std::size_t i = 0; i < writers.size(); ++i) {
-    const bool same_region = i > 0 && writers[i - 1].owner == writers[i].owner && writers[i - 1].region == writers[i].region;
+    const bool same_region =
+        i > 0 && writers[i - 1].owner == writers[i].owner && writers[i - 1].region == writers[i].region;
     writers[i].max_hi = same_region ? std::max(writers[i - 1].max_hi, writers[i].hi) : writers[i].hi;
   }
   // The writer of lowest first element whose range meets [lo, hi) of (owner, region), other than
@@ -203,8 +213,8 @@ void BspkRuntime::warn_copy_order(int pid, long s, const std::vector<Op>& mine) 
   };
   for (const Op& reader : mine) {
     if (reader.kind != OpKind::local_copy || reader.dud || reader.n <= 0) continue;
-    if (const Op* found = writer_of(reader.src.owner, reader.src.region, reader.src.elem, reader.src.elem + reader.n,
-                                    &reader)) {
+    if (const Op* found =
+            writer_of(reader.src.owner, reader.src.region, reader.src.elem, reader.src.elem + reader.n, &reader)) {
       const Op& writer = *found;
       const char* how = writer.kind == OpKind::store ? "a store" : "a local copy";
       std::vector<int> who{pid};
@@ -302,7 +312,8 @@ void BspkRuntime::land_fetches(int pid, std::vector<Written> landed) {
   // which lands last: they are written again together, in a seeded order.
   sync_.wait_until({[this, pid] { return procs_[static_cast<std::size_t>(pid)].fetches_out == 0; },
                     [this, pid] {
-                      return "waits in bspk_sync for " + std::to_string(procs_[static_cast<std::size_t>(pid)].fetches_out) +
+                      return "waits in bspk_sync for " +
+                             std::to_string(procs_[static_cast<std::size_t>(pid)].fetches_out) +
                              " fetches to be served";
                     },
                     Rule::bspk_count_mismatch, 1});
@@ -320,7 +331,8 @@ void BspkRuntime::land_fetches(int pid, std::vector<Written> landed) {
   for (Written& w : writes) {
     Region& r = pp.regions[static_cast<std::size_t>(w.dst.region)];
     if (r.freed) continue;  // reported where it was freed or when the fetch was posted
-    std::memcpy(r.data.data() + w.dst.elem * r.size, w.data.data(), std::min<std::size_t>(w.data.size(), static_cast<std::size_t>(w.n * r.size)));
+    std::memcpy(r.data.data() + w.dst.elem * r.size, w.data.data(),
+                std::min<std::size_t>(w.data.size(), static_cast<std::size_t>(w.n * r.size)));
   }
 }
 

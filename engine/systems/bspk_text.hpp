@@ -19,8 +19,6 @@ inline std::string pids(const std::vector<int>& v) {
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s.empty() ? "none" : s;
 }
-inline std::string named(const std::string& name, int idx) {
-  return "(\"" + name + "\", " + std::to_string(idx) + ")";
-}
+inline std::string named(const std::string& name, int idx) { return "(\"" + name + "\", " + std::to_string(idx) + ")"; }
 
 }  // namespace bspcheck::rt::bspk_text

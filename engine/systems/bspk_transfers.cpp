@@ -53,8 +53,9 @@ void BspkRuntime::copy(ComemPtr dst, ComemPtr src, long n) {
   const bool dst_local = dst.owner == pid, src_local = src.owner == pid;
   const bool undecided = dst.owner == -2 || src.owner == -2;
   if (!dst_local && !src_local && !undecided) {
-    sync_.report(Rule::bspk_copy_nonlocal, "bspk_copy between two comem pointers neither of which is local to process " +
-                                               std::to_string(pid) + ": at least one side must be local");
+    sync_.report(Rule::bspk_copy_nonlocal,
+                 "bspk_copy between two comem pointers neither of which is local to process " + std::to_string(pid) +
+                     ": at least one side must be local");
     return;
   }
   // The local side is checked now; the remote one (perhaps a lookup decided later) when posted,
@@ -107,10 +108,11 @@ void BspkRuntime::retract_will_send(const char* call) {
   PerProcess& pp = me();
   if (pp.announce != Announce::will_send) return;
   const long s = sync_.superstep(world_.pid());
-  sync_.report(Rule::api_misuse, std::string(call) + " after bspk_will_send (" + where(pp.will_site) +
-                                     ") in the same superstep " + std::to_string(s) +
-                                     ": a process announces its messages once per superstep (the paper, Table 1); "
-                                     "the earlier announcement is withdrawn, but other processes may have counted on it");
+  sync_.report(Rule::api_misuse,
+               std::string(call) + " after bspk_will_send (" + where(pp.will_site) + ") in the same superstep " +
+                   std::to_string(s) +
+                   ": a process announces its messages once per superstep (the paper, Table 1); "
+                   "the earlier announcement is withdrawn, but other processes may have counted on it");
   auto& sum = will_sum_[s];
   for (int q = 0; q < world_.nprocs(); ++q) sum[static_cast<std::size_t>(q)] -= pp.will[static_cast<std::size_t>(q)];
   --will_calls_[s];
@@ -147,8 +149,8 @@ void BspkRuntime::will_send(const int* per_pid) {
       pp.will[static_cast<std::size_t>(q)] = 0;
     }
   if (!negative.empty())
-    sync_.report(Rule::api_misuse, "bspk_will_send with negative numbers of messages (" + negative +
-                                       "): each must be >= 0; taken as 0");
+    sync_.report(Rule::api_misuse,
+                 "bspk_will_send with negative numbers of messages (" + negative + "): each must be >= 0; taken as 0");
   pp.will_site = world_.self().site;
   auto& sum = will_sum_[s];
   sum.resize(static_cast<std::size_t>(world_.nprocs()), 0);
@@ -185,7 +187,8 @@ long BspkRuntime::tagged(int pid, long s) const {
 long BspkRuntime::expected_now(int pid, long s) const {
   const PerProcess& pp = procs_[static_cast<std::size_t>(pid)];
   switch (pp.announce) {
-    case Announce::expect: return pp.expected;
+    case Announce::expect:
+      return pp.expected;
     case Announce::will_send: {
       auto c = will_calls_.find(s);
       if (c == will_calls_.end() || c->second < world_.nprocs()) return -1;
@@ -292,7 +295,8 @@ int BspkRuntime::post(Op op) {
   // The receiver has taken its messages of the superstep already (it may still wait for its own
   // fetches): this one is counted by no sync.
   const auto& left = procs_[static_cast<std::size_t>(to)].left;
-  if (to != pid && static_cast<std::size_t>(op.superstep) < left.size() && left[static_cast<std::size_t>(op.superstep)].taken) {
+  if (to != pid && static_cast<std::size_t>(op.superstep) < left.size() &&
+      left[static_cast<std::size_t>(op.superstep)].taken) {
     const Left l = left[static_cast<std::size_t>(op.superstep)];
     report_count("process " + std::to_string(pid) + "'s " + call_of(op.kind) + " of superstep " +
                      std::to_string(op.superstep) + " (" + where(op.site) + ") reaches process " + std::to_string(to) +

@@ -1,6 +1,6 @@
 // cbsp_api.cpp: the cBSP primitives with the C signatures of include/cbsp.h. Each records its call
-// site and its trace record (replay/trace_format.hpp), hands the call to the CbspRuntime of the running world and ends in a switch point, like
-// the BSPlib primitives (c_api.cpp).
+// site and its trace record (replay/trace_format.hpp), hands the call to the CbspRuntime of the running world and ends
+// in a switch point, like the BSPlib primitives (c_api.cpp).
 #define BSPCHECK_NO_SITE_MACROS
 #include "cbsp.h"
 

@@ -54,7 +54,8 @@ CbspRuntime::CbspRuntime(World& world)
 bool CbspRuntime::sync_in_handler(const char* call, int count) {
   const int me = world_.pid();
   if (in_handler_[static_cast<std::size_t>(me)] == 0) return false;
-  sync_.report(Rule::api_misuse, std::string(call) + (count >= 0 ? "(" + std::to_string(count) + ")" : std::string("")) +
+  sync_.report(Rule::api_misuse, std::string(call) +
+                                     (count >= 0 ? "(" + std::to_string(count) + ")" : std::string("")) +
                                      " called by process " + std::to_string(me) +
                                      " in a message handler: handlers run inside their receiver's sync (cBSP 4.3), "
                                      "where a sync has no meaning; the call is ignored");
@@ -70,9 +71,10 @@ void CbspRuntime::check_initialized(const char* call) {
   const auto me = static_cast<std::size_t>(world_.pid());
   if (initialized_[me]) return;
   initialized_[me] = true;  // once per process
-  sync_.report(Rule::api_misuse, std::string(call) + " before cBSP_initialize: the paper's cBSP_initialize "
-                                                     "\"creates, allocates, and initializes buffers, assigns logical node "
-                                                     "numbers\"; call it once after bsp_begin, before any other cBSP call");
+  sync_.report(Rule::api_misuse, std::string(call) +
+                                     " before cBSP_initialize: the paper's cBSP_initialize "
+                                     "\"creates, allocates, and initializes buffers, assigns logical node "
+                                     "numbers\"; call it once after bsp_begin, before any other cBSP call");
 }
 
 std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
@@ -80,7 +82,8 @@ std::string CbspRuntime::foreign_destination(int node, const void* dest) const {
   const int owner = world_.stack_owner(dest);
   if (owner >= 0) {
     if (owner == node) return "";  // the receiver's own stack: its memory (it told the sender the address)
-    return owner == me ? "a local variable on the sender's own stack" : "on process " + std::to_string(owner) + "'s stack";
+    return owner == me ? "a local variable on the sender's own stack"
+                       : "on process " + std::to_string(owner) + "'s stack";
   }
   // Globals and statics of the program name the receiver's own copy. A bspcheck::run test shares
   // one heap among its processes by design; so does a process sending to itself.
@@ -156,8 +159,8 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
   const int me = world_.pid();
   check_initialized("cBSP_send");
   if (node < 0 || node >= world_.nprocs()) {
-    sync_.report(Rule::bad_pid, "cBSP_send to node " + std::to_string(node) + ": nodes are 0.." +
-                                    std::to_string(world_.nprocs() - 1));
+    sync_.report(Rule::bad_pid,
+                 "cBSP_send to node " + std::to_string(node) + ": nodes are 0.." + std::to_string(world_.nprocs() - 1));
     return;
   }
   if (nbytes < 0 || (nbytes > 0 && src == nullptr)) {
@@ -178,12 +181,13 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
     if (!why.empty()) {
       char addr[32];
       std::snprintf(addr, sizeof addr, "%p", dest);
-      sync_.report(Rule::cbsp_dest_not_global,
-                   "cBSP_send to node " + std::to_string(node) + " with destination " + addr + ", " + why +
-                       ": destAddr is an address in the receiving node's memory (the paper: \"written to remote "
-                       "virtual address destAddr on logical node node\"): a global or static (the receiver's own copy), or "
-                       "memory the receiver allocated and told the sender; the data is not written",
-                   {me, node});
+      sync_.report(
+          Rule::cbsp_dest_not_global,
+          "cBSP_send to node " + std::to_string(node) + " with destination " + addr + ", " + why +
+              ": destAddr is an address in the receiving node's memory (the paper: \"written to remote "
+              "virtual address destAddr on logical node node\"): a global or static (the receiver's own copy), or "
+              "memory the receiver allocated and told the sender; the data is not written",
+          {me, node});
       dest = nullptr;
     }
   }
@@ -193,10 +197,11 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
   if (dest) {
     const std::string past = destination_overrun(node, dest, nbytes);
     if (!past.empty()) {
-      sync_.report(Rule::cbsp_dest_overrun,
-                   "cBSP_send of " + std::to_string(nbytes) + " bytes to node " + std::to_string(node) + " at " + past +
-                       ": the rest would overwrite whatever follows it in the receiver's memory; the data is not written",
-                   {me, node});
+      sync_.report(
+          Rule::cbsp_dest_overrun,
+          "cBSP_send of " + std::to_string(nbytes) + " bytes to node " + std::to_string(node) + " at " + past +
+              ": the rest would overwrite whatever follows it in the receiver's memory; the data is not written",
+          {me, node});
       dest = nullptr;
     }
   }
@@ -214,9 +219,9 @@ void CbspRuntime::send(int node, void* dest, const void* src, int nbytes, Handle
     if (at_end) return;
   } else if (at_end) {
     sync_.report(Rule::cbsp_pending_at_end,
-                  "process " + std::to_string(me) + " sends a cBSP message to process " + std::to_string(node) +
-                      ", which has already reached bsp_end: it is never delivered",
-                  {me, node});
+                 "process " + std::to_string(me) + " sends a cBSP message to process " + std::to_string(node) +
+                     ", which has already reached bsp_end: it is never delivered",
+                 {me, node});
     return;
   }
   inbox_[static_cast<std::size_t>(node)].push_back(std::move(m));
@@ -382,9 +387,8 @@ bool CbspRuntime::check_overlaps(const std::vector<Message>& batch, const std::v
     if (m.dest && !m.data.empty()) by_addr.push_back({&m, true});
   for (const Message& m : earlier)
     if (m.dest && !m.data.empty()) by_addr.push_back({&m, false});
-  std::sort(by_addr.begin(), by_addr.end(), [](const auto& a, const auto& b) {
-    return std::less<const void*>()(a.first->dest, b.first->dest);
-  });
+  std::sort(by_addr.begin(), by_addr.end(),
+            [](const auto& a, const auto& b) { return std::less<const void*>()(a.first->dest, b.first->dest); });
   bool any = false;
   // Every overlapping pair, not only neighbours in address order: a long destination can overlap
   // several that follow it (and those need not overlap one another).
@@ -394,7 +398,7 @@ bool CbspRuntime::check_overlaps(const std::vector<Message>& batch, const std::v
       const Message& b = *by_addr[j].first;
       const auto* a_end = static_cast<const unsigned char*>(a.dest) + a.data.size();
       if (static_cast<const unsigned char*>(b.dest) >= a_end) break;  // nor any after b
-      if (!by_addr[i].second && !by_addr[j].second) continue;  // reported in their own round
+      if (!by_addr[i].second && !by_addr[j].second) continue;         // reported in their own round
       any = true;
       const int me = world_.pid();
       Finding f;
@@ -432,7 +436,8 @@ void CbspRuntime::deliver(std::vector<Message>& batch, const std::vector<Message
     // first after its write: so the default order is the issue order, each write then its handler.
     const std::size_t k =
         ready.size() > 1 && order_matters
-            ? ready.size() - 1 - world_.scheduler().choose(ChoiceKind::write_order, static_cast<std::uint32_t>(ready.size()))
+            ? ready.size() - 1 -
+                  world_.scheduler().choose(ChoiceKind::write_order, static_cast<std::uint32_t>(ready.size()))
             : 0;
     const std::size_t ev = ready[k];
     ready.erase(ready.begin() + static_cast<std::ptrdiff_t>(k));
@@ -482,9 +487,9 @@ void CbspRuntime::deliver(std::vector<Message>& batch, const std::vector<Message
       Finding f;
       f.rule = rule_id(Rule::cbsp_handler_conflict);
       f.message = "on process " + std::to_string(me) + ", the handler of the message from process " +
-                  std::to_string(m.src) + " (" + where(m.site) + ") wrote the destination of the message from process " +
-                  std::to_string(other(j).src) + " (" + where(other(j).site) +
-                  ") of the same sync: the result depends on the order of handlers and writes";
+                  std::to_string(m.src) + " (" + where(m.site) +
+                  ") wrote the destination of the message from process " + std::to_string(other(j).src) + " (" +
+                  where(other(j).site) + ") of the same sync: the result depends on the order of handlers and writes";
       f.processes = {m.src, other(j).src, me};
       f.superstep = static_cast<int>(sync_.superstep(me));
       f.locations = {world_.diagnostics().location(m.site, m.src, "cBSP_send"),
@@ -501,8 +506,8 @@ void CbspRuntime::before_end(int pid) {
     Finding f;
     f.rule = rule_id(Rule::cbsp_pending_at_end);
     f.message = "process " + std::to_string(pid) + " reaches bsp_end with the message process " +
-                std::to_string(m.src) + " sent to it in superstep " + std::to_string(m.superstep) + " (" + where(m.site) +
-                ") never delivered: no cBSP_nsync or cBSP_gsync received it";
+                std::to_string(m.src) + " sent to it in superstep " + std::to_string(m.superstep) + " (" +
+                where(m.site) + ") never delivered: no cBSP_nsync or cBSP_gsync received it";
     f.processes = {m.src, pid};
     f.superstep = static_cast<int>(m.superstep);
     const Process& rp = world_.processes()[static_cast<std::size_t>(pid)];

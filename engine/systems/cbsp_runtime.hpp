@@ -37,9 +37,9 @@ class CbspRuntime : public LocalSyncClient {
     void* dest;                       // in the receiver's memory; null: the handler gets the buffer
     std::vector<unsigned char> data;  // copied at the send
     Handler handler;
-    Site site;                        // of the cBSP_send
-    bool reported = false;            // already reported late: not reported again at bsp_end
-    int round = 0;                    // cBSP_gsync: 0, or 1 + the delivery round whose handler sent it
+    Site site;              // of the cBSP_send
+    bool reported = false;  // already reported late: not reported again at bsp_end
+    int round = 0;          // cBSP_gsync: 0, or 1 + the delivery round whose handler sent it
   };
   long tagged(int pid, long superstep) const;
   void report_late(const Message& m, int receiver, long receiver_superstep, const char* why);
@@ -63,13 +63,13 @@ class CbspRuntime : public LocalSyncClient {
 
   World& world_;
   LocalSync& sync_;
-  std::vector<std::vector<Message>> inbox_;  // per receiver: arrived, not yet delivered
-  std::vector<bool> initialized_;            // per process: called cBSP_initialize
-  std::vector<long> gsyncs_;                 // per process: cBSP_gsync calls entered
-  std::vector<long> gsync_superstep_;        // per process: its superstep at its last cBSP_gsync
+  std::vector<std::vector<Message>> inbox_;       // per receiver: arrived, not yet delivered
+  std::vector<bool> initialized_;                 // per process: called cBSP_initialize
+  std::vector<long> gsyncs_;                      // per process: cBSP_gsync calls entered
+  std::vector<long> gsync_superstep_;             // per process: its superstep at its last cBSP_gsync
   std::vector<std::pair<long, int>> round_done_;  // per process: (gsync, round) it has delivered
-  std::vector<int> delivering_round_;        // per process: the gsync round it delivers now, or -1
-  std::vector<int> in_handler_;              // per process: handlers of its own running now (nested)
+  std::vector<int> delivering_round_;             // per process: the gsync round it delivers now, or -1
+  std::vector<int> in_handler_;                   // per process: handlers of its own running now (nested)
   // A cBSP_gsync's progress, counted as the processes arrive, so that a waiting process's test is
   // one load, not a scan of every process (a chain of p handler hops is p rounds, each waking p
   // processes). The waits hold pointers: a map's and a deque's elements stay where they are.
@@ -87,7 +87,7 @@ class CbspRuntime : public LocalSyncClient {
     const char* call;  // "cBSP_nsync" or "cBSP_gsync"
   };
   std::vector<std::vector<SyncSite>> sync_sites_;  // per process: the sync ending each superstep
-  long gsyncs_checked_ = 0;                  // cBSP_gsync generations compared for agreement
+  long gsyncs_checked_ = 0;                        // cBSP_gsync generations compared for agreement
 };
 
 }  // namespace bspcheck::rt

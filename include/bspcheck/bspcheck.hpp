@@ -40,11 +40,11 @@ struct StackFrame {
 namespace location_event {
 inline constexpr const char* allocation = "allocation";              // where an allocation failed
 inline constexpr const char* null_pointer_use = "null pointer use";  // where a null pointer was used
-inline constexpr const char* read = "read";      // an access checked by the sanitizer build: a read
-inline constexpr const char* write = "write";    // ... or a write
-inline constexpr const char* signal = "signal";  // where a signal stopped a process
-inline constexpr const char* exit = "exit";      // where a process called exit()
-inline constexpr const char* thrown = "throw";   // where an exception nothing caught was thrown
+inline constexpr const char* read = "read";                          // an access checked by the sanitizer build: a read
+inline constexpr const char* write = "write";                        // ... or a write
+inline constexpr const char* signal = "signal";                      // where a signal stopped a process
+inline constexpr const char* exit = "exit";                          // where a process called exit()
+inline constexpr const char* thrown = "throw";                       // where an exception nothing caught was thrown
 }  // namespace location_event
 
 struct Location {
@@ -71,8 +71,8 @@ struct Finding {
 };
 
 struct Options {
-  int procs = 4;                        // processors available: bsp_begin(m) grants min(m, procs)
-  std::uint64_t seed = 1;               // every nondeterministic choice is drawn from it
+  int procs = 4;           // processors available: bsp_begin(m) grants min(m, procs)
+  std::uint64_t seed = 1;  // every nondeterministic choice is drawn from it
   Strategy strategy = Strategy::random;
   int pct_depth = 3;                    // pct: bug depth aimed at (depth - 1 change points)
   std::uint64_t pct_steps = 1000;       // pct: estimate of the run's decisions (change points in 1..this)
@@ -91,11 +91,11 @@ struct Options {
   // virtual clock, a fixed epoch plus its virtual bsp_time: the same under every seed
   // (engine/core/libc_clocks.cpp). For programs that seed rand with the time or print timings.
   bool virtual_time = false;
-  bool checks = true;                   // run the checker (findings); false = runtime only
+  bool checks = true;                       // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
-  std::string suppressions_file;        // findings matching a line of this file are dropped
-  std::string wrapper_files;            // besides headers, files whose BSPlib calls are a wrapper's (comma-separated)
-  bool werror = false;                  // warnings count as errors (ok() and exit status)
+  std::string suppressions_file;            // findings matching a line of this file are dropped
+  std::string wrapper_files;  // besides headers, files whose BSPlib calls are a wrapper's (comma-separated)
+  bool werror = false;        // warnings count as errors (ok() and exit status)
   // The output digest of each process in a reference run (the kept trace of a schedule-divergence
   // carries them): a program run whose process prints otherwise reports schedule-divergence.
   std::vector<std::uint64_t> expected_output;
@@ -103,14 +103,14 @@ struct Options {
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.
   bool asan_poisoning = true;
-  std::string trace_file;               // record the run into this trace (docs/trace-format.md)
+  std::string trace_file;  // record the run into this trace (docs/trace-format.md)
   // With trace_file: record each process's own CPU time between its switch points into the trace,
   // one work record per process and superstep (bsp-check show). A measurement only: no choice
   // depends on it, and replays and comparisons of traces ignore it.
   bool measure_work = false;
-  std::string replay_file;              // replay the choices of this trace, checking every call
-  std::string guide_file;               // follow this choice script leniently (bsp-check shrink)
-  std::string guide_log;                // explore: log the choices offered (bsp-check explore)
+  std::string replay_file;  // replay the choices of this trace, checking every call
+  std::string guide_file;   // follow this choice script leniently (bsp-check shrink)
+  std::string guide_log;    // explore: log the choices offered (bsp-check explore)
   // For debuggers: call bspcheck_breakpoint() when process break_process first runs in superstep
   // break_superstep (gdb: `break bspcheck_breakpoint`). -1: never.
   int break_superstep = -1;
@@ -122,9 +122,9 @@ struct Options {
 // and sends (tag + payload); zero-byte and rejected operations do not count. A process's h is
 // max(bytes it sends, bytes it receives); self-transfers count on both sides.
 struct SuperstepStats {
-  std::size_t h_bytes = 0;          // max over processes of max(sent, received) bytes
-  std::size_t h_messages = 0;       // the same counting operations (puts, gets, sends) instead of bytes
-  std::size_t total_bytes = 0;      // all bytes communicated in the superstep
+  std::size_t h_bytes = 0;      // max over processes of max(sent, received) bytes
+  std::size_t h_messages = 0;   // the same counting operations (puts, gets, sends) instead of bytes
+  std::size_t total_bytes = 0;  // all bytes communicated in the superstep
   std::size_t total_operations = 0;
 };
 
@@ -140,22 +140,22 @@ struct CoverageTuple {
 };
 
 struct RunResult {
-  int nprocs = 0;                       // p granted by bsp_begin (0 if never called)
+  int nprocs = 0;  // p granted by bsp_begin (0 if never called)
   std::uint64_t seed = 0;
-  int supersteps = 0;                   // number of completed bsp_sync barriers
-  bool aborted = false;                 // bsp_abort was called, or an error stopped the run
+  int supersteps = 0;    // number of completed bsp_sync barriers
+  bool aborted = false;  // bsp_abort was called, or an error stopped the run
   std::string abort_message;
   std::vector<Finding> findings;
-  std::vector<std::string> output;      // per process: everything it wrote to stdout and stderr
-  std::uint64_t switches = 0;           // process switches performed
+  std::vector<std::string> output;              // per process: everything it wrote to stdout and stderr
+  std::uint64_t switches = 0;                   // process switches performed
   std::vector<SuperstepStats> superstep_stats;  // one per completed superstep, then one for the
                                                 // part ending at bsp_end
-  std::vector<CoverageTuple> coverage;  // the distinct coverage tuples the run reached, sorted
+  std::vector<CoverageTuple> coverage;          // the distinct coverage tuples the run reached, sorted
 
-  bool werror = false;                  // copied from Options: warnings count as errors
-  bool ok() const;                      // no error findings (or any finding, with werror), not aborted
+  bool werror = false;  // copied from Options: warnings count as errors
+  bool ok() const;      // no error findings (or any finding, with werror), not aborted
   std::size_t count(const std::string& rule) const;
-  std::string summary() const;          // findings, one per line, for test failure messages
+  std::string summary() const;  // findings, one per line, for test failure messages
 };
 
 // Runs spmd on a fresh world. Not reentrant: one run at a time per OS thread.

@@ -14,11 +14,12 @@
 namespace bspcheck {
 
 struct ExploreResult {
-  bool failed = false;                  // a schedule within the bound fails
-  RunResult failing;                    // its run, when one failed
-  std::vector<std::string> deviations;  // its non-default choices, e.g. "choice 3 (superstep 1): message order -> 0 of 4"
-  std::size_t schedules = 0;            // schedules run
-  bool exhausted = false;               // every schedule within the bound ran (none failed)
+  bool failed = false;  // a schedule within the bound fails
+  RunResult failing;    // its run, when one failed
+  std::vector<std::string>
+      deviations;             // its non-default choices, e.g. "choice 3 (superstep 1): message order -> 0 of 4"
+  std::size_t schedules = 0;  // schedules run
+  bool exhausted = false;     // every schedule within the bound ran (none failed)
 };
 
 // Runs spmd under every schedule that differs from the default one in at most `bound` choices
@@ -51,12 +52,12 @@ CoverageResult coverage_search(const Options& options, const std::function<void(
                                const std::function<bool(const RunResult&)>& fails = nullptr);
 
 struct ShrinkResult {
-  bool failed = false;        // the recorded run fails (else there is nothing to shrink)
-  std::string rule;           // the failure kept: the first failing finding's rule
-  std::size_t choices = 0;    // choices of the recorded run
-  std::size_t kept = 0;       // choices the minimal run keeps; the others take the default
-  std::size_t runs = 0;       // runs it took
-  RunResult minimal;          // the minimal run, recorded into output_file
+  bool failed = false;      // the recorded run fails (else there is nothing to shrink)
+  std::string rule;         // the failure kept: the first failing finding's rule
+  std::size_t choices = 0;  // choices of the recorded run
+  std::size_t kept = 0;     // choices the minimal run keeps; the others take the default
+  std::size_t runs = 0;     // runs it took
+  RunResult minimal;        // the minimal run, recorded into output_file
 };
 
 // Reduces the scheduling choices of a failing run recorded in trace_file (Options::trace_file)
@@ -66,10 +67,10 @@ ShrinkResult shrink(const Options& options, const std::function<void()>& spmd, c
                     const std::string& output_file, std::size_t max_runs = 2000);
 
 struct DeterminismResult {
-  RunResult first, second;           // the two runs of the same schedule
-  std::optional<Finding> finding;    // uncontrolled-nondeterminism: where the second run parted, or
-                                     // which process printed differently; nothing when they agree
-  std::string error;                 // why the check could not run (no temporary file), or empty
+  RunResult first, second;         // the two runs of the same schedule
+  std::optional<Finding> finding;  // uncontrolled-nondeterminism: where the second run parted, or
+                                   // which process printed differently; nothing when they agree
+  std::string error;               // why the check could not run (no temporary file), or empty
   bool deterministic() const { return error.empty() && !finding; }
 };
 

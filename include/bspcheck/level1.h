@@ -67,7 +67,8 @@
 /* The Oxford toolset's bsp_level1.h makes bsp_bcast, bsp_gather, bsp_scatter and bsp_scan macros
  * of its own arguments (docs/dialects.md): after it, the declarations below would not parse. */
 #ifdef BSPCHECK_OXFORD_LEVEL1_H
-#error "bsp-check: the Oxford toolset's <bsp_level1.h> and bsp-check's <bspcheck/level1.h> declare bsp_bcast, bsp_gather, bsp_scatter and bsp_scan with different arguments: include one of them"
+#error \
+    "bsp-check: the Oxford toolset's <bsp_level1.h> and bsp-check's <bspcheck/level1.h> declare bsp_bcast, bsp_gather, bsp_scatter and bsp_scan with different arguments: include one of them"
 #endif
 
 #include <stddef.h>
@@ -90,8 +91,7 @@ void bsp_bcast_2phase(int root, void *buf, size_t count, size_t elem_size);
 
 /* Fold to one (the paper's bsp_fold, MPI's reduce): dst[k] = src_0[k] (+) ... (+) src_{p-1}[k]
  * on root; dst is significant at root only. src == dst is allowed. S = 2; h = 0, (p-1)*B. */
-void bsp_reduce(int root, const void *src, void *dst, size_t count, size_t elem_size, bsp_level1_op op,
-                void *ctx);
+void bsp_reduce(int root, const void *src, void *dst, size_t count, size_t elem_size, bsp_level1_op op, void *ctx);
 
 /* Fold to all: dst on every process as bsp_reduce's on root, bit for bit the same everywhere.
  * src == dst is allowed. S = 2; h = 0, (p-1)*B (all-to-all of the contributions). */

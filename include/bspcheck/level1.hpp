@@ -33,7 +33,7 @@ concept Transferable = std::is_trivially_copyable_v<T> && !std::is_const_v<T>;
 // A contiguous range of Transferable elements (std::vector<T>, std::array<T, N>, std::span<T>, ...).
 template <class R>
 concept Buffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                 Transferable<std::remove_cv_t<std::ranges::range_value_t<R>>>;
+    Transferable<std::remove_cv_t<std::ranges::range_value_t<R>>>;
 
 template <Buffer R>
 using element_t = std::remove_cv_t<std::ranges::range_value_t<R>>;
@@ -49,7 +49,9 @@ void apply_op(void* acc, const void* x, std::size_t count, void* ctx) {
 }
 
 template <class R>
-auto* data(R&& r) { return std::ranges::data(r); }
+auto* data(R&& r) {
+  return std::ranges::data(r);
+}
 
 inline std::size_t nprocs() { return static_cast<std::size_t>(bsp_nprocs()); }
 
@@ -63,10 +65,7 @@ void bcast(int root, R&& buf) {
   bsp_bcast(root, detail::data(buf), std::ranges::size(buf), sizeof(element_t<R>));
 }
 template <Transferable T>
-  requires(!Buffer<T&>)
-void bcast(int root, T& value) {
-  bsp_bcast(root, &value, 1, sizeof(T));
-}
+requires(!Buffer<T&>) void bcast(int root, T& value) { bsp_bcast(root, &value, 1, sizeof(T)); }
 
 // Two-phase broadcast: S = 3; h = 0, B - b, (p-1)b with b = ceil(B/p). For large B.
 template <Buffer R>
@@ -79,7 +78,7 @@ void bcast_2phase(int root, R&& buf) {
 // dst = src_0 op ... op src_{p-1} elementwise, on root only (dst ignored elsewhere; it may be
 // empty there). src and dst have the same size on root. S = 2; h = 0, (p-1)B.
 template <Buffer S, Buffer D, class Op>
-  requires std::is_same_v<element_t<S>, element_t<D>>
+requires std::is_same_v<element_t<S>, element_t<D>>
 void reduce(int root, const S& src, D&& dst, Op op) {
   using T = element_t<S>;
   bsp_reduce(root, detail::data(src), bsp_pid() == root ? static_cast<void*>(detail::data(dst)) : nullptr,
@@ -87,8 +86,7 @@ void reduce(int root, const S& src, D&& dst, Op op) {
 }
 // Scalar fold to root: the result is meaningful on root only (elsewhere it is x).
 template <Transferable T, class Op>
-  requires(!Buffer<T&>)
-T reduce(int root, const T& x, Op op) {
+requires(!Buffer<T&>) T reduce(int root, const T& x, Op op) {
   T result = x;
   bsp_reduce(root, &x, &result, 1, sizeof(T), &detail::apply_op<T, Op>, &op);
   return result;
@@ -96,15 +94,13 @@ T reduce(int root, const T& x, Op op) {
 
 // Fold to all: dst on every process. S = 2; h = 0, (p-1)B.
 template <Buffer S, Buffer D, class Op>
-  requires std::is_same_v<element_t<S>, element_t<D>>
+requires std::is_same_v<element_t<S>, element_t<D>>
 void allreduce(const S& src, D&& dst, Op op) {
   using T = element_t<S>;
-  bsp_allreduce(detail::data(src), detail::data(dst), std::ranges::size(src), sizeof(T),
-                &detail::apply_op<T, Op>, &op);
+  bsp_allreduce(detail::data(src), detail::data(dst), std::ranges::size(src), sizeof(T), &detail::apply_op<T, Op>, &op);
 }
 template <Transferable T, class Op>
-  requires(!Buffer<T&>)
-T allreduce(const T& x, Op op) {
+requires(!Buffer<T&>) T allreduce(const T& x, Op op) {
   T result = x;
   bsp_allreduce(&x, &result, 1, sizeof(T), &detail::apply_op<T, Op>, &op);
   return result;
@@ -112,15 +108,13 @@ T allreduce(const T& x, Op op) {
 
 // Inclusive prefix: dst on process i = src_0 op ... op src_i. S = 2; h = 0, (p-1)B.
 template <Buffer S, Buffer D, class Op>
-  requires std::is_same_v<element_t<S>, element_t<D>>
+requires std::is_same_v<element_t<S>, element_t<D>>
 void scan(const S& src, D&& dst, Op op) {
   using T = element_t<S>;
-  bsp_scan(detail::data(src), detail::data(dst), std::ranges::size(src), sizeof(T), &detail::apply_op<T, Op>,
-           &op);
+  bsp_scan(detail::data(src), detail::data(dst), std::ranges::size(src), sizeof(T), &detail::apply_op<T, Op>, &op);
 }
 template <Transferable T, class Op>
-  requires(!Buffer<T&>)
-T scan(const T& x, Op op) {
+requires(!Buffer<T&>) T scan(const T& x, Op op) {
   T result = x;
   bsp_scan(&x, &result, 1, sizeof(T), &detail::apply_op<T, Op>, &op);
   return result;
@@ -139,10 +133,7 @@ std::vector<element_t<S>> gather(int root, const S& src) {
   return out;
 }
 template <Transferable T>
-  requires(!Buffer<T&>)
-std::vector<T> gather(int root, const T& x) {
-  return gather(root, std::span<const T, 1>(&x, 1));
-}
+requires(!Buffer<T&>) std::vector<T> gather(int root, const T& x) { return gather(root, std::span<const T, 1>(&x, 1)); }
 
 // Every process receives p * size(src) elements, block i from process i. S = 2; h = 0, (p-1)B.
 template <Buffer S>
@@ -154,15 +145,12 @@ std::vector<element_t<S>> allgather(const S& src) {
   return out;
 }
 template <Transferable T>
-  requires(!Buffer<T&>)
-std::vector<T> allgather(const T& x) {
-  return allgather(std::span<const T, 1>(&x, 1));
-}
+requires(!Buffer<T&>) std::vector<T> allgather(const T& x) { return allgather(std::span<const T, 1>(&x, 1)); }
 
 // dst on process i = block i of root's src (p * size(dst) elements on root; ignored elsewhere).
 // S = 2; h = 0, (p-1)B.
 template <Buffer S, Buffer D>
-  requires std::is_same_v<element_t<S>, element_t<D>>
+requires std::is_same_v<element_t<S>, element_t<D>>
 void scatter(int root, const S& src, D&& dst) {
   using T = element_t<S>;
   bsp_scatter(root, bsp_pid() == root ? static_cast<const void*>(detail::data(src)) : nullptr, detail::data(dst),
@@ -184,7 +172,7 @@ std::vector<element_t<S>> alltoall(const S& src) {
 // process 0, then sendcounts[1] for process 1, ...; dst receives recvcounts[i] elements from
 // process i, in pid order. S = 2 (p >= 2); h = 0, H (level1.h).
 template <Buffer S, Buffer D>
-  requires std::is_same_v<element_t<S>, element_t<D>>
+requires std::is_same_v<element_t<S>, element_t<D>>
 void alltoallv(const S& src, std::span<const std::size_t> sendcounts, D&& dst,
                std::span<const std::size_t> recvcounts) {
   using T = element_t<S>;

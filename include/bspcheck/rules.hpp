@@ -96,16 +96,26 @@ constexpr Severity severity_named(std::string_view name) {
 
 constexpr const char* category_name(RuleCategory c) {
   switch (c) {
-    case RuleCategory::registration: return "registration";
-    case RuleCategory::drma: return "drma";
-    case RuleCategory::unbuffered: return "unbuffered";
-    case RuleCategory::bsmp: return "bsmp";
-    case RuleCategory::superstep: return "superstep";
-    case RuleCategory::api: return "api";
-    case RuleCategory::program: return "program";
-    case RuleCategory::level1: return "level1";
-    case RuleCategory::memory: return "memory";
-    case RuleCategory::across_runs: return "across-runs";
+    case RuleCategory::registration:
+      return "registration";
+    case RuleCategory::drma:
+      return "drma";
+    case RuleCategory::unbuffered:
+      return "unbuffered";
+    case RuleCategory::bsmp:
+      return "bsmp";
+    case RuleCategory::superstep:
+      return "superstep";
+    case RuleCategory::api:
+      return "api";
+    case RuleCategory::program:
+      return "program";
+    case RuleCategory::level1:
+      return "level1";
+    case RuleCategory::memory:
+      return "memory";
+    case RuleCategory::across_runs:
+      return "across-runs";
   }
   return "?";
 }

@@ -93,8 +93,7 @@ inline bool isClean(const RunResult& r, Clean level) {
 
 // The failure text: what was found, and how to run the case again.
 inline std::string describe(const RunResult& r, const BspCase& c) {
-  return r.summary() + (r.aborted && !r.abort_message.empty() ? "abort: " + r.abort_message + "\n" : "") +
-         reproduce(c);
+  return r.summary() + (r.aborted && !r.abort_message.empty() ? "abort: " + r.abort_message + "\n" : "") + reproduce(c);
 }
 
 inline ::testing::AssertionResult IsBspClean(const RunResult& r, Clean level = Clean::no_findings) {
@@ -151,8 +150,7 @@ template <class Check>
     for (int k = 0; k < s.seeds; ++k) {
       const BspCase c{p, s.first_seed + static_cast<std::uint64_t>(k), s.strategy};
       ::testing::AssertionResult res = check(c);
-      if (!res)
-        return ::testing::AssertionFailure() << "case " << c << ": " << res.message() << "\n" << reproduce(c);
+      if (!res) return ::testing::AssertionFailure() << "case " << c << ": " << res.message() << "\n" << reproduce(c);
     }
   return ::testing::AssertionSuccess();
 }
@@ -210,8 +208,8 @@ void checkProperty(Testable&& testable, int cases) {
 
 // A GoogleTest test Suite.Name running the property body that follows with `cases` cases:
 //   BSPCHECK_PROPERTY(MyLib, Sum, 300) { const auto c = *bspcheck::testing::genBspCase(); ... }
-#define BSPCHECK_PROPERTY(Suite, Name, cases)                                                          \
-  static void bspcheck_property_##Suite##_##Name();                                                   \
+#define BSPCHECK_PROPERTY(Suite, Name, cases)                                                             \
+  static void bspcheck_property_##Suite##_##Name();                                                       \
   TEST(Suite, Name) { ::bspcheck::testing::checkProperty(&bspcheck_property_##Suite##_##Name, (cases)); } \
   static void bspcheck_property_##Suite##_##Name()
 
@@ -224,17 +222,17 @@ struct Arbitrary<bspcheck::testing::BspCase> {
 
 // Inside a rapidcheck property: fails the case with the findings and the bsp-check case (the
 // RC_PARAMS reproduce string that rapidcheck prints replays the whole case).
-#define RC_ASSERT_BSP_CLEAN(result, bspcase)                                                          \
-  do {                                                                                                \
-    const ::bspcheck::RunResult& rc_bsp_r_ = (result);                                                \
-    if (!::bspcheck::testing::isClean(rc_bsp_r_, ::bspcheck::testing::Clean::no_findings))            \
-      RC_FAIL("bsp-check found problems:\n" + ::bspcheck::testing::describe(rc_bsp_r_, (bspcase)));   \
+#define RC_ASSERT_BSP_CLEAN(result, bspcase)                                                        \
+  do {                                                                                              \
+    const ::bspcheck::RunResult& rc_bsp_r_ = (result);                                              \
+    if (!::bspcheck::testing::isClean(rc_bsp_r_, ::bspcheck::testing::Clean::no_findings))          \
+      RC_FAIL("bsp-check found problems:\n" + ::bspcheck::testing::describe(rc_bsp_r_, (bspcase))); \
   } while (0)
-#define RC_ASSERT_BSP_OK(result, bspcase)                                                             \
-  do {                                                                                                \
-    const ::bspcheck::RunResult& rc_bsp_r_ = (result);                                                \
-    if (!::bspcheck::testing::isClean(rc_bsp_r_, ::bspcheck::testing::Clean::no_errors))              \
-      RC_FAIL("bsp-check found problems:\n" + ::bspcheck::testing::describe(rc_bsp_r_, (bspcase)));   \
+#define RC_ASSERT_BSP_OK(result, bspcase)                                                           \
+  do {                                                                                              \
+    const ::bspcheck::RunResult& rc_bsp_r_ = (result);                                              \
+    if (!::bspcheck::testing::isClean(rc_bsp_r_, ::bspcheck::testing::Clean::no_errors))            \
+      RC_FAIL("bsp-check found problems:\n" + ::bspcheck::testing::describe(rc_bsp_r_, (bspcase))); \
   } while (0)
 
 #endif

@@ -151,7 +151,8 @@ class Crc32c {
           c2 = __builtin_ia32_crc32di(c2, w2);
           c3 = __builtin_ia32_crc32di(c3, w3);
         }
-        c = shift(shift(static_cast<std::uint32_t>(c1)) ^ static_cast<std::uint32_t>(c2)) ^ static_cast<std::uint32_t>(c3);
+        c = shift(shift(static_cast<std::uint32_t>(c1)) ^ static_cast<std::uint32_t>(c2)) ^
+            static_cast<std::uint32_t>(c3);
       }
     }
     c = words_sse42(c, b, n / 8);

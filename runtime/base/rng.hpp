@@ -50,13 +50,13 @@ class Rng {
 // The kinds of choice, each with its own stream (design.md, "sources of nondeterminism"): the one
 // table of their numbers (traces and choice scripts hold them; never renumber one) and names.
 //   X(ENUMERATOR, NUMBER, TEXT: what it decides, EVENT: the choice as one event of a trace)
-#define BSPCHECK_CHOICE_KINDS(X)                                              \
-  X(next_process, 1, "next process", "next-process choice")                  \
-  X(queue_order, 2, "message order", "message-order choice")                  \
-  X(write_order, 3, "write order", "write-order choice")                      \
-  X(hp_timing, 4, "hp timing", "hp-timing choice")                            \
-  X(time, 5, "time", "time choice")                                          \
-  /* how many processes bsp_begin grants (with grant_fewer; BSPlib 2.1) */    \
+#define BSPCHECK_CHOICE_KINDS(X)                                           \
+  X(next_process, 1, "next process", "next-process choice")                \
+  X(queue_order, 2, "message order", "message-order choice")               \
+  X(write_order, 3, "write order", "write-order choice")                   \
+  X(hp_timing, 4, "hp timing", "hp-timing choice")                         \
+  X(time, 5, "time", "time choice")                                        \
+  /* how many processes bsp_begin grants (with grant_fewer; BSPlib 2.1) */ \
   X(grant, 6, "processes granted", "grant choice")
 
 enum class ChoiceKind : std::uint64_t {

@@ -1,9 +1,8 @@
 // runtime_file.hpp: a file the runtime keeps open while the program runs (a trace being written
-// or replayed, a choice log, the per-process globals' memfd), kept out of the program's way as a separate tool's would be:
-// close-on-exec, so that the programs it starts do not inherit it, and at a descriptor at or
-// above kRuntimeFdFloor, so that the program's own files get the numbers they would get outside
-// (a program that opens a file expecting descriptor 3 still gets 3).
-// Each is registered while open, so that a program that closes every descriptor above 2 (as
+// or replayed, a choice log, the per-process globals' memfd), kept out of the program's way as a separate tool's would
+// be: close-on-exec, so that the programs it starts do not inherit it, and at a descriptor at or above kRuntimeFdFloor,
+// so that the program's own files get the numbers they would get outside (a program that opens a file expecting
+// descriptor 3 still gets 3). Each is registered while open, so that a program that closes every descriptor above 2 (as
 // daemons and some test harnesses do) leaves it open: the program's close, close_range and
 // closefrom skip them (runtime/isolation/runtime_fds.cpp). The runtime closes its own through
 // close_runtime_file and close_runtime_fd.

@@ -13,10 +13,10 @@
 namespace bspcheck::rt {
 
 struct ShelfKeeper {
-  bool (*shelving)();                                  // may anything be kept here (a snapshot was taken)?
+  bool (*shelving)();                                     // may anything be kept here (a snapshot was taken)?
   void (*clear_as_fresh)(void* addr, std::size_t bytes);  // a mapping given back: as a fresh one reads
   bool (*shelve)(void* addr, std::size_t bytes, std::uint64_t key);  // true when kept
-  void* (*unshelve)(std::size_t bytes, std::uint64_t key);            // a kept mapping, or nullptr
+  void* (*unshelve)(std::size_t bytes, std::uint64_t key);           // a kept mapping, or nullptr
 };
 
 // The keeper, or nullptr where none is linked in.

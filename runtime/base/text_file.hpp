@@ -37,8 +37,7 @@ inline std::string read_text_file(const std::string& path, const std::string& wh
     ~Closer() { ::close(fd); }
   } closer{fd};
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
-    throw std::runtime_error(path + ": is a directory, not a " + what);
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) throw std::runtime_error(path + ": is a directory, not a " + what);
   std::string text;
   std::size_t line = 1, line_length = 0;
   char block[1 << 16];
@@ -56,8 +55,7 @@ inline std::string read_text_file(const std::string& path, const std::string& wh
       if ((c < 0x20 && c != '\t' && c != '\r' && c != '\v' && c != '\f') || c == 0x7f) {
         char hex[8];
         std::snprintf(hex, sizeof hex, "0x%02x", c);
-        throw std::runtime_error(path + ":" + std::to_string(line) + ": binary data (byte " + hex + "), not a " +
-                                 what);
+        throw std::runtime_error(path + ":" + std::to_string(line) + ": binary data (byte " + hex + "), not a " + what);
       }
       if (++line_length > max_line)
         throw std::runtime_error(path + ":" + std::to_string(line) + ": a line longer than " +

@@ -25,8 +25,8 @@ bool call_source(const void* pc, std::string& file, int& line) {
   if (!pc) return false;
   // pc - 1: inside the call instruction, whose line is the call's (the return address may
   // already belong to the next line).
-  const boost::stacktrace::frame f(reinterpret_cast<boost::stacktrace::frame::native_frame_ptr_t>(
-      reinterpret_cast<std::uintptr_t>(pc) - 1));
+  const boost::stacktrace::frame f(
+      reinterpret_cast<boost::stacktrace::frame::native_frame_ptr_t>(reinterpret_cast<std::uintptr_t>(pc) - 1));
   std::string source = f.source_file();
   if (source.empty()) return false;
   file = std::move(source);

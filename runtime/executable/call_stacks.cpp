@@ -31,8 +31,8 @@ std::vector<std::vector<std::uintptr_t>> g_stacks;
 std::unordered_map<std::string, std::uint32_t> g_stack_ids;
 std::unordered_map<std::uint32_t, SymbolisedStack> g_symbolised;
 
-constexpr int kMaxFrames = 8;         // kept from the wrapper's call: wrappers nest a few deep at most
-constexpr int kMaxAllocFrames = 24;   // kept from operator new: the standard library's layers first
+constexpr int kMaxFrames = 8;        // kept from the wrapper's call: wrappers nest a few deep at most
+constexpr int kMaxAllocFrames = 24;  // kept from operator new: the standard library's layers first
 
 bool has_header_extension(const std::string& file) {
   const std::size_t slash = file.rfind('/');
@@ -49,7 +49,8 @@ bool has_header_extension(const std::string& file) {
 backtrace_state* debug_info() {
   // Created once, on first use (a report, or the first call without a bsp.h site): it reads the
   // program's DWARF lazily. Errors (no debug information) leave frames without a file.
-  static backtrace_state* state = backtrace_create_state(nullptr, 0, [](void*, const char*, int) {}, nullptr);
+  static backtrace_state* state = backtrace_create_state(
+      nullptr, 0, [](void*, const char*, int) {}, nullptr);
   return state;
 }
 
@@ -102,7 +103,7 @@ bool wrapper_site(const Site& site) {
 struct Unwinding {
   std::uintptr_t from = 0;  // the wrapper's return address: frames start there (0: skip `skip`)
   int skip = 0;
-  bool from_signal = false;  // frames start at the one a signal interrupted
+  bool from_signal = false;    // frames start at the one a signal interrupted
   bool trapped_after = false;  // ...after its instruction ran (a watchpoint's trap), not at it
   int limit = kMaxFrames;
   std::array<std::uintptr_t, kMaxAllocFrames> ips{};
@@ -183,10 +184,10 @@ bool in_program_code(std::uintptr_t ip) {
 // whose stack holds the same return addresses at the same places (all shifted alike, as on
 // another process's stack) has the same stack: checking that reads a few words.
 struct KnownStack {
-  std::uint32_t id = 0;  // the interned stack (a wrapper's; a throw's is interned when taken)
-  int n = 0;             // 0: an empty way
-  int checked = 0;       // the first `checked` frames' slots are compared (see remember)
-  std::ptrdiff_t first_slot = 0;                   // slots[0] (the first return address) - our frame
+  std::uint32_t id = 0;           // the interned stack (a wrapper's; a throw's is interned when taken)
+  int n = 0;                      // 0: an empty way
+  int checked = 0;                // the first `checked` frames' slots are compared (see remember)
+  std::ptrdiff_t first_slot = 0;  // slots[0] (the first return address) - our frame
   std::array<std::uintptr_t, kMaxAllocFrames> slots{};  // slots[i] holds ips[i]
   std::array<std::uintptr_t, kMaxAllocFrames> ips{};
 };
@@ -228,8 +229,9 @@ __attribute__((no_sanitize_address)) void remember(KnownStacks& known, const Unw
                                                    std::uintptr_t frame) {
   if (!kReturnSlotBelowCfa || u.n == 0) return;
   int checked = 0;
-  while (checked < u.n && *reinterpret_cast<const std::uintptr_t*>(u.cfas[static_cast<std::size_t>(checked)] -
-                                                                    sizeof(std::uintptr_t)) == u.ips[static_cast<std::size_t>(checked)])
+  while (checked < u.n &&
+         *reinterpret_cast<const std::uintptr_t*>(u.cfas[static_cast<std::size_t>(checked)] - sizeof(std::uintptr_t)) ==
+             u.ips[static_cast<std::size_t>(checked)])
     ++checked;
   if (checked == 0) return;
   KnownStack& k = known.ways[known.next++ % kKnownPerSite];
@@ -237,7 +239,8 @@ __attribute__((no_sanitize_address)) void remember(KnownStacks& known, const Unw
   k.n = u.n;
   k.checked = checked;
   k.ips = u.ips;
-  for (int i = 0; i < u.n; ++i) k.slots[static_cast<std::size_t>(i)] = u.cfas[static_cast<std::size_t>(i)] - sizeof(std::uintptr_t);
+  for (int i = 0; i < u.n; ++i)
+    k.slots[static_cast<std::size_t>(i)] = u.cfas[static_cast<std::size_t>(i)] - sizeof(std::uintptr_t);
   k.first_slot = static_cast<std::ptrdiff_t>(k.slots[0] - frame);
 }
 
@@ -364,7 +367,7 @@ const SymbolisedStack& symbolised_stack(std::uint32_t id) {
   SymbolisedStack& s = it->second;
   if (!fresh) return s;
   std::vector<bool> program;  // per frame: in the program's own objects
-  bool leading = true;         // the runtime's own frames on top (an exit handler's) are not shown
+  bool leading = true;        // the runtime's own frames on top (an exit handler's) are not shown
   for (std::uintptr_t ip : g_stacks[id - 1]) {
     if (leading && in_runtime(ip)) continue;
     leading = false;

@@ -1,7 +1,8 @@
 // elf_symbols.hpp: the data symbols of a loaded ELF object (the executable or a shared library),
-// read from its file (elf_file.hpp: its symbol tables and relocations, not its debug information), so that a finding can name a variable ("the global `counter`") instead of
-// an address. Also tells which of its bytes are program variables (.data, .bss) and which are
-// copies of library variables made by copy relocations (stdout, std::cout, optind...).
+// read from its file (elf_file.hpp: its symbol tables and relocations, not its debug information), so that a finding
+// can name a variable ("the global `counter`") instead of an address. Also tells which of its bytes are program
+// variables (.data, .bss) and which are copies of library variables made by copy relocations (stdout, std::cout,
+// optind...).
 #pragma once
 
 #include <cstdint>

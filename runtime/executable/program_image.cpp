@@ -88,7 +88,8 @@ int scan_main_program(dl_phdr_info* info, std::size_t, void* arg) {
       im.ranges.push_back({static_cast<std::byte*>(info->dlpi_tls_data), ph.p_memsz, true});
   }
   if (dynamic) {
-    for (auto [array, size] : {std::pair{DT_PREINIT_ARRAY, DT_PREINIT_ARRAYSZ}, std::pair{DT_INIT_ARRAY, DT_INIT_ARRAYSZ}}) {
+    for (auto [array, size] :
+         {std::pair{DT_PREINIT_ARRAY, DT_PREINIT_ARRAYSZ}, std::pair{DT_INIT_ARRAY, DT_INIT_ARRAYSZ}}) {
       bool found = false;
       const std::uintptr_t at = dynamic_address(dynamic, array, base, &found);
       const std::size_t n = dynamic_value(dynamic, size) / sizeof(void*);
@@ -154,7 +155,8 @@ std::vector<std::byte> snapshot_ranges(const ProgramImage& image) {
 // ranges hold sanitizer redzones, and the function must not become a call of memcpy (whose
 // interceptor would check them), hence intrinsics rather than a loop the compiler could
 // recognise as one.
-__attribute__((no_sanitize("address", "thread", "undefined"))) void copy_raw(void* dst, const void* src, std::size_t n) {
+__attribute__((no_sanitize("address", "thread", "undefined"))) void copy_raw(void* dst, const void* src,
+                                                                             std::size_t n) {
 #if defined(__x86_64__)
   constexpr std::size_t kShortCopy = 1024;
   auto* d = static_cast<char*>(dst);
@@ -168,11 +170,13 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) void copy_raw(voi
   }
   if (n < 16) {
     if (n >= 8) {
-      const std::uint64_t a = *reinterpret_cast<const volatile std::uint64_t*>(s), b = *reinterpret_cast<const volatile std::uint64_t*>(s + n - 8);
+      const std::uint64_t a = *reinterpret_cast<const volatile std::uint64_t*>(s),
+                          b = *reinterpret_cast<const volatile std::uint64_t*>(s + n - 8);
       *reinterpret_cast<volatile std::uint64_t*>(d) = a;
       *reinterpret_cast<volatile std::uint64_t*>(d + n - 8) = b;
     } else if (n >= 4) {
-      const std::uint32_t a = *reinterpret_cast<const volatile std::uint32_t*>(s), b = *reinterpret_cast<const volatile std::uint32_t*>(s + n - 4);
+      const std::uint32_t a = *reinterpret_cast<const volatile std::uint32_t*>(s),
+                          b = *reinterpret_cast<const volatile std::uint32_t*>(s + n - 4);
       *reinterpret_cast<volatile std::uint32_t*>(d) = a;
       *reinterpret_cast<volatile std::uint32_t*>(d + n - 4) = b;
     } else {
@@ -188,8 +192,9 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) void copy_raw(voi
 #endif
 }
 
-__attribute__((no_sanitize("address", "thread", "undefined"))) std::size_t equal_prefix_raw(const void* a, const void* b,
-                                                                                       std::size_t n) {
+__attribute__((no_sanitize("address", "thread", "undefined"))) std::size_t equal_prefix_raw(const void* a,
+                                                                                            const void* b,
+                                                                                            std::size_t n) {
   const auto* x = static_cast<const volatile unsigned char*>(a);
   const auto* y = static_cast<const volatile unsigned char*>(b);
   std::size_t i = 0;

@@ -4,10 +4,9 @@
 
 // Sanitizer fiber interfaces, resolved only when the sanitizer runtime is linked in.
 extern "C" {
-void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size)
+void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom, std::size_t size) __attribute__((weak));
+void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old, std::size_t* size_old)
     __attribute__((weak));
-void __sanitizer_finish_switch_fiber(void* fake_stack_save, const void** bottom_old,
-                                     std::size_t* size_old) __attribute__((weak));
 void* __tsan_get_current_fiber(void) __attribute__((weak));
 void* __tsan_create_fiber(unsigned flags) __attribute__((weak));
 void __tsan_destroy_fiber(void* fiber) __attribute__((weak));
@@ -28,8 +27,7 @@ ContextSlot* g_leaving = nullptr;  // the slot being left (its bounds are learne
 
 inline void before_switch(ContextSlot* from, ContextSlot& to) {
   if (__sanitizer_start_switch_fiber)
-    __sanitizer_start_switch_fiber(from ? &from->asan_fake_stack : nullptr, to.stack_bottom,
-                                   to.stack_size);
+    __sanitizer_start_switch_fiber(from ? &from->asan_fake_stack : nullptr, to.stack_bottom, to.stack_size);
   if (__tsan_switch_to_fiber) {
     if (from && !from->tsan_fiber) from->tsan_fiber = __tsan_get_current_fiber();
     __tsan_switch_to_fiber(to.tsan_fiber, 0);
@@ -76,8 +74,7 @@ void exit_context(ContextSlot& dying, ContextSlot& to) {
   std::abort();  // nobody resumes a context that has exited
 }
 
-void make_context(ContextSlot& slot, void* stack_top, std::size_t stack_size,
-                  void (*entry)(void*), void* arg) {
+void make_context(ContextSlot& slot, void* stack_top, std::size_t stack_size, void (*entry)(void*), void* arg) {
   slot.ctx = fctx::make_fcontext(stack_top, stack_size, &trampoline);
   slot.stack_bottom = static_cast<char*>(stack_top) - stack_size;
   slot.stack_size = stack_size;

@@ -22,9 +22,9 @@ struct ContextSlot {
   fctx::fcontext_t ctx = nullptr;
   const void* stack_bottom = nullptr;  // for ASan; learned on the first switch away from it
   std::size_t stack_size = 0;
-  void* tsan_fiber = nullptr;          // for TSan
+  void* tsan_fiber = nullptr;  // for TSan
   void* asan_fake_stack = nullptr;
-  void (*entry)(void*) = nullptr;      // where a context made by make_context starts
+  void (*entry)(void*) = nullptr;  // where a context made by make_context starts
   void* entry_arg = nullptr;
 };
 
@@ -50,8 +50,7 @@ inline void switch_context(ContextSlot& from, ContextSlot& to) {
 
 // Prepares `slot` to start at entry(arg) on the given stack when first switched to. The entry
 // function must end with exit_context.
-void make_context(ContextSlot& slot, void* stack_top, std::size_t stack_size,
-                  void (*entry)(void* arg), void* arg);
+void make_context(ContextSlot& slot, void* stack_top, std::size_t stack_size, void (*entry)(void* arg), void* arg);
 
 // Releases sanitizer state of a context that has exited.
 void destroy_context(ContextSlot& slot);

@@ -39,20 +39,20 @@ inline boost::context::detail::transfer_t fcontext_jump(boost::context::detail::
   asm volatile(
       "leaq -128(%%rsp), %%rsp\n\t"  // step over the red zone
       "leaq 1f(%%rip), %%rax\n\t"
-      "pushq %%rax\n\t"              // the return address jump_fcontext saves for this context
+      "pushq %%rax\n\t"  // the return address jump_fcontext saves for this context
       "jmp *jump_fcontext@GOTPCREL(%%rip)\n"
-      "1:\n\t"                       // resumed here, with rsp as it was after the push
+      "1:\n\t"  // resumed here, with rsp as it was after the push
       "leaq 128(%%rsp), %%rsp"
       : "=a"(fctx), "=d"(passed), "+r"(rdi), "+r"(rsi)
       :
       : "rcx", "r8", "r9", "r10", "r11", "memory", "cc",  //
-        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
-        "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",
-        "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7"
+        "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12",
+        "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "mm0", "mm1",
+        "mm2", "mm3", "mm4", "mm5", "mm6", "mm7"
 #if defined(__AVX512F__)
         ,
-        "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26",
-        "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
+        "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
+        "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4", "k5", "k6", "k7"
 #endif
   );
   return {fctx, passed};

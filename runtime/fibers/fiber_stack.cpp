@@ -113,7 +113,8 @@ void* StackPool::map_chunk(std::size_t n) {
     if (void* m = shelf->unshelve(bytes, shelf_key(n))) return m;
   // MAP_NORESERVE: only the pages a process touches cost memory, so p = 100,000 processes
   // with 256 KiB stacks reserve address space, not RAM.
-  void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  void* m =
+      mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (m == MAP_FAILED) throw std::bad_alloc();
   // Small pages only: a transparent huge page would make 2 MiB resident for the few KiB that a
   // process's stack touches.

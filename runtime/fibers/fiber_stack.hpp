@@ -23,10 +23,10 @@
 namespace bspcheck::rt {
 
 struct FiberStack {
-  void* base = nullptr;     // lowest usable address (just above the guard page, if any)
-  std::size_t size = 0;     // usable bytes
-  void* guard = nullptr;    // guard page, or nullptr for an unguarded stack
-  void* canary = nullptr;   // kCanaryBytes just below base, for an unguarded stack above another
+  void* base = nullptr;    // lowest usable address (just above the guard page, if any)
+  std::size_t size = 0;    // usable bytes
+  void* guard = nullptr;   // guard page, or nullptr for an unguarded stack
+  void* canary = nullptr;  // kCanaryBytes just below base, for an unguarded stack above another
   static constexpr std::size_t kCanaryBytes = 64;
   void* top() const { return static_cast<char*>(base) + size; }
   bool canary_intact() const;  // (true without a canary)

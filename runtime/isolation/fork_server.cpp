@@ -96,8 +96,8 @@ bool open_streams(const fork_protocol::RequestFields& request) {
   g_keeps->streams_open = true;
   for (int i = 0; i < 2; ++i) {
     const std::size_t n = std::strlen(paths[i]);
-    g_keeps->streams_open = g_keeps->streams_open && n < sizeof g_keeps->paths[i] &&
-                            identify(STDOUT_FILENO + i, g_keeps->streams[i]);
+    g_keeps->streams_open =
+        g_keeps->streams_open && n < sizeof g_keeps->paths[i] && identify(STDOUT_FILENO + i, g_keeps->streams[i]);
     if (g_keeps->streams_open) std::memcpy(g_keeps->paths[i], paths[i], n + 1);
   }
   return true;
@@ -208,8 +208,8 @@ void serve_forks_if_requested() {
   if (!g_server_spec[0]) return;
   int session_fd = -1, channel_fd = -1;
   int run_fds[3] = {-1, -1, -1};  // the driver's memfds for a run's report, stdout, stderr
-  if (std::sscanf(g_server_spec, "%d,%d,%d,%d,%d,%d", &session_fd, &channel_fd, &run_fds[0], &run_fds[1],
-                  &run_fds[2], &g_runs_per_worker) != 6)
+  if (std::sscanf(g_server_spec, "%d,%d,%d,%d,%d,%d", &session_fd, &channel_fd, &run_fds[0], &run_fds[1], &run_fds[2],
+                  &g_runs_per_worker) != 6)
     return;
   // The limits a run reads, read here once: every child and every run of a worker starts with
   // them in memory instead of opening /proc again.

@@ -4,8 +4,8 @@
 // options and output files, as if the program had just been started. A child is a worker that
 // makes many runs in turn, taking each request from a page it shares with the driver: at the end
 // of each it is brought back to bsp_begin as it was (runtime/isolation/process_snapshot.hpp), and only a
-// run that crashed, or left the process in a state that cannot be undone, costs a fresh fork. What main did before bsp_begin happens once (its
-// output goes to the server's own files).
+// run that crashed, or left the process in a state that cannot be undone, costs a fresh fork. What main did before
+// bsp_begin happens once (its output goes to the server's own files).
 #pragma once
 
 #include <string>

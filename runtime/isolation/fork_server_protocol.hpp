@@ -105,18 +105,18 @@ enum ChannelState : std::uint32_t {
 struct Channel {
   std::atomic<std::uint32_t> state;
   std::atomic<std::int32_t> taken;  // kRequest: 1 once a worker runs it (0 as the driver posts it)
-  std::int32_t status;      // kDone: the run's waitpid-style status
-  std::int32_t worker_pid;  // the server's worker of the moment (the driver kills it past --timeout)
-  std::int32_t reusable;    // 0 once a worker could not save bsp_begin: later ones do not try
-  std::int32_t worker_runs; // runs the current worker has made
+  std::int32_t status;              // kDone: the run's waitpid-style status
+  std::int32_t worker_pid;          // the server's worker of the moment (the driver kills it past --timeout)
+  std::int32_t reusable;            // 0 once a worker could not save bsp_begin: later ones do not try
+  std::int32_t worker_runs;         // runs the current worker has made
   // kDone: the run's report, in its binary form (checker/binary_report.hpp), is `report`'s first
   // report_bytes bytes; -1 (as the driver posts a request): it is in the report file (JSON), or
   // there is none. A report larger than `report` goes to the file.
   std::atomic<std::int32_t> report_bytes;
-  char request[1 << 16];    // kRequest: the request line, '\0'-terminated
-  char decoded[1 << 16];    // the worker's copy, split in place (the program's data would be
-                            // saved and restored for every run)
-  char report[1 << 20];     // pages of the memfd are made as they are first written
+  char request[1 << 16];  // kRequest: the request line, '\0'-terminated
+  char decoded[1 << 16];  // the worker's copy, split in place (the program's data would be
+                          // saved and restored for every run)
+  char report[1 << 20];   // pages of the memfd are made as they are first written
 };
 
 inline long futex_wait(std::atomic<std::uint32_t>& word, std::uint32_t seen, const timespec* timeout) {

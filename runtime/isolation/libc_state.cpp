@@ -65,8 +65,8 @@ struct States {
   const bspcheck::rt::PrivateGlobals* owner = nullptr;
   std::vector<ProcessLibcState> per_process;
   alignas(8) char inherited_random[256];  // glibc's state when the world began (setstate's format)
-  unsigned short inherited_x[3];   // drand48's state then
-  alignas(8) char others_random[256];  // what processes 1..p-1 start from (StartState, or the above)
+  unsigned short inherited_x[3];          // drand48's state then
+  alignas(8) char others_random[256];     // what processes 1..p-1 start from (StartState, or the above)
   unsigned short others_x[3];
 };
 States g_states;

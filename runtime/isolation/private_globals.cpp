@@ -177,7 +177,8 @@ void PrivateGlobals::load_copied(int pid) {
     }
     return;
   }
-  for (std::size_t i = 0; i < copied_.size(); ++i) copy_raw(copied_[i].lo, start_bytes() + copied_at_[i], copied_[i].size);
+  for (std::size_t i = 0; i < copied_.size(); ++i)
+    copy_raw(copied_[i].lo, start_bytes() + copied_at_[i], copied_[i].size);
 }
 
 void PrivateGlobals::load(int pid) {
@@ -209,7 +210,7 @@ namespace {
 // its bytes from process 0's pointer where they happen to equal the initial image's (a zero
 // byte). Raw accesses: the ranges hold sanitizer redzones.
 __attribute__((no_sanitize("address", "thread", "undefined"))) bool take_word(std::byte* live, const std::byte* initial,
-                                                                             const std::byte* at_init, std::size_t n) {
+                                                                              const std::byte* at_init, std::size_t n) {
   auto* l = reinterpret_cast<volatile unsigned char*>(live);
   bool untouched = true, changed_by_main = false;
   for (std::size_t i = 0; i < n; ++i) {
@@ -263,8 +264,8 @@ void PrivateGlobals::take_what_main_set() {
       const auto address = reinterpret_cast<std::uintptr_t>(r.lo + i);
       const std::size_t n = std::min<std::size_t>(8 - address % 8, r.size - i);
       // Most words are the same in all three (zeros, constants): one comparison of the two images.
-      if ((n != 8 || std::memcmp(initial + i, at_init + i, 8) != 0) && take_word(r.lo + i, initial + i, at_init + i, n) &&
-          n == 8 && note_shared_heap_) {
+      if ((n != 8 || std::memcmp(initial + i, at_init + i, 8) != 0) &&
+          take_word(r.lo + i, initial + i, at_init + i, n) && n == 8 && note_shared_heap_) {
         std::uint64_t value;
         std::memcpy(&value, at_init + i, 8);
         taken.emplace_back(address, value);

@@ -88,7 +88,8 @@ class PrivateGlobals {
   // The address where process `owner`'s copy of `p` can be reached while any process runs.
   void* canonical(int owner, const void* p) const {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
-    if (remapped() && a - remap_.lo < remap_.size) return remap_.view + static_cast<std::size_t>(owner) * remap_.size + (a - remap_.lo);
+    if (remapped() && a - remap_.lo < remap_.size)
+      return remap_.view + static_cast<std::size_t>(owner) * remap_.size + (a - remap_.lo);
     std::size_t at = 0;
     for (const PrivateRange& r : copied_) {
       const auto lo = reinterpret_cast<std::uintptr_t>(r.lo);
@@ -102,7 +103,8 @@ class PrivateGlobals {
   bool in_slot(const void* p) const {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     return a - reinterpret_cast<std::uintptr_t>(slots_) < slots_bytes_ ||
-           (remapped() && a - reinterpret_cast<std::uintptr_t>(remap_.view) < remap_.size * static_cast<std::size_t>(p_));
+           (remapped() &&
+            a - reinterpret_cast<std::uintptr_t>(remap_.view) < remap_.size * static_cast<std::size_t>(p_));
   }
 
   // The running process's live copied bytes to its slot, before the engine reads canonical
@@ -151,7 +153,7 @@ class PrivateGlobals {
   void save_copied(int pid);
   void load_copied(int pid);
   const std::byte* start_bytes() const;  // what a process that never ran starts from
-  void take_what_main_set();  // a bsp_init program's process, after its constructors
+  void take_what_main_set();             // a bsp_init program's process, after its constructors
   std::function<void(const std::vector<std::uintptr_t>&)> note_shared_heap_;
   void set_up_remap(const PrivateRange& data);
   void map_part(int pid);
@@ -160,21 +162,21 @@ class PrivateGlobals {
   int p_;
   bool rerun_constructors_;
   std::vector<std::byte> start_;
-  std::vector<PrivateRange> copied_;  // ranges switched by copying, in image order
-  std::vector<std::size_t> copied_at_;  // where each copied range starts in the image's bytes
-  std::size_t stride_ = 0;            // bytes of one slot (the copied ranges, rounded up)
+  std::vector<PrivateRange> copied_;                       // ranges switched by copying, in image order
+  std::vector<std::size_t> copied_at_;                     // where each copied range starts in the image's bytes
+  std::size_t stride_ = 0;                                 // bytes of one slot (the copied ranges, rounded up)
   static constexpr std::size_t kSlotsFromHeap = 64 << 10;  // larger slots are mapped
-  std::byte* slots_ = nullptr;        // p slots (mmap'd: a slot's pages are touched when used)
+  std::byte* slots_ = nullptr;                             // p slots (mmap'd: a slot's pages are touched when used)
   std::size_t slots_bytes_ = 0;
   struct Remap {
     int fd = -1;
     std::uintptr_t lo = 0;
-    std::size_t size = 0;              // the data range rounded up to whole pages
+    std::size_t size = 0;                       // the data range rounded up to whole pages
     std::size_t image_at = 0, image_bytes = 0;  // the range's bytes in the image
-    std::size_t range_at = 0;          // where the range starts in the region (after the GOT)
-    std::byte* view = nullptr;         // every process's part, side by side
+    std::size_t range_at = 0;                   // where the range starts in the region (after the GOT)
+    std::byte* view = nullptr;                  // every process's part, side by side
   } remap_;
-  std::vector<std::uint8_t> ran_;     // a process has been switched out at least once
+  std::vector<std::uint8_t> ran_;  // a process has been switched out at least once
   std::vector<int> errno_of_;
   int* errno_slot_;
   // Process 0 goes on with the environment of bsp_begin; processes 1..p-1 start with the

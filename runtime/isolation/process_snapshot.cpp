@@ -50,9 +50,7 @@ void copy_bytes(void* to, const void* from, std::size_t n) {
   asm volatile("rep movsb" : "+D"(to), "+S"(from), "+c"(n) : : "memory");
 }
 
-void zero_bytes(void* to, std::size_t n) {
-  asm volatile("rep stosb" : "+D"(to), "+c"(n) : "a"(0) : "memory");
-}
+void zero_bytes(void* to, std::size_t n) { asm volatile("rep stosb" : "+D"(to), "+c"(n) : "a"(0) : "memory"); }
 
 // --- the vault: what the snapshot keeps, in a mapping of its own that no restore touches --------
 
@@ -80,8 +78,8 @@ struct Region {  // saved bytes [lo, hi), kept at store + at
   std::uintptr_t lo, hi;
   std::size_t at;
   std::uint8_t perms;
-  bool recreate;   // the run removed or replaced its mapping: map it anew before the copy
-  bool anonymous;  // no file behind it: a page given back to the kernel reads as zeros
+  bool recreate;             // the run removed or replaced its mapping: map it anew before the copy
+  bool anonymous;            // no file behind it: a page given back to the kernel reads as zeros
   int zero_first, zero_end;  // its zero spans: Vault::zero[zero_first, zero_end)
 };
 
@@ -105,8 +103,8 @@ struct SavedFd {
 };
 
 struct Vault {
-  fctx::fcontext_t main;       // the suspended moment of take(), on the main stack
-  std::uintptr_t lo, hi;       // this vault's own mapping, guard pages included
+  fctx::fcontext_t main;  // the suspended moment of take(), on the main stack
+  std::uintptr_t lo, hi;  // this vault's own mapping, guard pages included
   std::uintptr_t store_lo, store_hi;
   std::uintptr_t brk;
   std::size_t saved;
@@ -118,10 +116,10 @@ struct Vault {
   // The mappings a run made through the interposed mmap family (runtime/isolation/snapshot_interposers.cpp),
   // so that the end of a run need not read /proc/self/maps (a third of a small run's time): the
   // process's size then tells whether anything else mapped or unmapped.
-  std::uint64_t vm_pages;   // /proc/self/statm's size at the moment
-  std::uintptr_t heap_lo;   // the start of the heap, whose size the break sets
-  int loaded_objects;       // dl_iterate_phdr's count at the moment
-  bool untracked;           // a saved mapping was changed, or too many were made, since the moment
+  std::uint64_t vm_pages;  // /proc/self/statm's size at the moment
+  std::uintptr_t heap_lo;  // the start of the heap, whose size the break sets
+  int loaded_objects;      // dl_iterate_phdr's count at the moment
+  bool untracked;          // a saved mapping was changed, or too many were made, since the moment
   int ncreated;
   Piece created[kMaxCreated];
   int nshelved;
@@ -146,7 +144,7 @@ struct Vault {
   // and counted in the process's size from then on.
   std::uintptr_t stack_saved_lo, stack_lo;
   std::size_t stack_reach;  // how far below stack_saved_lo it may grow (RLIMIT_STACK)
-  SavedFd fds[kMaxFds];      // ascending
+  SavedFd fds[kMaxFds];     // ascending
   // Descriptors a run opened are closed by closing every gap between those of the moment
   // (close_range, Linux 5.9), which needs no listing of /proc/self/fd (20 us here); without
   // close_range the end of a run lists them and closes each.
@@ -178,7 +176,8 @@ enum : std::uintptr_t { kDoSave = 1, kDoRestore = 2, kSaved = 3, kRestored = 4 }
 
 // Reads a whole /proc file into buf; returns its length, or -1.
 long read_proc(const char* path, char* buf, std::size_t cap) {
-  const int fd = static_cast<int>(raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>(path), O_RDONLY | O_CLOEXEC));
+  const int fd =
+      static_cast<int>(raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>(path), O_RDONLY | O_CLOEXEC));
   if (fd < 0) return -1;
   std::size_t len = 0;
   for (;;) {
@@ -395,7 +394,9 @@ void clear_resident(unsigned char* resident, std::size_t window, std::uintptr_t 
     at += len;
   }
 }
-void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) { clear_resident(v.resident, kMincoreWindow, lo, hi); }
+void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  clear_resident(v.resident, kMincoreWindow, lo, hi);
+}
 
 // The low end of the main stack's mapping now: pages just below the known end are probed with
 // mincore, which fails for a page that is not mapped. The usual answer (no growth) takes one probe;
@@ -438,7 +439,8 @@ void restore_memory(Vault& v) {
   sigset_t all;
   std::memset(&all, 0xff, sizeof all);
   raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&all), 0, 8);
-  for (int i = 0; i < v.nunmap; ++i) raw_syscall(SYS_munmap, static_cast<long>(v.unmap[i].lo), static_cast<long>(v.unmap[i].hi - v.unmap[i].lo));
+  for (int i = 0; i < v.nunmap; ++i)
+    raw_syscall(SYS_munmap, static_cast<long>(v.unmap[i].lo), static_cast<long>(v.unmap[i].hi - v.unmap[i].lo));
   for (int i = 0; i < v.nregions; ++i) {
     const Region& r = v.regions[i];
     if (!r.recreate) continue;
@@ -474,8 +476,10 @@ void restore_memory(Vault& v) {
     Region& r = v.regions[i];
     if (!r.recreate) continue;
     r.recreate = false;
-    const long prot = ((r.perms & kRead) ? PROT_READ : 0) | ((r.perms & kWrite) ? PROT_WRITE : 0) | ((r.perms & kExec) ? PROT_EXEC : 0);
-    if (prot != (PROT_READ | PROT_WRITE)) raw_syscall(SYS_mprotect, static_cast<long>(r.lo), static_cast<long>(r.hi - r.lo), prot);
+    const long prot = ((r.perms & kRead) ? PROT_READ : 0) | ((r.perms & kWrite) ? PROT_WRITE : 0) |
+                      ((r.perms & kExec) ? PROT_EXEC : 0);
+    if (prot != (PROT_READ | PROT_WRITE))
+      raw_syscall(SYS_mprotect, static_cast<long>(r.lo), static_cast<long>(r.hi - r.lo), prot);
   }
   raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&v.mask), 0, 8);
 }
@@ -665,7 +669,8 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
       v->stack_saved_lo = v->stack_lo = m.lo;
       rlimit stack_limit{};
       const std::size_t most = std::size_t{1} << 30;
-      v->stack_reach = getrlimit(RLIMIT_STACK, &stack_limit) == 0 && stack_limit.rlim_cur < most ? stack_limit.rlim_cur : most;
+      v->stack_reach =
+          getrlimit(RLIMIT_STACK, &stack_limit) == 0 && stack_limit.rlim_cur < most ? stack_limit.rlim_cur : most;
       v->stack_reach = v->stack_reach > m.hi - m.lo ? (v->stack_reach - (m.hi - m.lo)) & ~(kPage - 1) : 0;
       v->stack_reach = v->stack_reach < m.lo ? v->stack_reach : 0;
     }
@@ -860,7 +865,7 @@ void note_mapped(const void* addr, std::size_t length) {
   Vault* v = g_vault;
   if (!v) return;
   const auto lo = reinterpret_cast<std::uintptr_t>(addr), hi = page_up(lo + length);
-  drop_shelved(*v, lo, hi);  // MAP_FIXED over a shelved mapping
+  drop_shelved(*v, lo, hi);        // MAP_FIXED over a shelved mapping
   if (touches_kept(*v, lo, hi)) {  // MAP_FIXED over a mapping of the moment
     v->untracked = true;
     return;

@@ -1,6 +1,6 @@
 // runtime_fds.cpp: the program's close, close_range and closefrom leave the runtime's own
-// descriptors open, and its listings of /proc/self/fd do not show them (runtime_file.hpp registers them: a trace being recorded or replayed, a
-// choice log, the per-process globals' memfd).
+// descriptors open, and its listings of /proc/self/fd do not show them (runtime_file.hpp registers them: a trace being
+// recorded or replayed, a choice log, the per-process globals' memfd).
 //
 // A program that closes every descriptor above 2 (daemons, test harnesses, a child set up by
 // hand before exec) would otherwise cut the recording short in the middle of the run: the trace
@@ -41,7 +41,8 @@ std::size_t kept_within(unsigned first, unsigned last, unsigned (&out)[bspcheck:
   std::size_t n = 0;
   for (const std::atomic<int>& slot : bspcheck::rt::g_kept_fds) {
     const int v = slot.load(std::memory_order_relaxed) - 1;
-    if (v >= 0 && static_cast<unsigned>(v) >= first && static_cast<unsigned>(v) <= last) out[n++] = static_cast<unsigned>(v);
+    if (v >= 0 && static_cast<unsigned>(v) >= first && static_cast<unsigned>(v) <= last)
+      out[n++] = static_cast<unsigned>(v);
   }
   std::sort(out, out + n);
   return n;

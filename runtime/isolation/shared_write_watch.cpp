@@ -70,8 +70,10 @@ std::unique_ptr<SharedWriteWatch> SharedWriteWatch::create(bool executable_share
   if (w->ranges_.empty()) return nullptr;
   if (w->snapshot_.size() > kMaxWatchedBytes) {
     if (note)
-      std::fprintf(note, "bsp-check: note: %zu bytes of shared variables are more than the global-shared check "
-                   "watches (%zu); it is off for this run\n", w->snapshot_.size(), kMaxWatchedBytes);
+      std::fprintf(note,
+                   "bsp-check: note: %zu bytes of shared variables are more than the global-shared check "
+                   "watches (%zu); it is off for this run\n",
+                   w->snapshot_.size(), kMaxWatchedBytes);
     return nullptr;
   }
   w->resnapshot();
@@ -120,8 +122,7 @@ std::vector<SharedWriteWatch::Conflict> SharedWriteWatch::take_conflicts() {
       const Write& first = a.pid < b.pid ? a : b;
       const Write& second = a.pid < b.pid ? b : a;
       if (!seen.insert({name, first.pid, second.pid}).second) continue;
-      out.push_back({name, a.range->object, first.pid, second.pid, first.site,
-                     second.site, first.call, second.call});
+      out.push_back({name, a.range->object, first.pid, second.pid, first.site, second.site, first.call, second.call});
     }
   writes_.clear();
   return out;

@@ -91,14 +91,18 @@ long raw(long n, long a, long b, long c, long d = 0, long e = 0, long f = 0) {
   register long r8 asm("r8") = e;
   register long r9 asm("r9") = f;
   long ret;
-  asm volatile("syscall" : "=a"(ret) : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9) : "rcx", "r11", "memory");
+  asm volatile("syscall"
+               : "=a"(ret)
+               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+               : "rcx", "r11", "memory");
   return ret;
 }
 
 }  // namespace
 
 void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  void* r = mapping_result(raw(SYS_mmap, reinterpret_cast<long>(addr), static_cast<long>(length), prot, flags, fd, offset));
+  void* r =
+      mapping_result(raw(SYS_mmap, reinterpret_cast<long>(addr), static_cast<long>(length), prot, flags, fd, offset));
   if (r != MAP_FAILED) bspcheck::rt::note_mapped(r, length);
   return r;
 }

@@ -107,7 +107,8 @@ int Poisoning::watch_edge(const PoisonedRegion& r, bool enabled) {
   // Message storage of past supersteps stays poisoned for a while: its regions would hold the
   // four registers from the destinations of the running superstep, which are released at its end.
   constexpr std::uintptr_t granule = 8;
-  if (r.rule == Rule::hpmove_stale || r.hi % granule == 0 || !g_hooks.is_poisoned || g_hooks.is_poisoned(reinterpret_cast<const void*>(r.hi)))
+  if (r.rule == Rule::hpmove_stale || r.hi % granule == 0 || !g_hooks.is_poisoned ||
+      g_hooks.is_poisoned(reinterpret_cast<const void*>(r.hi)))
     return -1;
   if (!Watchpoints::available()) {  // the probe saw no watchpoint fire: this end goes unchecked
     ++unwatched_;
@@ -167,10 +168,11 @@ PoisonedAccess Poisoning::describe_access(const PoisonedRegion* r, int pid, bool
             who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call + " (on process " +
                 std::to_string(r->owner) + ") during the superstep; an unbuffered operation may land at any moment"};
   if (r->rule == Rule::get_dst_early_read)
-    return {r->rule, who + " the destination of its " + r->call + " of superstep " + std::to_string(r->superstep) +
-                         (is_write ? " before the bsp_sync that overwrites it: the value written is lost there"
-                                   : " before the bsp_sync that writes it: it sees the contents from before the " +
-                                         std::string(r->call) + ", not the value being fetched (defined, but rarely meant)")};
+    return {r->rule,
+            who + " the destination of its " + r->call + " of superstep " + std::to_string(r->superstep) +
+                (is_write ? " before the bsp_sync that overwrites it: the value written is lost there"
+                          : " before the bsp_sync that writes it: it sees the contents from before the " +
+                                std::string(r->call) + ", not the value being fetched (defined, but rarely meant)")};
   return {r->rule, who + " message storage returned by bsp_hpmove in superstep " + std::to_string(r->superstep) +
                        ", which stayed valid only until the end of that superstep"};
 }

@@ -30,9 +30,9 @@ namespace bspcheck::rt {
 
 struct PoisonedRegion {
   std::uintptr_t lo, hi;
-  Rule rule;      // what touching the region breaks
-  int caller;     // the process whose call made the region forbidden
-  int owner;      // the process whose memory it is
+  Rule rule;   // what touching the region breaks
+  int caller;  // the process whose call made the region forbidden
+  int owner;   // the process whose memory it is
   int superstep;
   Site site;
   const char* call;
@@ -111,7 +111,7 @@ class Poisoning {
   bool live(const PoisonedRegion& r) const { return r.private_to < 0 || r.private_to == resident_; }
   void lift_private_regions();
   void switch_private_regions(int to);
-  void forget(std::size_t keep);  // keeps regions_[0, keep), recounting the private ones
+  void forget(std::size_t keep);                          // keeps regions_[0, keep), recounting the private ones
   int watch_edge(const PoisonedRegion& r, bool enabled);  // the watchpoint of r's unpoisonable end
 
   std::vector<PoisonedRegion> regions_;

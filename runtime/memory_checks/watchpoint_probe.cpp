@@ -72,7 +72,8 @@ WatchpointProbe run_probe() {
   const char* simulate = std::getenv("BSPCHECK_SIMULATE_SILENT_WATCHPOINTS");
   const bool silent_machine = simulate && *simulate && std::strcmp(simulate, "0") != 0;
   // The handler first: a trap without one would end the process.
-  struct sigaction action {}, previous {};
+  struct sigaction action {
+  }, previous{};
   action.sa_sigaction = &on_probe_trap;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
@@ -102,10 +103,14 @@ WatchpointProbe run_probe() {
 
 const char* WatchpointProbe::word() const {
   switch (answer) {
-    case Answer::fire: return "fire";
-    case Answer::silent: return "silent";
-    case Answer::refused: return "refused";
-    case Answer::unsupported: break;
+    case Answer::fire:
+      return "fire";
+    case Answer::silent:
+      return "silent";
+    case Answer::refused:
+      return "refused";
+    case Answer::unsupported:
+      break;
   }
   return "unsupported";
 }
@@ -120,7 +125,8 @@ std::string WatchpointProbe::describe() const {
              "BSPCHECK_SIMULATE_SILENT_WATCHPOINTS)";
     case Answer::refused:
       return std::string("refused (perf_event_open of a hardware breakpoint: ") + std::strerror(error) + ")";
-    case Answer::unsupported: break;
+    case Answer::unsupported:
+      break;
   }
   return "unsupported (only x86-64 and arm64 are known)";
 }

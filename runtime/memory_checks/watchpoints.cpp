@@ -56,8 +56,8 @@ int open_piece(std::uintptr_t addr, int len, bool enabled) {
   attr.exclude_kernel = 1;
   attr.exclude_hv = 1;
   attr.disabled = enabled ? 0 : 1;
-  attr.sigtrap = 1;          // a synchronous SIGTRAP right after the access...
-  attr.remove_on_exec = 1;   // ...which the kernel requires to go with this
+  attr.sigtrap = 1;         // a synchronous SIGTRAP right after the access...
+  attr.remove_on_exec = 1;  // ...which the kernel requires to go with this
   return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC));
 }
 
@@ -68,7 +68,7 @@ void set_fds(Watch& w, bool on) {
 // The watched bytes may be poisoned meanwhile (another region ends right after them, and ASan
 // then poisons their granule whole): read them past ASan, byte by byte (no memcpy to intercept).
 __attribute__((no_sanitize("address", "thread", "undefined"))) void copy_watched(unsigned char* to, std::uintptr_t lo,
-                                                                                  std::uintptr_t hi) {
+                                                                                 std::uintptr_t hi) {
   for (std::uintptr_t a = lo; a < hi; ++a) to[a - lo] = *reinterpret_cast<const volatile unsigned char*>(a);
 }
 

@@ -187,8 +187,10 @@ Strategy StrategyValue::parse(const std::string& key, const std::string& text) {
   // The two searches over runs are not strategies of one run: they choose each run's schedule
   // from the runs before it (docs/exploration.md), which `bsp-check explore` does.
   if (text == "coverage" || text == "bounded")
-    throw std::invalid_argument(key + ": '" + text + "' is a search over many runs, not a strategy of one run: use "
-                                "bsp-check explore --strategy " + text + " PROGRAM");
+    throw std::invalid_argument(key + ": '" + text +
+                                "' is a search over many runs, not a strategy of one run: use "
+                                "bsp-check explore --strategy " +
+                                text + " PROGRAM");
   refuse(key, syntax(), text);
 }
 std::string StrategyValue::format(const Strategy& v) {

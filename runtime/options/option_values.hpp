@@ -28,8 +28,7 @@ struct WholeValue {
   static std::string format(const type& v) { return std::to_string(v); }
 };
 // The number of `text` in [min, max]; throws std::invalid_argument naming key, text and range.
-std::uint64_t parse_whole_number(const std::string& key, const std::string& text, std::uint64_t min,
-                                 std::uint64_t max);
+std::uint64_t parse_whole_number(const std::string& key, const std::string& text, std::uint64_t min, std::uint64_t max);
 
 struct SeedValue {  // decimal, or hexadecimal after 0x (a seed printed by another tool)
   using type = std::uint64_t;

@@ -39,13 +39,13 @@ constexpr OptionScope session = OptionScope::all;
 const std::vector<Row>& rows() {
   static const ProgramOptions defaults;
   static const std::vector<Row> table = {
-#define BSPCHECK_OPTION(KEY, FIELD, VALUE, SCOPE, FLAG, HELP)                                             \
-  Row{OptionInfo{KEY, scope_text(SCOPE), FLAG, HELP, VALUE::syntax(), VALUE::format(defaults.FIELD),     \
+#define BSPCHECK_OPTION(KEY, FIELD, VALUE, SCOPE, FLAG, HELP)                                              \
+  Row{OptionInfo{KEY, scope_text(SCOPE), FLAG, HELP, VALUE::syntax(), VALUE::format(defaults.FIELD),       \
                  std::is_same_v<VALUE, BoolValue>, std::is_same_v<VALUE::type, std::vector<std::string>>}, \
-      [](ProgramOptions& o, const std::string& key, const std::string& text) {                          \
-        assign(o.FIELD, VALUE::parse(key, text));                                                       \
-      },                                                                                                \
-      [](const ProgramOptions& o) { return VALUE::format(o.FIELD); },                                   \
+      [](ProgramOptions& o, const std::string& key, const std::string& text) {                             \
+        assign(o.FIELD, VALUE::parse(key, text));                                                          \
+      },                                                                                                   \
+      [](const ProgramOptions& o) { return VALUE::format(o.FIELD); },                                      \
       [](const ProgramOptions& o) { return o.FIELD == defaults.FIELD; }},
 #include "runtime/options/options.def"
 #undef BSPCHECK_OPTION
@@ -62,9 +62,12 @@ const Row* find_row(const std::string& key) {
 bool in_scope(const Row& r, OptionScope scope) {
   const std::string s = r.info.scope;
   switch (scope) {
-    case OptionScope::checker: return s == "checker";
-    case OptionScope::reproduce: return s == "checker" || s == "reproduce";
-    case OptionScope::all: return true;
+    case OptionScope::checker:
+      return s == "checker";
+    case OptionScope::reproduce:
+      return s == "checker" || s == "reproduce";
+    case OptionScope::all:
+      return true;
   }
   return false;
 }

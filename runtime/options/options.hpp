@@ -14,11 +14,11 @@
 namespace bspcheck::rt {
 
 struct ProgramOptions {
-  Options run;                  // the same options as the in-process API
-  double timeout_seconds = 0;   // 0 = none
-  std::string report_file;      // JSON report for the bsp-check driver
-  std::string repro_command;    // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
-  int exitcode = 1;             // exit status when error findings were reported
+  Options run;                 // the same options as the in-process API
+  double timeout_seconds = 0;  // 0 = none
+  std::string report_file;     // JSON report for the bsp-check driver
+  std::string repro_command;   // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
+  int exitcode = 1;            // exit status when error findings were reported
   GlobalsChoice globals = GlobalsChoice::dialect_default;
   std::size_t globals_remap_at = 192 * 1024;  // data of this size or more is remapped (measured crossover)
 
@@ -53,13 +53,13 @@ std::string format_program_options(const ProgramOptions& o, OptionScope scope);
 // One row of the table, for help texts, --list-options and the driver's flag checks.
 struct OptionInfo {
   const char* key;
-  const char* scope;   // "reproduce", "checker" or "session"
-  const char* flag;    // the bsp-check run flag that sets it, or ""
+  const char* scope;  // "reproduce", "checker" or "session"
+  const char* flag;   // the bsp-check run flag that sets it, or ""
   const char* help;
   std::string syntax;  // what values are allowed
   std::string default_text;
-  bool boolean;        // a 0-or-1 option: its flag takes no value and turns it from its default
-  bool list;           // a list: given again, it adds to the list
+  bool boolean;  // a 0-or-1 option: its flag takes no value and turns it from its default
+  bool list;     // a list: given again, it adds to the list
 };
 const std::vector<OptionInfo>& option_table();
 const OptionInfo* find_option(const std::string& key);

@@ -10,7 +10,8 @@ std::string reproduce_run_line(const ProgramOptions& o, int p, std::uint64_t see
                                const std::string& program, const std::vector<std::string>& args) {
   std::string cmd = "bsp-check run -p " + std::to_string(p) + " --seed " + std::to_string(seed);
   if (seeds > 1) cmd += " --seeds " + std::to_string(seeds);
-  for (const auto& [flag, value] : reproduce_flags(o)) cmd += " " + flag + (value.empty() ? "" : " " + shell_word(value));
+  for (const auto& [flag, value] : reproduce_flags(o))
+    cmd += " " + flag + (value.empty() ? "" : " " + shell_word(value));
   cmd += " " + shell_word(program);
   for (const std::string& a : args) cmd += " " + shell_word(a);
   return cmd;

@@ -22,9 +22,7 @@ namespace bspcheck::rt {
 // The class of a choice that took `value` of n options: 0 the default (n - 1: a Fisher-Yates
 // step that leaves the element where it is, so queues keep their issue order and the last
 // writer wins; hp "not yet"; every process granted), 1 the first option, 2 another.
-constexpr int outcome_class(std::uint32_t n, std::uint32_t value) {
-  return value + 1 == n ? 0 : value == 0 ? 1 : 2;
-}
+constexpr int outcome_class(std::uint32_t n, std::uint32_t value) { return value + 1 == n ? 0 : value == 0 ? 1 : 2; }
 
 class CoverageMap {
  public:
@@ -34,10 +32,10 @@ class CoverageMap {
 
   // Does a choice of this kind among n options count?
   static constexpr bool counts(unsigned kind, std::uint32_t n) {
-    return n >= 2 && (kind == static_cast<unsigned>(ChoiceKind::queue_order) ||
-                      kind == static_cast<unsigned>(ChoiceKind::write_order) ||
-                      kind == static_cast<unsigned>(ChoiceKind::hp_timing) ||
-                      kind == static_cast<unsigned>(ChoiceKind::grant));
+    return n >= 2 &&
+           (kind == static_cast<unsigned>(ChoiceKind::queue_order) ||
+            kind == static_cast<unsigned>(ChoiceKind::write_order) ||
+            kind == static_cast<unsigned>(ChoiceKind::hp_timing) || kind == static_cast<unsigned>(ChoiceKind::grant));
   }
 
   // Adds the tuple of a choice (if it counts); true when it was not in the set before.

@@ -36,13 +36,13 @@ class PctScheduler final : public Scheduler {
   bool step_is_change_point();
   void draw_priorities(int nprocs);
 
-  Rng priorities_stream_;  // initial priorities
-  Rng deviations_;         // values taken at change points
-  Rng time_;               // time jitter, uniform as in every other strategy
+  Rng priorities_stream_;               // initial priorities
+  Rng deviations_;                      // values taken at change points
+  Rng time_;                            // time jitter, uniform as in every other strategy
   std::vector<std::int64_t> priority_;  // higher runs first; demoted processes go negative
   std::int64_t next_demoted_ = -1;      // each demotion goes below every earlier one
   std::vector<std::uint64_t> change_points_;
-  std::size_t next_change_ = 0;         // index into change_points_
+  std::size_t next_change_ = 0;  // index into change_points_
   std::uint64_t steps_ = 0;
 };
 

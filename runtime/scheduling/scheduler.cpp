@@ -11,9 +11,12 @@ namespace bspcheck::rt {
 
 std::unique_ptr<Scheduler> make_scheduler(const Options& options) {
   switch (options.strategy) {
-    case Strategy::round_robin: return std::make_unique<RoundRobinScheduler>(options.seed);
-    case Strategy::pct: return std::make_unique<PctScheduler>(options.seed, options.pct_depth, options.pct_steps);
-    case Strategy::random: break;
+    case Strategy::round_robin:
+      return std::make_unique<RoundRobinScheduler>(options.seed);
+    case Strategy::pct:
+      return std::make_unique<PctScheduler>(options.seed, options.pct_depth, options.pct_steps);
+    case Strategy::random:
+      break;
   }
   return std::make_unique<RandomScheduler>(options.seed);
 }

@@ -27,11 +27,16 @@ class SeededChoices {
  private:
   Rng& stream(ChoiceKind kind) {
     switch (kind) {
-      case ChoiceKind::queue_order: return queue_;
-      case ChoiceKind::write_order: return writes_;
-      case ChoiceKind::hp_timing: return hp_;
-      case ChoiceKind::grant: return grant_;
-      default: return time_;
+      case ChoiceKind::queue_order:
+        return queue_;
+      case ChoiceKind::write_order:
+        return writes_;
+      case ChoiceKind::hp_timing:
+        return hp_;
+      case ChoiceKind::grant:
+        return grant_;
+      default:
+        return time_;
     }
   }
   Rng queue_, writes_, hp_, time_, grant_;

@@ -22,11 +22,14 @@ namespace {
 
 std::string describe(const trace::Event& e) {
   switch (e.type) {
-    case trace::Event::call: return trace::describe_call(e.rec);
+    case trace::Event::call:
+      return trace::describe_call(e.rec);
     case trace::Event::choice:
       return "a scheduling choice (" + std::string(rt::choice_kind_text(e.kind)) + ", " + std::to_string(e.value) + ")";
-    case trace::Event::superstep: return "the barrier into superstep " + std::to_string(e.value);
-    case trace::Event::end: return "the end of the run";
+    case trace::Event::superstep:
+      return "the barrier into superstep " + std::to_string(e.value);
+    case trace::Event::end:
+      return "the end of the run";
   }
   return "?";
 }
@@ -117,9 +120,10 @@ void locate_by_replay(const RunConfig& again, const std::string& path, int p, st
   }
   const bool parted = std::any_of(r.report.findings.begin(), r.report.findings.end(),
                                   [](const Finding& d) { return d.rule == rule_id(Rule::replay_divergence); });
-  f.message += " No line: a trace names a call by its kind, process and data, not its line, and replaying the "
-               "first run's trace to find the line " +
-               std::string(parted ? "parted elsewhere" : "did not part again (the difference did not recur)") + ".";
+  f.message +=
+      " No line: a trace names a call by its kind, process and data, not its line, and replaying the "
+      "first run's trace to find the line " +
+      std::string(parted ? "parted elsewhere" : "did not part again (the difference did not recur)") + ".";
 }
 
 // The words of a line: runs of letters, digits, '.', '_' and ':' (so "0x7ffd1234", "12.5" and
@@ -179,25 +183,32 @@ std::string likely_output_source(const std::string& line_a, const std::string& l
   const std::string x = i < wa.size() ? wa[i] : "", y = i < wb.size() ? wb[i] : "";
   const std::optional<long long> dx = decimal(x), dy = decimal(y);
   if (dx && dy && pid_a > 0 && pid_b > 0 && *dx == pid_a && *dy == pid_b)
-    return "getpid(): \"" + x + "\" and \"" + y + "\" are the two runs' process ids (print the BSP process, bsp_pid(), "
+    return "getpid(): \"" + x + "\" and \"" + y +
+           "\" are the two runs' process ids (print the BSP process, bsp_pid(), "
            "instead)";
   if (address_like(x) && address_like(y))
-    return "an address printed (\"" + x + "\", \"" + y + "\": %p, or a pointer as a number): addresses differ from "
+    return "an address printed (\"" + x + "\", \"" + y +
+           "\": %p, or a pointer as a number): addresses differ from "
            "run to run (ASLR); print an index or an offset instead";
   const long long now = static_cast<long long>(std::time(nullptr));
-  const auto near_now = [&](const std::optional<long long>& d) { return d && *d > now - 400LL * 86400 && *d < now + 86400; };
+  const auto near_now = [&](const std::optional<long long>& d) {
+    return d && *d > now - 400LL * 86400 && *d < now + 86400;
+  };
   if (near_now(dx) && near_now(dy))
-    return "the wall clock: \"" + x + "\" and \"" + y + "\" are times of day (time, gettimeofday, clock_gettime); "
+    return "the wall clock: \"" + x + "\" and \"" + y +
+           "\" are times of day (time, gettimeofday, clock_gettime); "
            "--virtual-time makes them the same in every run";
   const auto timing = [](const std::string& s) {
     return s.find('.') != std::string::npos || s.find(':') != std::string::npos;
   };
   if ((timing(x) || timing(y)) && !x.empty() && !y.empty() && std::isdigit(static_cast<unsigned char>(x[0])) &&
       std::isdigit(static_cast<unsigned char>(y[0])))
-    return "a timing or date (\"" + x + "\", \"" + y + "\"): clock_gettime, gettimeofday, clock() or time read the "
+    return "a timing or date (\"" + x + "\", \"" + y +
+           "\"): clock_gettime, gettimeofday, clock() or time read the "
            "machine's clocks; --virtual-time makes them the same in every run (bsp_time already is)";
   if (dx && dy && *dx > 0 && *dx < 4194304 && *dy > 0 && *dy < 4194304)
-    return "a number that changes from run to run (\"" + x + "\", \"" + y + "\"): rand or random without a fixed "
+    return "a number that changes from run to run (\"" + x + "\", \"" + y +
+           "\"): rand or random without a fixed "
            "seed, getpid, uninitialised memory, the environment or a file that changes";
   return "data that is not the same in every run: rand or random without a fixed seed, uninitialised memory, the "
          "environment, a file that changes, another thread";
@@ -245,7 +256,8 @@ Finding output_nondeterminism_finding(const RunConfig& c, const std::string& pat
                          "call before the line could be named)") +
               "; likely source: " + source +
               ". Its output is not a function of the seed, so this session does not compare it across seeds "
-              "(schedule-divergence). Reproduce: " + repro_command(c, p, seed) + " (twice, with --prefix '[%p] ')";
+              "(schedule-divergence). Reproduce: " +
+              repro_command(c, p, seed) + " (twice, with --prefix '[%p] ')";
   return f;
 }
 
@@ -304,8 +316,9 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     if (std::optional<Finding> f = trace_difference(trace_a, trace_b)) {
       if (!f->processes.empty()) locate_by_replay(again, path, p, seed, trace_a, in, *f);
       else f->message += " No line: the runs part at a choice of the scheduler, not at a call of a process.";
-      f->message += " Findings of this program may not reproduce from their seed. Reproduce: " +
-                    repro_command(c, p, seed) + " (twice, with --trace, and compare: bsp-check show)";
+      f->message +=
+          " Findings of this program may not reproduce from their seed. Reproduce: " + repro_command(c, p, seed) +
+          " (twice, with --trace, and compare: bsp-check show)";
       out = DeterminismFinding{std::move(*f), false};
     } else if (const int pid = first_differing_output(a.report, rb.report); pid >= 0) {
       // The session's own run was not captured with prefixes: output_nondeterminism_finding runs twice more.

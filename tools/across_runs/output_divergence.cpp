@@ -32,9 +32,9 @@ std::vector<std::string> lines_of(const std::string& text, int pid) {
 std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
                                     const std::string& name_b) {
   for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err})
-    if (const auto line = checker::first_line_difference(lines_of(a.*stream, pid), lines_of(b.*stream, pid),
-                                                         stream == &RunOutcome::out ? "on stdout" : "on stderr",
-                                                         name_a, name_b))
+    if (const auto line =
+            checker::first_line_difference(lines_of(a.*stream, pid), lines_of(b.*stream, pid),
+                                           stream == &RunOutcome::out ? "on stdout" : "on stderr", name_a, name_b))
       return *line;
   return "the outputs could not be told apart when run again";
 }
@@ -141,12 +141,12 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
   const bool located = locate_output_difference(c, path, p, seed_a, seed_b, pid, in, f);
   const std::string session = divergence_reproduce(c, p, seed_a, seed_b);
   f.message = "process " + std::to_string(pid) + " prints different output under seeds " + std::to_string(seed_a) +
-                 " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +
-                 (located ? ", from superstep " + std::to_string(f.superstep) : std::string()) + "; " + detail +
-                 (located ? " (the locations: each seed's last BSPlib call before that line)" : "") +
-                 ". Reproduce: " + session + " ; each seed alone: " + repro_command(c, p, seed_a) + " ; " +
-                 repro_command(c, p, seed_b) +
-                 ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
+              " and " + std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +
+              (located ? ", from superstep " + std::to_string(f.superstep) : std::string()) + "; " + detail +
+              (located ? " (the locations: each seed's last BSPlib call before that line)" : "") +
+              ". Reproduce: " + session + " ; each seed alone: " + repro_command(c, p, seed_a) + " ; " +
+              repro_command(c, p, seed_b) +
+              ". If the output legitimately depends on the schedule, use --schedule-dependent-output";
   f.processes = {pid};
   return f;
 }

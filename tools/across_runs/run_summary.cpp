@@ -31,10 +31,10 @@ void FindingSummary::print_table(std::uint64_t runs_with_findings, std::uint64_t
     wr = std::max(wr, r.rule.size());
     ww = std::max(ww, r.where.size());
   }
-  std::fprintf(stderr, "bsp-check: findings in %llu of %llu runs:\n", static_cast<unsigned long long>(runs_with_findings),
-               static_cast<unsigned long long>(runs));
-  std::fprintf(stderr, "  %-*s  %-*s  %6s  %s\n", static_cast<int>(wr), "rule", static_cast<int>(ww), "location", "runs",
-               "first seen");
+  std::fprintf(stderr, "bsp-check: findings in %llu of %llu runs:\n",
+               static_cast<unsigned long long>(runs_with_findings), static_cast<unsigned long long>(runs));
+  std::fprintf(stderr, "  %-*s  %-*s  %6s  %s\n", static_cast<int>(wr), "rule", static_cast<int>(ww), "location",
+               "runs", "first seen");
   for (const Row& r : rows_) {
     std::string first = "p=" + std::to_string(r.first_p) + " seed=" + std::to_string(r.first_seed);
     if (r.variants > 1) first += " (" + std::to_string(r.variants) + " variants)";

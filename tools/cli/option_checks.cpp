@@ -37,8 +37,8 @@ CLI::Validator whole_number(std::uint64_t min, std::uint64_t max) {
   return CLI::Validator(
       [min, max](std::string& text) -> std::string {
         if (parse_whole_number(text, min, max)) return {};
-        return "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" +
-               text + "'";
+        return "expected a whole number from " + std::to_string(min) + " to " + std::to_string(max) + ", got '" + text +
+               "'";
       },
       "");  // no description: the help shows the option's type (UINT) alone, not UINT:UINT
 }
@@ -76,10 +76,14 @@ void add_option_flags(CLI::App& app, rt::ProgramOptions& into, const std::vector
     const auto set = [&into, key](const std::string& text) { rt::set_program_option(into, key, text); };
     if (info.boolean) {
       const std::string value = info.default_text == "1" ? "0" : "1";
-      app.add_flag_callback(flag, [set, value] { set(value); }, info.help);
+      app.add_flag_callback(
+          flag, [set, value] { set(value); }, info.help);
     } else if (info.list) {
       app.add_option_function<std::vector<std::string>>(
-             flag, [set](const std::vector<std::string>& values) { for (const std::string& v : values) set(v); },
+             flag,
+             [set](const std::vector<std::string>& values) {
+               for (const std::string& v : values) set(v);
+             },
              option_help(key))
           ->check(option_value(key))  // the row's parser splits at ',' (CLI11's delimiter dropped empty items)
           ->allow_extra_args(false)

@@ -62,41 +62,52 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.add_option("--seeds", c.seeds, "number of seeds to run from --seed on (default 20, or 1 when --seed is given)")
       ->check(bspcheck::cli::whole_number(1, bspcheck::cli::kMaxSeeds));
   app.add_flag("--keep-going", c.keep_going, "do not stop at the first failing run");
-  app.add_flag_callback("--check-determinism", [&c] { c.determinism_check = 2; },
-                        "run every seed twice and compare the traces (uncontrolled-nondeterminism); by default "
-                        "only the first run is checked");
-  app.add_flag_callback("--no-determinism-check", [&c] { c.determinism_check = 0; },
-                        "do not check that a seed reproduces its run");
-  app.add_option("--shard", shard, "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
-                                   "matrices and batch arrays; bsp-check merge joins their --json reports")
+  app.add_flag_callback(
+      "--check-determinism", [&c] { c.determinism_check = 2; },
+      "run every seed twice and compare the traces (uncontrolled-nondeterminism); by default "
+      "only the first run is checked");
+  app.add_flag_callback(
+      "--no-determinism-check", [&c] { c.determinism_check = 0; }, "do not check that a seed reproduces its run");
+  app.add_option("--shard", shard,
+                 "run only the I-th of N disjoint parts of the (p, seed) runs (0 <= I < N), for CI "
+                 "matrices and batch arrays; bsp-check merge joins their --json reports")
       ->type_name("I/N");
-  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--json", c.json_file, "write every run's findings to FILE as JSON")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
   app.add_option("-j,--jobs", c.jobs,
                  "runs at once, on worker threads with fork servers of their own (default: one per core); the output, "
                  "first failure and reports are those of a sequential session")
       ->check(bspcheck::cli::whole_number(1, 1024));
   // A callback, not CLI11's "--flag{false}" (whose {false} showed in --help).
-  app.add_flag_callback("--no-fork-server", [&c] { c.fork_server = false; },
-               "start the program anew for every run instead of forking runs from one start at bsp_begin");
+  app.add_flag_callback(
+      "--no-fork-server", [&c] { c.fork_server = false; },
+      "start the program anew for every run instead of forking runs from one start at bsp_begin");
   app.add_flag("--schedule-dependent-output", c.schedule_dependent_output,
                "do not compare each process's output across seeds (schedule-divergence): for programs whose "
                "output legitimately depends on the schedule");
   // --trace is the table's row, with the driver's file-name patterns (tools/launch/run_launcher.hpp).
   app.get_option("--trace")
-      ->description(help("trace") + " (one -p and one seed; see docs/trace-format.md); with %p and %s in FILE (the "
+      ->description(help("trace") +
+                    " (one -p and one seed; see docs/trace-format.md); with %p and %s in FILE (the "
                     "process count and the seed), every run into its own")
       ->type_name("FILE");
   app.add_option("--trace-dir", c.trace_dir, "where the trace of the first failing run is kept (default: .)")
       ->type_name("DIR");
-  app.add_flag_callback("--no-keep-trace", [&c] { c.keep_trace = false; }, "do not record the first failing run's trace");
+  app.add_flag_callback(
+      "--no-keep-trace", [&c] { c.keep_trace = false; }, "do not record the first failing run's trace");
   app.add_flag("-v,--verbose", c.verbose, "show the output of every run, not only of failing ones");
   app.add_flag("-q,--quiet", c.quiet, "no progress or summary lines");
   app.add_option("--sarif", c.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0 (code scanning)")
-      ->check(bspcheck::cli::output_file())->type_name("FILE");
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
   app.add_option("--junit", c.junit_file, "write FILE as JUnit XML: one test case per run (CI test reports)")
-      ->check(bspcheck::cli::output_file())->type_name("FILE");
-  app.add_option("--source-root", c.source_root, "SARIF file names are relative to DIR (default: the working directory)")
-      ->check(CLI::ExistingDirectory)->type_name("DIR");
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
+  app.add_option("--source-root", c.source_root,
+                 "SARIF file names are relative to DIR (default: the working directory)")
+      ->check(CLI::ExistingDirectory)
+      ->type_name("DIR");
   app.prefix_command();
 }
 
@@ -143,8 +154,8 @@ int main(int argc, char** argv) {
   // With the version, whether this machine's hardware watchpoints fire (runtime/memory_checks/watchpoint_probe.hpp):
   // the checks that need them are made only where they do, and CI logs say which it was.
   app.set_version_flag("--version", [] {
-    return std::string("bsp-check ") + kVersion + "\nhardware watchpoints: " +
-           bspcheck::rt::probe_watchpoints().describe();
+    return std::string("bsp-check ") + kVersion +
+           "\nhardware watchpoints: " + bspcheck::rt::probe_watchpoints().describe();
   });
   bspcheck::cli::RunConfig config;
   config.seeds = 20;
@@ -233,7 +244,8 @@ int main(int argc, char** argv) {
     if (kept_trace.empty() && config.procs.size() * config.seeds == 1 && !bspcheck::cli::is_trace_pattern(trace_file))
       kept_trace = trace_file;
     if (kept_trace.empty()) {
-      std::cerr << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
+      std::cerr
+          << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
       return status;
     }
     std::cerr << "bsp-check: --debug: bsp-check debug " << kept_trace << "\n";

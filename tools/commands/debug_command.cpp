@@ -39,23 +39,27 @@ static std::string runtime_library_dir() {
 }
 
 int debug_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check debug: start gdb on the replay of TRACE, stopped where its first finding is raised,\n"
-               "with the program's frame of the process at the finding selected and the finding printed.\n"
-               "gdb then knows the BSP processes: info bsp, bsp process K, bsp break S [K], bsp next-sync,\n"
-               "bsp restart-at S, bsp findings (docs/debugging.md). GDB OPTIONS (after --) are passed to gdb\n"
-               "before the program: -batch, -ex COMMAND, ...; $BSPCHECK_GDB names another gdb.\n"
-               "\nUsage: bsp-check debug [options] TRACE [-- GDB OPTIONS...]",
-               "bsp-check debug"};
+  CLI::App app{
+      "bsp-check debug: start gdb on the replay of TRACE, stopped where its first finding is raised,\n"
+      "with the program's frame of the process at the finding selected and the finding printed.\n"
+      "gdb then knows the BSP processes: info bsp, bsp process K, bsp break S [K], bsp next-sync,\n"
+      "bsp restart-at S, bsp findings (docs/debugging.md). GDB OPTIONS (after --) are passed to gdb\n"
+      "before the program: -batch, -ex COMMAND, ...; $BSPCHECK_GDB names another gdb.\n"
+      "\nUsage: bsp-check debug [options] TRACE [-- GDB OPTIONS...]",
+      "bsp-check debug"};
   std::string trace_path;
   std::vector<std::string> gdb_options;
   int finding = 1, superstep = -1, process = -1;
   app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
   app.add_option("--finding", finding, "stop at the N-th finding instead of the first")
-      ->check(CLI::Range(1, 1000000))->type_name("N");
+      ->check(CLI::Range(1, 1000000))
+      ->type_name("N");
   app.add_option("--superstep", superstep, "stop where a process first runs in superstep S instead, not at a finding")
-      ->check(CLI::Range(0, 1 << 30))->type_name("S");
+      ->check(CLI::Range(0, 1 << 30))
+      ->type_name("S");
   app.add_option("--process", process, "with --superstep: where process K (rather than any) first runs in it")
-      ->check(CLI::Range(0, 100000000))->type_name("K");
+      ->check(CLI::Range(0, 100000000))
+      ->type_name("K");
   app.add_option("GDB_OPTIONS", gdb_options, "options for gdb (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   trace::Header h;
@@ -101,11 +105,16 @@ int debug_command(const std::vector<std::string>& args, const char* version) {
   // The auto-load script beside the runtime library (tools/gdb/CMakeLists.txt) may run too: it
   // imports the same module, which does nothing the second time; trusting its folder saves the
   // user gdb's warning that it declined it.
-  std::vector<std::string> argv = {gdb, "-q", "-iex", "add-auto-load-safe-path " + runtime_library_dir(),
-                                    "-iex", load, "-ex",
-                                    superstep >= 0 ? "bsp run-to-superstep " + std::to_string(superstep) +
-                                                         (process >= 0 ? " " + std::to_string(process) : "")
-                                                   : "bsp run-to-finding " + std::to_string(finding)};
+  std::vector<std::string> argv = {gdb,
+                                   "-q",
+                                   "-iex",
+                                   "add-auto-load-safe-path " + runtime_library_dir(),
+                                   "-iex",
+                                   load,
+                                   "-ex",
+                                   superstep >= 0 ? "bsp run-to-superstep " + std::to_string(superstep) +
+                                                        (process >= 0 ? " " + std::to_string(process) : "")
+                                                  : "bsp run-to-finding " + std::to_string(finding)};
   argv.insert(argv.end(), gdb_options.begin(), gdb_options.end());
   argv.push_back("--args");
   argv.push_back(c.program);

@@ -51,8 +51,14 @@ class Session {
   // repro(n): the command that runs the search again up to its n-th schedule.
   Session(RunConfig c, std::string path, std::string dir, std::string trace_dir, bool quiet, bool compare,
           ExploreReport& reports, std::function<std::string(std::size_t)> repro)
-      : c_(std::move(c)), path_(std::move(path)), dir_(std::move(dir)), trace_dir_(std::move(trace_dir)),
-        quiet_(quiet), compare_(compare), reports_(reports), repro_(std::move(repro)) {
+      : c_(std::move(c)),
+        path_(std::move(path)),
+        dir_(std::move(dir)),
+        trace_dir_(std::move(trace_dir)),
+        quiet_(quiet),
+        compare_(compare),
+        reports_(reports),
+        repro_(std::move(repro)) {
     c_.options.run.guide_file = dir_ + "/script";
   }
 
@@ -77,7 +83,8 @@ class Session {
         if (checker::finding_fails(f, c_.options.run.werror)) failing.push_back(f);
       const std::string trace =
           report(p, s, run, q.failing_rules.empty() ? "" : " with " + q.failing_rules.front(), q.reason, failing);
-      reports_.add(p, runs_, what, q.outcome, false, {}, trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
+      reports_.add(p, runs_, what, q.outcome, false, {},
+                   trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
       return false;
     }
     if (compare_)
@@ -87,8 +94,9 @@ class Session {
         Finding f = checker::default_schedule_divergence_finding(differs->first, line, where.superstep);
         f.locations = where.locations;
         if (f.locations.empty())
-          f.message += " (no line: run once more with each line's superstep and call, the two schedules did not print "
-                       "differently again)";
+          f.message +=
+              " (no line: run once more with each line's superstep and call, the two schedules did not print "
+              "differently again)";
         // The recording carries the reference output's digests (as run's does), so that its
         // replay reports the divergence again instead of passing.
         if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
@@ -104,7 +112,8 @@ class Session {
 
   std::size_t runs() const { return runs_; }
   void progress(const std::string& what) const {
-    if (!quiet_ && runs_ % 20 == 0) std::fprintf(stderr, "\r\033[Kbsp-check: explore: %zu schedules run%s...", runs_, what.c_str());
+    if (!quiet_ && runs_ % 20 == 0)
+      std::fprintf(stderr, "\r\033[Kbsp-check: explore: %zu schedules run%s...", runs_, what.c_str());
   }
   void clear_progress() const {
     if (!quiet_) std::fputs("\r\033[K", stderr);
@@ -136,7 +145,8 @@ class Session {
     clear_progress();
     RunConfig record = run;
     const std::string base = std::filesystem::path(c_.program).filename().string();
-    record.options.run.trace_file = (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
+    record.options.run.trace_file =
+        (std::filesystem::path(trace_dir_) / (base + "-p" + std::to_string(p) + "-explore.trace")).string();
     s.script.save(record.options.run.guide_file);
     const QuietRun recorded = run_quietly(record, path_, p, 1);
     std::printf("bsp-check: explore: schedule %zu fails (p = %d", runs_, p);
@@ -166,14 +176,15 @@ class Session {
 }  // namespace
 
 int explore_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check explore: run PROGRAM under many schedules, counting only choices that can change what\n"
-               "the program sees: the order of messages that differ, the order of overlapping writes of\n"
-               "different data, and when unbuffered operations take effect. Each schedule's output is compared\n"
-               "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
-               "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
-               "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
-               "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
-               "bsp-check explore"};
+  CLI::App app{
+      "bsp-check explore: run PROGRAM under many schedules, counting only choices that can change what\n"
+      "the program sees: the order of messages that differ, the order of overlapping writes of\n"
+      "different data, and when unbuffered operations take effect. Each schedule's output is compared\n"
+      "with the default schedule's. Stops at the first failing schedule and keeps its trace.\n"
+      "  --strategy bounded (default): every schedule within K non-default choices (--bound).\n"
+      "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
+      "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
+      "bsp-check explore"};
   std::size_t bound = 2, max_runs = 2000;
   double timeout = 0;
   std::uint64_t seed = 1;
@@ -194,12 +205,20 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
                "do not compare each schedule's output with the default schedule's");
   app.add_flag("--grant-fewer", grant_fewer,
                "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
-  app.add_option("--json", json_file, "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
-                                      "the schedule's number)")->check(bspcheck::cli::output_file())->type_name("FILE");
-  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
-  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--json", json_file,
+                 "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
+                 "the schedule's number)")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
   app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
-      ->check(CLI::ExistingDirectory)->type_name("DIR");
+      ->check(CLI::ExistingDirectory)
+      ->type_name("DIR");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
   app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
@@ -267,8 +286,12 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     info.source_root = source_root;
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
-    nlohmann::json options = {{"werror", false},       {"disable", nlohmann::json::array()}, {"suppressions", ""},
-                              {"check", true},         {"strategy", strategy},                 {"grant_fewer", grant_fewer},
+    nlohmann::json options = {{"werror", false},
+                              {"disable", nlohmann::json::array()},
+                              {"suppressions", ""},
+                              {"check", true},
+                              {"strategy", strategy},
+                              {"grant_fewer", grant_fewer},
                               {"schedule_dependent_output", schedule_dependent_output}};
     if (strategy == "bounded") options["bound"] = bound;
     else options["seed"] = seed;
@@ -300,9 +323,11 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         search.ran(*s, offered);
         if (const std::size_t added = reports.coverage().size() - before; verbose && added) {
           session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in all\n",
-                      p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
-                      added == 1 ? "" : "s", reports.coverage().size());
+          std::printf(
+              "bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in "
+              "all\n",
+              p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
+              added == 1 ? "" : "s", reports.coverage().size());
         }
         session.progress(", " + std::to_string(reports.coverage().size()) + " coverage tuples");
       }
@@ -317,8 +342,8 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
         if (!session.run(p, plan, offered)) return finish(1);
         if (const std::size_t added = search.ran(s, offered); verbose && added) {
           session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n", p,
-                      search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
+          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n",
+                      p, search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
                       search.corpus_size());
         }
         session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
@@ -332,17 +357,20 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   session.clear_progress();
   if (interrupted()) return finish(0);
   if (strategy == "coverage") {
-    std::printf("bsp-check: explore: %zu coverage-guided schedules, none fails (p = %s, seed %llu); %zu distinct "
-                "(superstep, choice, outcome) tuples reached\n",
-                session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
+    std::printf(
+        "bsp-check: explore: %zu coverage-guided schedules, none fails (p = %s, seed %llu); %zu distinct "
+        "(superstep, choice, outcome) tuples reached\n",
+        session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
     return finish(0);
   }
-  std::printf("bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); %zu distinct (superstep, "
-              "choice, outcome) tuples reached; the space %s\n",
-              session.runs(), procs.c_str(), bound, reports.coverage().size(),
-              exhausted ? "was exhausted: every schedule that can differ was run"
-                        : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
-                                                      : "was not exhausted: schedules with more deviations exist (raise --bound)"));
+  std::printf(
+      "bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); %zu distinct (superstep, "
+      "choice, outcome) tuples reached; the space %s\n",
+      session.runs(), procs.c_str(), bound, reports.coverage().size(),
+      exhausted
+          ? "was exhausted: every schedule that can differ was run"
+          : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
+                                        : "was not exhausted: schedules with more deviations exist (raise --bound)"));
   return finish(0);
 }
 

@@ -85,10 +85,8 @@ int list_command(const std::vector<std::string>& args, const std::string& descri
       return 2;
     }
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  if (json)
-    std::cout << as_json().dump(2) << "\n";
-  else
-    as_table(std::cout);
+  if (json) std::cout << as_json().dump(2) << "\n";
+  else as_table(std::cout);
   return 0;
 }
 
@@ -104,11 +102,10 @@ int list_rules_command(const std::vector<std::string>& args) {
 }
 
 int list_options_command(const std::vector<std::string>& args) {
-  return list_command(args,
-                      "bsp-check --list-options: every key of BSPCHECK_OPTIONS with its values, default and run flag",
-                      "bsp-check --list-options",
-                      "a JSON array of objects, one per option, with every column of the options table", options_json,
-                      print_options_table);
+  return list_command(
+      args, "bsp-check --list-options: every key of BSPCHECK_OPTIONS with its values, default and run flag",
+      "bsp-check --list-options", "a JSON array of objects, one per option, with every column of the options table",
+      options_json, print_options_table);
 }
 
 }  // namespace bspcheck::cli

@@ -31,18 +31,26 @@ nlohmann::json shards_of(const nlohmann::json& report) {
 }  // namespace
 
 int merge_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
-               "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
-               "the order of the inputs does not matter. Exit status: 1 when a merged run failed.\n"
-               "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] [--source-root DIR] REPORT.json...",
-               "bsp-check merge"};
+  CLI::App app{
+      "bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
+      "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
+      "the order of the inputs does not matter. Exit status: 1 when a merged run failed.\n"
+      "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] [--source-root DIR] REPORT.json...",
+      "bsp-check merge"};
   std::string json_file, sarif_file, junit_file, source_root;
   std::vector<std::string> inputs;
-  app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")->check(bspcheck::cli::output_file())->type_name("FILE");
-  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")->check(bspcheck::cli::output_file())->type_name("FILE");
-  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")->check(bspcheck::cli::output_file())->type_name("FILE");
+  app.add_option("--json", json_file, "write the merged runs to FILE as JSON (the format of run --json)")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
+  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
+  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per run")
+      ->check(bspcheck::cli::output_file())
+      ->type_name("FILE");
   app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
-      ->check(CLI::ExistingDirectory)->type_name("DIR");
+      ->check(CLI::ExistingDirectory)
+      ->type_name("DIR");
   app.add_option("REPORT", inputs, "the --json reports to merge")->required();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 
@@ -64,7 +72,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                 << inputs.front() << ": reports of different sessions cannot be merged\n";
       return false;
     }
-    add_coverage(coverage, report);  // the union of the shards' tuples is the whole session's
+    add_coverage(coverage, report);                       // the union of the shards' tuples is the whole session's
     const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
     for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
     interrupted = interrupted || report.value("interrupted", false);
@@ -90,7 +98,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   }
   for (const auto& [shard, n] : shards.items()) planned += n.is_number_unsigned() ? n.get<std::uint64_t>() : 0;
 
-  const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  const auto dump = [](const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
   if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},

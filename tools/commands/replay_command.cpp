@@ -46,16 +46,18 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
 }
 
 int replay_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
-               "the same BSPlib calls; the first difference is reported as replay-divergence.\n"
-               "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
-               "PROGRAM and ARGS default to the ones recorded in the trace.",
-               "bsp-check replay"};
+  CLI::App app{
+      "bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
+      "the same BSPlib calls; the first difference is reported as replay-divergence.\n"
+      "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
+      "PROGRAM and ARGS default to the ones recorded in the trace.",
+      "bsp-check replay"};
   std::string trace_path, prefix;
   double timeout = 0;
   app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
   app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
-  app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))->check(option_value("timeout"));
+  app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))
+      ->check(option_value("timeout"));
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;

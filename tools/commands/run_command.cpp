@@ -89,7 +89,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
 
   const Shard shard{c.shard_index, c.shard_count};
   const std::uint64_t total = shard.size(c.procs.size() * c.seeds);  // the runs of this shard
-  const bool stream = total == 1;  // a single run shows its output live
+  const bool stream = total == 1;                                    // a single run shows its output live
   const bool progress = !c.quiet && !stream && isatty(STDERR_FILENO);
   StdinFeed stdin_feed;  // nothing is read before the first run wants it
 
@@ -98,19 +98,20 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   std::uint64_t done = 0, failed = 0, with_findings = 0, with_warnings = 0;
   bool trace_unwritten = false;  // a run's recording could not be written (a full disk)
   FindingSummary summary;
-  std::set<std::string> unchecked;  // checks some run could not make (RunReport::unchecked)
-  std::vector<std::string> repro_lines;          // failing runs shown in full
+  std::set<std::string> unchecked;       // checks some run could not make (RunReport::unchecked)
+  std::vector<std::string> repro_lines;  // failing runs shown in full
   std::uint64_t repro_more = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure;
   // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run).
   // A streamed stdin (a pipe) is a pipe of each run's own: runs are started anew then.
-  const bool use_servers = c.fork_server && !stream && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() &&
-                           c.options.run.guide_file.empty() && stdin_feed.shareable();
+  const bool use_servers = c.fork_server && !stream && c.options.run.trace_file.empty() &&
+                           c.options.run.replay_file.empty() && c.options.run.guide_file.empty() &&
+                           stdin_feed.shareable();
   std::map<int, std::unique_ptr<ForkServer>> servers;
   std::set<int> no_server;
   bool first_failure_diverged = false;  // it failed only by comparison with another seed
-  checker::OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
-  rt::CoverageMap coverage;  // the (superstep, choice kind, outcome) tuples the session's runs reached
+  checker::OutputComparison outputs;    // schedule-divergence: each process's output must not depend on the schedule
+  rt::CoverageMap coverage;             // the (superstep, choice kind, outcome) tuples the session's runs reached
   // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
   bool comparing = compare_outputs_wanted(c);
   // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
@@ -215,11 +216,12 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
         const double rate = done > 0 && spent > 0 ? static_cast<double>(done) / spent : 0;
         char eta[32] = "";
         if (rate > 0) std::snprintf(eta, sizeof eta, ", ETA %.0f s", static_cast<double>(total - done) / rate);
-        std::fprintf(stderr,
-                     "\r\033[Kbsp-check: run %llu/%llu, %llu failed, %zu coverage tuples, %.0f runs/s%s (p=%d seed=%llu)...",
-                     static_cast<unsigned long long>(done + 1), static_cast<unsigned long long>(total),
-                     static_cast<unsigned long long>(failed), coverage.size(), rate, eta, p,
-                     static_cast<unsigned long long>(seed));
+        std::fprintf(
+            stderr,
+            "\r\033[Kbsp-check: run %llu/%llu, %llu failed, %zu coverage tuples, %.0f runs/s%s (p=%d seed=%llu)...",
+            static_cast<unsigned long long>(done + 1), static_cast<unsigned long long>(total),
+            static_cast<unsigned long long>(failed), coverage.size(), rate, eta, p,
+            static_cast<unsigned long long>(seed));
       }
       std::optional<RunOutcome> ahead = prefetch ? prefetch->take(p, seed) : std::nullopt;
       RunOutcome r;
@@ -262,8 +264,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
           trace_written) {
         const std::optional<RecordedRun> own =
-            check_single ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace, p, seed)})
-                         : std::nullopt;
+            check_single ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace, p, seed)}) : std::nullopt;
         if (std::optional<DeterminismFinding> d = check_determinism(c, *program, p, seed, stdin_feed, own)) {
           if (d->output_differs) comparing = false;
           add_finding(std::move(d->finding));
@@ -290,7 +291,8 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
       if (!stream) {
         auto header = [&](const std::string& what) {
           if (progress) std::fputs("\r\033[K", stderr);
-          std::fprintf(stderr, "==== p=%d seed=%llu: %s ====\n", p, static_cast<unsigned long long>(seed), what.c_str());
+          std::fprintf(stderr, "==== p=%d seed=%llu: %s ====\n", p, static_cast<unsigned long long>(seed),
+                       what.c_str());
           std::fflush(stderr);
         };
         if (c.verbose || (!r.passed && (!fresh.empty() || findings.empty()))) {
@@ -325,11 +327,10 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
         ++failed;
         if (!first_failure) {
           first_failure = std::make_pair(p, seed);
-          first_failure_diverged = r.exit_status == 0 && !findings.empty() &&
-                                   findings.back().rule == rule_id(Rule::schedule_divergence);
+          first_failure_diverged =
+              r.exit_status == 0 && !findings.empty() && findings.back().rule == rule_id(Rule::schedule_divergence);
         }
-        if (!r.reason.empty())
-          std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
+        if (!r.reason.empty()) std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
         if (!c.keep_going) break;
       }
     }
@@ -354,7 +355,9 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   session.seconds = secs;
   if (stop_signal) session.interrupted_by = interrupt_signal_name();
   session.unchecked.assign(unchecked.begin(), unchecked.end());
-  const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  const auto dump = [](const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
   if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
@@ -383,7 +386,8 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   // Identical findings of many runs: one table instead of a thousand repeats.
   if (!c.quiet && done > 1 && !summary.empty()) summary.print_table(with_findings, done);
   // Even with -q: a clean session that could not make a check must not read as one that did.
-  for (const std::string& line : session.unchecked) std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
+  for (const std::string& line : session.unchecked)
+    std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
 
   if (stop_signal) {
     std::fprintf(stderr, "bsp-check: interrupted by %s after %llu of %llu runs (%llu failed) in %.*f s\n",
@@ -414,23 +418,25 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
     }
     return 0;
   }
-  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED (%s) in %.*f s%s\n", static_cast<unsigned long long>(failed),
-               static_cast<unsigned long long>(done), done == 1 ? "" : "s", range, secs_decimals, secs,
+  std::fprintf(stderr, "bsp-check: %llu of %llu run%s FAILED (%s) in %.*f s%s\n",
+               static_cast<unsigned long long>(failed), static_cast<unsigned long long>(done), done == 1 ? "" : "s",
+               range, secs_decimals, secs,
                !c.keep_going && done < total ? "; stopped at the first failure (--keep-going runs all)" : "");
   for (const std::string& line : repro_lines) std::fprintf(stderr, "  reproduce: %s\n", line.c_str());
   print_input_reminder(stdin_feed);
   if (repro_more)
     std::fprintf(stderr, "  ... and %llu more failing run%s%s\n", static_cast<unsigned long long>(repro_more),
                  repro_more == 1 ? "" : "s", c.json_file.empty() ? " (--json FILE lists every run)" : "");
-  if (first_failure && c.keep_trace && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() && !interrupted()) {
+  if (first_failure && c.keep_trace && c.options.run.trace_file.empty() && c.options.run.replay_file.empty() &&
+      !interrupted()) {
     // Keep the trace of the first failing run: runs are deterministic, so running that seed
     // again with recording on gives exactly the run that failed.
     RunConfig again = c;
     const std::string base = std::filesystem::path(c.program).filename().string();
-    again.options.run.trace_file = (std::filesystem::path(c.trace_dir) /
-                        (base + "-p" + std::to_string(first_failure->first) + "-s" +
-                         std::to_string(first_failure->second) + ".trace"))
-                           .string();
+    again.options.run.trace_file =
+        (std::filesystem::path(c.trace_dir) /
+         (base + "-p" + std::to_string(first_failure->first) + "-s" + std::to_string(first_failure->second) + ".trace"))
+            .string();
     // A divergence: the recording carries the reference run's output digests (in its header's
     // checker options), so that its replay reports the divergence and shrink keeps it.
     if (first_failure_diverged)

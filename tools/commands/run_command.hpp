@@ -11,7 +11,6 @@
 
 namespace bspcheck::cli {
 
-
 // Returns the exit status: 0 clean, 1 a run failed, 2 bad usage. kept_trace, when given, receives
 // the trace kept of the first failing run (empty when none was kept), for `run --debug`.
 int run_command(const RunConfig& config, std::string* kept_trace = nullptr);

@@ -33,12 +33,12 @@ using show::Superstep;
 constexpr std::uint32_t kMaxShownProcs = 1u << 16;
 
 struct Machine {
-  bool cost = false;             // g and l known: costs are numbers
+  bool cost = false;  // g and l known: costs are numbers
   double g = 0, l = 0;
-  std::optional<double> s;       // Mflop/s: times in seconds
+  std::optional<double> s;  // Mflop/s: times in seconds
   const show::MachineRow* row = nullptr;
   std::string g_kind = "global";
-  int row_for_p = 0;             // the p the row was chosen for
+  int row_for_p = 0;  // the p the row was chosen for
 };
 
 const char* short_name(trace::Call c) {
@@ -48,10 +48,14 @@ const char* short_name(trace::Call c) {
 
 const char* ends_name(Superstep::Ends e) {
   switch (e) {
-    case Superstep::Ends::sync: return "sync";
-    case Superstep::Ends::end: return "end";
-    case Superstep::Ends::cut: return "cut";
-    case Superstep::Ends::local: return "local";
+    case Superstep::Ends::sync:
+      return "sync";
+    case Superstep::Ends::end:
+      return "end";
+    case Superstep::Ends::cut:
+      return "cut";
+    case Superstep::Ends::local:
+      return "local";
   }
   return "?";
 }
@@ -104,7 +108,7 @@ json_t calls_json(const ProcStep& ps) {
 std::string topology_name(show::Topology t) { return t == show::Topology::ring ? "ring" : "linear"; }
 
 json_t to_json(const std::string& path, const trace::Header& h, const Analysis& a, const show::Settings& set,
-                       const Machine& m) {
+               const Machine& m) {
   json_t j;
   j["format"] = "bsp-check-show";
   j["version"] = 1;
@@ -178,12 +182,11 @@ json_t to_json(const std::string& path, const trace::Header& h, const Analysis& 
     } else {
       s["cost"] = nullptr;
     }
-    s["ebsp"] = {{"M", st.M}, {"k1", st.k1}, {"k2", st.k2}, {"L", st.L}, {"pairs", st.pairs},
-                 {"linear_array_time", st.linear_time}};
+    s["ebsp"] = {{"M", st.M}, {"k1", st.k1},       {"k2", st.k2},
+                 {"L", st.L}, {"pairs", st.pairs}, {"linear_array_time", st.linear_time}};
     j["supersteps"].push_back(std::move(s));
   }
-  json_t t = {{"supersteps", a.steps.size()}, {"W", a.W}, {"H_words", a.H_words}, {"H_bytes", a.H_bytes},
-                      {"M", a.M}};
+  json_t t = {{"supersteps", a.steps.size()}, {"W", a.W}, {"H_words", a.H_words}, {"H_bytes", a.H_bytes}, {"M", a.M}};
   t["cost"] = m.cost ? json_t(total_cost) : json_t(nullptr);
   if (m.cost && m.s) t["time_seconds"] = total_cost / (*m.s * 1e6);
   j["totals"] = t;
@@ -192,13 +195,13 @@ json_t to_json(const std::string& path, const trace::Header& h, const Analysis& 
 
 void print_text(std::ostream& o, const std::string& path, const trace::Header& h, const Analysis& a,
                 const show::Settings& set, const Machine& m, bool brief) {
-  o << "trace: " << path << " (" << (a.complete ? "complete" : "cut off: no end record, the run stopped early")
-    << ", " << a.calls << " BSPlib calls, " << a.steps.size() << " supersteps)\n";
+  o << "trace: " << path << " (" << (a.complete ? "complete" : "cut off: no end record, the run stopped early") << ", "
+    << a.calls << " BSPlib calls, " << a.steps.size() << " supersteps)\n";
   o << "program: " << (h.program.empty() ? "(in-process run)" : h.program);
   for (const std::string& arg : h.args) o << " " << arg;
   o << "\n";
-  o << "p = " << a.p << " (processes seen; " << h.procs << " available), seed " << h.seed << ", strategy "
-    << h.strategy << "\n";
+  o << "p = " << a.p << " (processes seen; " << h.procs << " available), seed " << h.seed << ", strategy " << h.strategy
+    << "\n";
   o << "word = " << set.word_bytes << " bytes; work w = "
     << (set.work == show::Work::calls      ? "max over processes of their calls"
         : set.work == show::Work::measured ? "max over processes of their measured CPU time, in flops at s"
@@ -209,8 +212,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
   if (m.cost) {
     o << "machine: ";
     if (m.row) {
-      o << m.row->machine << (*m.row->note ? std::string(" (") + m.row->note + ")" : std::string()) << ", Table 1 row p = "
-        << m.row->p;
+      o << m.row->machine << (*m.row->note ? std::string(" (") + m.row->note + ")" : std::string())
+        << ", Table 1 row p = " << m.row->p;
       if (m.row->p == m.row_for_p) o << " (exact)";
       else o << " (nearest to p = " << m.row_for_p << ")";
       o << ", g " << m.g_kind << "; ";
@@ -222,22 +225,23 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
     o << "machine: none given (--machine, or --g and --l): costs are shown as w + h*g + l\n";
   }
   if (a.local_supersteps)
-    o << "supersteps: each process's own (cBSP/BSPk: processes may be in different ones); "
-      << [&] {
-           std::size_t n = 0;
-           for (const Superstep& st : a.steps) n += st.ends == Superstep::Ends::local;
-           return plural(n, "superstep");
-         }()
-      << " ended without a global barrier; processes ran up to " << plural(static_cast<std::uint64_t>(a.max_ahead), "superstep")
-      << " ahead of each other\n";
+    o << "supersteps: each process's own (cBSP/BSPk: processes may be in different ones); " <<
+        [&] {
+          std::size_t n = 0;
+          for (const Superstep& st : a.steps) n += st.ends == Superstep::Ends::local;
+          return plural(n, "superstep");
+        }()
+      << " ended without a global barrier; processes ran up to "
+      << plural(static_cast<std::uint64_t>(a.max_ahead), "superstep") << " ahead of each other\n";
   if (a.measured) o << "work: measured CPU time per process and superstep (--measure-work)\n";
   if (a.sends > 0) {
     o << "note: the trace records the payload size of bsp_send, not its tag; ";
     if (!set.tag_bytes) o << "tag bytes are not counted (--no-tag-bytes)\n";
-    else if (a.max_tagsize == 0) o << "the tag size stays 0 (no bsp_set_tagsize changes it), so sends are payload only\n";
+    else if (a.max_tagsize == 0)
+      o << "the tag size stays 0 (no bsp_set_tagsize changes it), so sends are payload only\n";
     else
-      o << "the tag bytes counted here are inferred from the bsp_set_tagsize records (tag size up to "
-        << a.max_tagsize << " bytes)\n";
+      o << "the tag bytes counted here are inferred from the bsp_set_tagsize records (tag size up to " << a.max_tagsize
+        << " bytes)\n";
   }
 
   double total_cost = 0;
@@ -245,7 +249,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
     const double c = m.cost ? step_cost(st, m) : 0;
     total_cost += c;
     if (brief) {
-      o << "superstep " << st.index << " (" << ends_name(st.ends) << "): h = " << st.h_bytes << " B = " << words(st.h_words);
+      o << "superstep " << st.index << " (" << ends_name(st.ends) << "): h = " << st.h_bytes
+        << " B = " << words(st.h_words);
       if (m.cost) o << ", cost " << fmt(c);
       o << ", (M, k1, k2) = (" << st.M << ", " << st.k1 << ", " << st.k2 << "), L = " << st.L << "\n";
       continue;
@@ -256,7 +261,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
           : st.ends == Superstep::Ends::end   ? "bsp_end"
                                               : "the end of the trace: cut off")
       << ")";
-    if (st.ahead > 0) o << "; while in it, others ran up to " << plural(static_cast<std::uint64_t>(st.ahead), "superstep") << " ahead";
+    if (st.ahead > 0)
+      o << "; while in it, others ran up to " << plural(static_cast<std::uint64_t>(st.ahead), "superstep") << " ahead";
     o << "\n";
     o << "  pid   bytes out (msgs)   bytes in (msgs)" << (a.measured ? "   work (us)" : "") << "  calls\n";
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
@@ -272,8 +278,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
       }
       o << calls_text(ps) << "\n";
     }
-    o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << plural(st.h_msgs, "message") << "); total "
-      << st.total_bytes << " bytes in " << plural(st.total_msgs, "message") << "\n";
+    o << "  h = " << st.h_bytes << " bytes = " << words(st.h_words) << " (" << plural(st.h_msgs, "message")
+      << "); total " << st.total_bytes << " bytes in " << plural(st.total_msgs, "message") << "\n";
     o << "  BSP cost w + h*g + l = ";
     if (m.cost) {
       o << st.w << " + " << st.h_words << "*" << fmt(m.g) << " + " << fmt(m.l) << " = " << fmt(c) << " flops";
@@ -289,8 +295,8 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
       o << "; linear-array routing time min(kmin*L, M) + p - 2 = " << st.linear_time;
     o << "\n";
   }
-  o << "\ntotal: " << a.steps.size() << " supersteps, W = " << a.W << ", H = " << a.H_words << " words ("
-    << a.H_bytes << " bytes), M = " << a.M << " words\n";
+  o << "\ntotal: " << a.steps.size() << " supersteps, W = " << a.W << ", H = " << a.H_words << " words (" << a.H_bytes
+    << " bytes), M = " << a.M << " words\n";
   o << "BSP cost W + H*g + S*l = ";
   if (m.cost) {
     o << a.W << " + " << a.H_words << "*" << fmt(m.g) << " + " << a.steps.size() << "*" << fmt(m.l) << " = "
@@ -308,14 +314,21 @@ void print_text(std::ostream& o, const std::string& path, const trace::Header& h
 json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analysis& a, const Machine& m) {
   json_t ev = json_t::array();
   const std::string prog = h.program.empty() ? "in-process run" : h.program;
-  ev.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"tid", 0},
-                {"args", {{"name", "bsp-check: " + prog + " (p=" + std::to_string(a.p) + ", seed " +
-                                       std::to_string(h.seed) + ")"}}}});
+  ev.push_back(
+      {{"name", "process_name"},
+       {"ph", "M"},
+       {"pid", 1},
+       {"tid", 0},
+       {"args",
+        {{"name", "bsp-check: " + prog + " (p=" + std::to_string(a.p) + ", seed " + std::to_string(h.seed) + ")"}}}});
   for (int pid = 0; pid < a.p; ++pid) {
-    ev.push_back({{"name", "thread_name"}, {"ph", "M"}, {"pid", 1}, {"tid", pid},
+    ev.push_back({{"name", "thread_name"},
+                  {"ph", "M"},
+                  {"pid", 1},
+                  {"tid", pid},
                   {"args", {{"name", "process " + std::to_string(pid)}}}});
-    ev.push_back({{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1}, {"tid", pid},
-                  {"args", {{"sort_index", pid}}}});
+    ev.push_back(
+        {{"name", "thread_sort_index"}, {"ph", "M"}, {"pid", 1}, {"tid", pid}, {"args", {{"sort_index", pid}}}});
   }
   std::vector<std::uint64_t> start(a.steps.size() + 1, 0);
   for (std::size_t k = 0; k < a.steps.size(); ++k) {
@@ -327,12 +340,22 @@ json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analys
     const Superstep& st = a.steps[k];
     for (std::size_t pid = 0; pid < st.procs.size(); ++pid) {
       const ProcStep& ps = st.procs[pid];
-      json_t args = {{"calls", calls_json(ps)},    {"bytes_out", ps.bytes_out}, {"bytes_in", ps.bytes_in},
-                             {"messages_out", ps.msgs_out}, {"messages_in", ps.msgs_in}, {"h_bytes", st.h_bytes},
-                             {"superstep_ends", ends_name(st.ends)}};
+      json_t args = {{"calls", calls_json(ps)},
+                     {"bytes_out", ps.bytes_out},
+                     {"bytes_in", ps.bytes_in},
+                     {"messages_out", ps.msgs_out},
+                     {"messages_in", ps.msgs_in},
+                     {"h_bytes", st.h_bytes},
+                     {"superstep_ends", ends_name(st.ends)}};
       if (m.cost) args["superstep_cost"] = step_cost(st, m);
-      ev.push_back({{"name", "superstep " + std::to_string(st.index)}, {"cat", "superstep"}, {"ph", "X"},
-                    {"pid", 1}, {"tid", pid}, {"ts", start[k]}, {"dur", ps.ncalls}, {"args", args}});
+      ev.push_back({{"name", "superstep " + std::to_string(st.index)},
+                    {"cat", "superstep"},
+                    {"ph", "X"},
+                    {"pid", 1},
+                    {"tid", pid},
+                    {"ts", start[k]},
+                    {"dur", ps.ncalls},
+                    {"args", args}});
     }
     ev.push_back({{"name", "h (bytes)"}, {"ph", "C"}, {"pid", 1}, {"ts", start[k]}, {"args", {{"h", st.h_bytes}}}});
   }
@@ -356,20 +379,37 @@ json_t chrome_trace(const trace::Header& h, const trace::Reader& r, const Analys
     if (!put_like && !get_like) continue;
     std::string name = std::string(short_name(c.call)) + (put_like ? " to " : " from ") + std::to_string(c.target) +
                        ", " + std::to_string(c.size) + " B";
-    ev.push_back({{"name", name}, {"cat", "communication"}, {"ph", "i"}, {"s", "t"}, {"pid", 1},
-                  {"tid", c.pid}, {"ts", static_cast<double>(ts) + 0.5},
+    ev.push_back({{"name", name},
+                  {"cat", "communication"},
+                  {"ph", "i"},
+                  {"s", "t"},
+                  {"pid", 1},
+                  {"tid", c.pid},
+                  {"ts", static_cast<double>(ts) + 0.5},
                   {"args", {{"call", short_name(c.call)}, {"target", c.target}, {"bytes", c.size}}}});
     if (put_like && c.target >= 0 && c.target < a.p && k + 1 < a.steps.size() &&
         a.steps[k + 1].procs[static_cast<std::size_t>(c.target)].ncalls > 0) {
       ++flow_id;
-      ev.push_back({{"name", short_name(c.call)}, {"cat", "communication"}, {"ph", "s"}, {"id", flow_id},
-                    {"pid", 1}, {"tid", c.pid}, {"ts", static_cast<double>(ts) + 0.5}});
-      ev.push_back({{"name", short_name(c.call)}, {"cat", "communication"}, {"ph", "f"}, {"bp", "e"},
-                    {"id", flow_id}, {"pid", 1}, {"tid", c.target}, {"ts", static_cast<double>(start[k + 1]) + 0.5}});
+      ev.push_back({{"name", short_name(c.call)},
+                    {"cat", "communication"},
+                    {"ph", "s"},
+                    {"id", flow_id},
+                    {"pid", 1},
+                    {"tid", c.pid},
+                    {"ts", static_cast<double>(ts) + 0.5}});
+      ev.push_back({{"name", short_name(c.call)},
+                    {"cat", "communication"},
+                    {"ph", "f"},
+                    {"bp", "e"},
+                    {"id", flow_id},
+                    {"pid", 1},
+                    {"tid", c.target},
+                    {"ts", static_cast<double>(start[k + 1]) + 0.5}});
     }
   }
-  return {{"traceEvents", ev},
-          {"otherData", {{"generator", "bsp-check show"}, {"clock", "synthetic: 1 us per BSPlib call, barriers aligned"}}}};
+  return {
+      {"traceEvents", ev},
+      {"otherData", {{"generator", "bsp-check show"}, {"clock", "synthetic: 1 us per BSPlib call, barriers aligned"}}}};
 }
 
 json_t counting_json(const show::CountTable& t) {
@@ -377,8 +417,9 @@ json_t counting_json(const show::CountTable& t) {
   j["runs"] = t.runs;
   j["supersteps"] = t.steps.size();
   j["known_supersteps"] = t.known_steps();
-  j["known_share"] = t.steps.empty() ? json_t(nullptr)
-                                     : json_t(static_cast<double>(t.known_steps()) / static_cast<double>(t.steps.size()));
+  j["known_share"] = t.steps.empty()
+                         ? json_t(nullptr)
+                         : json_t(static_cast<double>(t.known_steps()) / static_cast<double>(t.steps.size()));
   j["steps"] = json_t::array();
   for (const show::CountStep& st : t.steps) {
     json_t groups = json_t::array();
@@ -398,7 +439,9 @@ void print_counting(std::ostream& o, const show::CountTable& t) {
   const std::size_t known = t.known_steps();
   o << "\ncounting synchronisation (cBSP's Table 3), over " << plural(t.runs, "run") << ": " << known << " of "
     << plural(t.steps.size(), "superstep") << " ("
-    << (t.steps.empty() ? 0 : static_cast<int>(100.0 * static_cast<double>(known) / static_cast<double>(t.steps.size()) + 0.5))
+    << (t.steps.empty()
+            ? 0
+            : static_cast<int>(100.0 * static_cast<double>(known) / static_cast<double>(t.steps.size()) + 0.5))
     << "%) with every receiver's incoming message count known (the same in every run of a p)";
   if (t.runs < 2) o << "; one run says nothing: give several traces (seeds, p) of the program";
   o << "\n";
@@ -437,13 +480,14 @@ int list_machines() {
 }  // namespace
 
 int show_command(const std::vector<std::string>& args) {
-  CLI::App app{"bsp-check show: a recorded run (a trace from --trace) superstep by superstep: the calls, bytes and\n"
-               "messages of every process, the h-relation and BSP cost w + h*g + l, and the E-BSP\n"
-               "(M, k1, k2)-relation and locality L. docs/show.md explains every number. Of several traces of\n"
-               "one program (other seeds, p), the first is shown; all of them count for the counting\n"
-               "synchronisation (cBSP's Table 3).\n"
-               "\nUsage: bsp-check show [options] TRACE...",
-               "bsp-check show"};
+  CLI::App app{
+      "bsp-check show: a recorded run (a trace from --trace) superstep by superstep: the calls, bytes and\n"
+      "messages of every process, the h-relation and BSP cost w + h*g + l, and the E-BSP\n"
+      "(M, k1, k2)-relation and locality L. docs/show.md explains every number. Of several traces of\n"
+      "one program (other seeds, p), the first is shown; all of them count for the counting\n"
+      "synchronisation (cBSP's Table 3).\n"
+      "\nUsage: bsp-check show [options] TRACE...",
+      "bsp-check show"};
   std::vector<std::string> trace_paths;
   std::string trace_path, chrome_path, machine_name, topology = "linear", work = "zero", g_kind = "global";
   std::optional<double> g, l, s;
@@ -535,8 +579,8 @@ int show_command(const std::vector<std::string>& args) {
         return 2;
       }
       if (reader && r.header().program != reader->header().program) {
-        std::cerr << "bsp-check: error: show: " << path << " is a trace of " << r.header().program << ", "
-                  << trace_path << " of " << reader->header().program << ": give traces of one program\n";
+        std::cerr << "bsp-check: error: show: " << path << " is a trace of " << r.header().program << ", " << trace_path
+                  << " of " << reader->header().program << ": give traces of one program\n";
         return 2;
       }
       if (set.work == show::Work::measured && r.work().empty()) {

@@ -40,7 +40,8 @@ void finish(Superstep& st, const Settings& s, int p, const std::set<std::pair<in
 std::string normalise(const std::string& s) {
   std::string out;
   for (char c : s)
-    if (std::isalnum(static_cast<unsigned char>(c))) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -304,8 +305,8 @@ CountTable known_counts(const std::vector<Analysis>& runs) {
           continue;
         }
         for (std::size_t q = 0; q < counts.size(); ++q)
-          if (counts[q] != g.counts[q] &&
-              std::find(g.unknown_receivers.begin(), g.unknown_receivers.end(), static_cast<int>(q)) == g.unknown_receivers.end())
+          if (counts[q] != g.counts[q] && std::find(g.unknown_receivers.begin(), g.unknown_receivers.end(),
+                                                    static_cast<int>(q)) == g.unknown_receivers.end())
             g.unknown_receivers.push_back(static_cast<int>(q));
       }
       if (g.runs == 0) continue;  // no run of this p has the superstep: it does not say

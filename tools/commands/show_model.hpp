@@ -26,9 +26,9 @@ enum class Work { zero, calls, measured };
 struct Settings {
   std::uint64_t word_bytes = 4;  // Table 1 is for 32-bit words
   Topology topology = Topology::linear;
-  bool tag_bytes = true;         // count the (inferred) tag bytes of bsp_send
-  Work work = Work::zero;        // calls: w_i = the calls of process i; measured: its CPU time
-  double flops_per_ns = 0;       // Work::measured: s / 1000 (s in Mflop/s)
+  bool tag_bytes = true;    // count the (inferred) tag bytes of bsp_send
+  Work work = Work::zero;   // calls: w_i = the calls of process i; measured: its CPU time
+  double flops_per_ns = 0;  // Work::measured: s / 1000 (s in Mflop/s)
 };
 
 struct ProcStep {
@@ -40,7 +40,7 @@ struct ProcStep {
   // Messages addressed to the process, which a counting sync (cBSP_nsync, bspk_expect) of its
   // would count: puts, sends, BSPk stores to it, and gets and BSPk fetches it must serve.
   std::uint64_t count_in = 0;
-  std::uint64_t work_ns = 0;                  // measured CPU time (--measure-work), 0 if none
+  std::uint64_t work_ns = 0;  // measured CPU time (--measure-work), 0 if none
 };
 
 struct Superstep {
@@ -48,17 +48,17 @@ struct Superstep {
   // sync: a global barrier (bsp_sync, cBSP_gsync, bspk_sync without announcement); local: some
   // process left it without one (cBSP_nsync, a lazy bspk_sync).
   enum class Ends { sync, end, cut, local } ends = Ends::sync;
-  int ahead = 0;                  // how far the fastest process ran ahead while the slowest was in it
+  int ahead = 0;  // how far the fastest process ran ahead while the slowest was in it
   std::vector<ProcStep> procs;
   std::uint64_t tagsize = 0;      // tag size in force (inferred from bsp_set_tagsize records)
   std::uint64_t sends = 0;        // bsp_send calls in the superstep
   std::uint64_t total_bytes = 0;  // all bytes communicated (sum of bytes_out)
   std::uint64_t total_msgs = 0;
-  std::uint64_t h_bytes = 0;      // max over processes of max(bytes out, bytes in)
-  std::uint64_t h_msgs = 0;       // the same, counting operations
-  std::uint64_t h_words = 0;      // ceil(h_bytes / word_bytes)
-  std::uint64_t w = 0;            // max over processes of w_i (0, the calls, or measured flops)
-  std::uint64_t work_ns = 0;      // max over processes of the measured work
+  std::uint64_t h_bytes = 0;  // max over processes of max(bytes out, bytes in)
+  std::uint64_t h_msgs = 0;   // the same, counting operations
+  std::uint64_t h_words = 0;  // ceil(h_bytes / word_bytes)
+  std::uint64_t w = 0;        // max over processes of w_i (0, the calls, or measured flops)
+  std::uint64_t work_ns = 0;  // max over processes of the measured work
   // E-BSP, in words: M total, k1 max sent by a process, k2 max received by a process.
   std::uint64_t M = 0, k1 = 0, k2 = 0;
   std::uint64_t L = 0;            // max distance between the two ends of a transfer
@@ -67,7 +67,7 @@ struct Superstep {
 };
 
 struct Analysis {
-  int p = 0;                      // processes seen in call records (max pid + 1)
+  int p = 0;  // processes seen in call records (max pid + 1)
   std::uint64_t calls = 0;
   std::uint64_t sends = 0;
   std::uint64_t max_tagsize = 0;
@@ -76,8 +76,8 @@ struct Analysis {
   // process's calls up to and including its k-th sync belong to superstep k. Else the trace's
   // barrier markers split them (the same for a BSPlib program).
   bool local_supersteps = false;
-  bool measured = false;          // the trace has work records (--measure-work)
-  int max_ahead = 0;              // the largest difference in superstep number between two processes
+  bool measured = false;  // the trace has work records (--measure-work)
+  int max_ahead = 0;      // the largest difference in superstep number between two processes
   std::vector<Superstep> steps;
   // Totals over supersteps.
   std::uint64_t W = 0, H_words = 0, H_bytes = 0, M = 0;
@@ -91,16 +91,16 @@ Analysis analyse(const trace::Reader& r, const Settings& s);
 // receiver's count is, in every group of runs with the same p, and that has it in all its runs.
 struct CountGroup {
   int p = 0;
-  std::size_t runs = 0;                  // runs of this p that have the superstep
+  std::size_t runs = 0;  // runs of this p that have the superstep
   bool known = true;
-  std::vector<std::uint64_t> counts;     // per receiver, if known
-  std::vector<int> unknown_receivers;    // receivers whose count differs between runs
-  bool missing = false;                  // some run of this p has no such superstep
+  std::vector<std::uint64_t> counts;   // per receiver, if known
+  std::vector<int> unknown_receivers;  // receivers whose count differs between runs
+  bool missing = false;                // some run of this p has no such superstep
 };
 struct CountStep {
   int index = 0;
   bool known = true;
-  std::vector<CountGroup> groups;        // by p, ascending
+  std::vector<CountGroup> groups;  // by p, ascending
 };
 struct CountTable {
   std::size_t runs = 0;

@@ -33,11 +33,12 @@ struct Interrupted {};
 }  // namespace
 
 int shrink_command(const std::vector<std::string>& args, const char* version) {
-  CLI::App app{"bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
-               "process runs on while it can; queues and writes keep their order; hp operations land at the\n"
-               "barrier) while the run still fails with the same rule, and report the choices that matter.\n"
-               "\nUsage: bsp-check shrink [options] TRACE",
-               "bsp-check shrink"};
+  CLI::App app{
+      "bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
+      "process runs on while it can; queues and writes keep their order; hp operations land at the\n"
+      "barrier) while the run still fails with the same rule, and report the choices that matter.\n"
+      "\nUsage: bsp-check shrink [options] TRACE",
+      "bsp-check shrink"};
   std::string trace_path, output;
   std::size_t max_runs = 2000;
   double timeout = 0;
@@ -80,8 +81,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     }
   // Checked before the first run, as run checks --trace: a typo should not cost a whole shrink.
   if (const std::string why = why_not_writable(output); !why.empty()) {
-    std::cerr << "bsp-check: error: " << (output_given ? "-o " : "") << output << ": cannot write the minimal trace: "
-              << why << "\n";
+    std::cerr << "bsp-check: error: " << (output_given ? "-o " : "") << output
+              << ": cannot write the minimal trace: " << why << "\n";
     return 2;
   }
   c.version = version;
@@ -94,7 +95,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     if (!quiet) std::fputs("\r\033[K", stderr);
     std::fprintf(stderr, "bsp-check: shrink: interrupted by %s after %zu runs", interrupt_signal_name(), runs);
     if (of > 0 && best < of)
-      std::fprintf(stderr, "; the smallest failing schedule found keeps %zu of the %zu choices (not recorded)", best, of);
+      std::fprintf(stderr, "; the smallest failing schedule found keeps %zu of the %zu choices (not recorded)", best,
+                   of);
     std::fputs("\n", stderr);
     return 128 + interrupt_signal();
   };
@@ -139,9 +141,9 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     if (!quiet && runs % 25 == 0)
       std::fprintf(stderr, "\rbsp-check: shrink: %zu runs, %zu choices left...", runs, kept.size());
     if (q.passed) return false;
-    const bool same = target.empty() ? q.failing_rules.empty()
-                                     : std::find(q.failing_rules.begin(), q.failing_rules.end(), target) !=
-                                           q.failing_rules.end();
+    const bool same = target.empty()
+                          ? q.failing_rules.empty()
+                          : std::find(q.failing_rules.begin(), q.failing_rules.end(), target) != q.failing_rules.end();
     if (same) best = std::min(best, kept.size());
     return same;
   };
@@ -168,7 +170,8 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     return stopped(runs, kept.size(), choices.size());
   }
   if (final_run.passed) {
-    std::cerr << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
+    std::cerr
+        << "bsp-check: error: the reduced schedule no longer fails when recorded; is the program deterministic?\n";
     return 1;
   }
   // The minimal run's own trace (never "minimal trace: FILE" without FILE).
@@ -180,15 +183,16 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
     return 2;
   }
 
-  std::printf("bsp-check: shrink: the run fails %s with %zu of its %zu scheduling choices (%zu runs%s)\n",
-              what.c_str(), kept.size(), choices.size(), runs, runs >= max_runs ? ", stopped at --max-runs" : "");
+  std::printf("bsp-check: shrink: the run fails %s with %zu of its %zu scheduling choices (%zu runs%s)\n", what.c_str(),
+              kept.size(), choices.size(), runs, runs >= max_runs ? ", stopped at --max-runs" : "");
   if (kept.empty() && !c.options.run.expected_output.empty())  // a divergence, kept with its reference
     std::printf("  no choice matters: the default schedule's output differs from the reference run's too\n");
   else if (kept.empty())
     // Not "independent of the schedule": the default order of writes or messages may be one of
     // the failing ones (a put collision whose default winner is the wrong one), and other seeds pass.
-    std::printf("  no choice matters: the default schedule (every choice at its default) fails too; other schedules "
-                "may still pass (run --seeds to see)\n");
+    std::printf(
+        "  no choice matters: the default schedule (every choice at its default) fails too; other schedules "
+        "may still pass (run --seeds to see)\n");
   // Choices are followed by position: the kept ones are described where the minimal run made
   // them (its own trace), which is where they matter.
   for (std::size_t i : kept) {
@@ -197,8 +201,9 @@ int shrink_command(const std::vector<std::string>& args, const char* version) {
                 ch.pid, ch.call.c_str(), rt::choice_kind_text(ch.kind), static_cast<unsigned long long>(ch.value));
   }
   if (!kept.empty())
-    std::printf("  critical superstep: %llu\n",
-                static_cast<unsigned long long>((kept.back() < minimal.size() ? minimal : choices)[kept.back()].superstep));
+    std::printf(
+        "  critical superstep: %llu\n",
+        static_cast<unsigned long long>((kept.back() < minimal.size() ? minimal : choices)[kept.back()].superstep));
   std::printf("  minimal trace: %s\n  replay: %s\n", output.c_str(), replay_line(c.options, output).c_str());
   return 0;
 }

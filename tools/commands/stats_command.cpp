@@ -39,7 +39,7 @@ struct StrategyStats {
   std::set<int> procs;
   std::uint64_t runs = 0, failed = 0;
   std::set<std::uint64_t> behaviours;
-  rt::CoverageMap coverage;  // the union of its runs' coverage tuples
+  rt::CoverageMap coverage;          // the union of its runs' coverage tuples
   std::vector<std::string> failing;  // "p=4 seed=12", first ones
 };
 
@@ -51,8 +51,8 @@ struct RuleStats {
 };
 
 struct SuperstepStats {
-  std::uint64_t reached = 0;                // runs with more supersteps than this one
-  std::set<std::pair<int, int>> tuples;     // coverage tuples reached here: (kind, outcome), any strategy
+  std::uint64_t reached = 0;                   // runs with more supersteps than this one
+  std::set<std::pair<int, int>> tuples;        // coverage tuples reached here: (kind, outcome), any strategy
   std::map<std::string, std::uint64_t> rules;  // rule -> runs that raised it here
 };
 
@@ -74,12 +74,13 @@ constexpr std::size_t kShown = 5;  // seeds listed per line
 }  // namespace
 
 int stats_command(const std::vector<std::string>& args) {
-  CLI::App app{"bsp-check stats: what the runs of one or more --json reports (bsp-check run --json, shards, several\n"
-               "strategies) covered and found: per strategy the schedules run, the distinct behaviours reached\n"
-               "and the failing seeds; per rule the runs that raised it; per superstep the runs that reached it\n"
-               "and the findings raised there.\n"
-               "\nUsage: bsp-check stats [--json] REPORT.json...",
-               "bsp-check stats"};
+  CLI::App app{
+      "bsp-check stats: what the runs of one or more --json reports (bsp-check run --json, shards, several\n"
+      "strategies) covered and found: per strategy the schedules run, the distinct behaviours reached\n"
+      "and the failing seeds; per rule the runs that raised it; per superstep the runs that reached it\n"
+      "and the findings raised there.\n"
+      "\nUsage: bsp-check stats [--json] REPORT.json...",
+      "bsp-check stats"};
   std::vector<std::string> inputs;
   bool json = false;
   app.add_flag("--json", json, "print the statistics as JSON instead of tables");
@@ -171,9 +172,10 @@ int stats_command(const std::vector<std::string>& args) {
     std::printf("  %-12s %-10s %9llu %8llu %12zu %9zu  %s\n", name.c_str(), procs_text(s.procs).c_str(),
                 static_cast<unsigned long long>(s.runs), static_cast<unsigned long long>(s.failed), s.behaviours.size(),
                 s.coverage.size(), s.failing.empty() ? "-" : join(s.failing, failing_more[name]).c_str());
-  std::printf("  (behaviours: distinct combinations of process count, supersteps, each process's output and the\n"
-              "   rules raised per superstep; coverage: distinct (superstep, choice kind, outcome) tuples the\n"
-              "   schedules' choices reached, docs/exploration.md)\n");
+  std::printf(
+      "  (behaviours: distinct combinations of process count, supersteps, each process's output and the\n"
+      "   rules raised per superstep; coverage: distinct (superstep, choice kind, outcome) tuples the\n"
+      "   schedules' choices reached, docs/exploration.md)\n");
   std::printf("\nper rule:\n");
   if (rules.empty()) std::printf("  no findings\n");
   for (const auto& [name, r] : rules) {

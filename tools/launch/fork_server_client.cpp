@@ -92,8 +92,8 @@ bool ForkServer::start(const RunConfig& c, const std::string& path, int p, Stdin
   }
   ChildEnvironment env = run_environment(c);
   env.set(rt::fork_protocol::kEnvironment, std::to_string(session_fd) + "," + std::to_string(channel_fd) + "," +
-                                                std::to_string(report_fd_) + "," + std::to_string(out_fd_) + "," +
-                                                std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()));
+                                               std::to_string(report_fd_) + "," + std::to_string(out_fd_) + "," +
+                                               std::to_string(err_fd_) + "," + std::to_string(runs_per_worker()));
   env.set("BSPCHECK_OPTIONS", runtime_options(c, p, c.seed));
   // The server's own report is never read: each run's report comes through its request, and a
   // server that ends before serving (a program that exits before bsp_begin) is run again the
@@ -162,8 +162,9 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   }
   r.out = prelude_ + read_all(out_fd_);
   r.err = prelude_err_ + read_all(err_fd_);  // first: the outcome reads the C library's last words in it
-  finish_outcome_from_text(r, c, report_file_used_ ? read_all(report_fd_)
-                                                   : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
+  finish_outcome_from_text(
+      r, c,
+      report_file_used_ ? read_all(report_fd_) : std::string(channel_->report, static_cast<std::size_t>(report_bytes)));
   return true;
 }
 

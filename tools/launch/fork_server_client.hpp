@@ -45,14 +45,14 @@ class ForkServer {
   static constexpr int kChannelFdFloor = rt::fork_protocol::kChannelFdFloor;
   pid_t pid_ = -1;
   std::optional<WatchedChild> watched_;  // destroyed after the destructor has reaped pid_
-  int session_ = -1;  // the write end of the session pipe: the server exits when it closes
+  int session_ = -1;                     // the write end of the session pipe: the server exits when it closes
   rt::fork_protocol::Channel* channel_ = nullptr;
   // A run's report, stdout and stderr: memfds a worker opens through /proc/SERVER/fd/N (its
   // stdout and stderr once, kept while its runs leave them alone; the report file only when the
   // report does not fit in the channel) and the driver empties before each run, so that a run
   // creates no file.
   int report_fd_ = -1, out_fd_ = -1, err_fd_ = -1;
-  bool report_file_used_ = true;  // the last run's report went to the file (emptied before the next)
+  bool report_file_used_ = true;                   // the last run's report went to the file (emptied before the next)
   int prelude_out_fd_ = -1, prelude_err_fd_ = -1;  // the server's own stdout and stderr (memfds)
   std::string prelude_, prelude_err_;
   bool prelude_read_ = false;

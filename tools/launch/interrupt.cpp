@@ -57,11 +57,16 @@ int interrupt_signal() { return g_signal.load(); }
 
 const char* interrupt_signal_name() {
   switch (interrupt_signal()) {
-    case 0: return "";
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
+    case 0:
+      return "";
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
   }
 }
 

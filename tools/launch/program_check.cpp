@@ -53,15 +53,18 @@ ProgramCheck check_program(const std::string& name) {
   }
   std::ifstream f(c.path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (bytes.size() < 4 || bytes.compare(0, 4, "\x7f" "ELF") != 0) {
+  if (bytes.size() < 4 || bytes.compare(0, 4,
+                                        "\x7f"
+                                        "ELF") != 0) {
     c.error = name + ": not an ELF executable (build it with bspcc, bspcxx or CMake's BSPCheck::bsp)";
     return c;
   }
   // A program linked with the runtime names the library (dynamic linking) or carries its
   // strings (static linking).
   if (bytes.find("libbspcheck") == std::string::npos && bytes.find("BSPCHECK_OPTIONS") == std::string::npos) {
-    c.error = name + ": not linked with the bsp-check runtime (build it with bspcc, bspcxx or link "
-                     "CMake's BSPCheck::bsp)";
+    c.error = name +
+              ": not linked with the bsp-check runtime (build it with bspcc, bspcxx or link "
+              "CMake's BSPCheck::bsp)";
     return c;
   }
   return c;

@@ -121,7 +121,7 @@ std::vector<char*> program_argv(const RunConfig& c) {
   // (a cBSP destination a receiver tells its sender) is then what the seed reproduces, not the
   // kernel's random layout. Where the kernel refuses, the layout stays random.
   if (const int persona = personality(0xffffffff); persona != -1) personality(persona | ADDR_NO_RANDOMIZE);
-  if (own_group) setpgid(0, 0);  // one kill reaches the program and whatever it forks
+  if (own_group) setpgid(0, 0);                     // one kill reaches the program and whatever it forks
   if (stdin_fd >= 0) dup2(stdin_fd, STDIN_FILENO);  // positioned by StdinFeed
   if (out_fd >= 0) dup2(out_fd, STDOUT_FILENO);
   if (err_fd >= 0) dup2(err_fd, STDERR_FILENO);
@@ -134,9 +134,15 @@ static std::string heap_error(const std::string& err) {
   // glibc's malloc_printerr writes one of these lines straight to file descriptor 2, then aborts.
   // When the abort strikes inside bsp-check's own allocation (building the report of an earlier
   // fault, or any runtime call), the crash handler cannot run on that heap: the line is all there is.
-  static const char* const kMessages[] = {"malloc(): ", "free(): ", "realloc(): ", "double free or corruption",
-                                          "corrupted size vs. prev_size", "corrupted double-linked list",
-                                          "munmap_chunk(): ", "malloc_consolidate(): ", "tcache_thread_shutdown(): "};
+  static const char* const kMessages[] = {"malloc(): ",
+                                          "free(): ",
+                                          "realloc(): ",
+                                          "double free or corruption",
+                                          "corrupted size vs. prev_size",
+                                          "corrupted double-linked list",
+                                          "munmap_chunk(): ",
+                                          "malloc_consolidate(): ",
+                                          "tcache_thread_shutdown(): "};
   for (std::size_t at = 0; at < err.size();) {
     std::size_t end = err.find('\n', at);
     if (end == std::string::npos) end = err.size();
@@ -171,9 +177,10 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
   else if (r.exit_status == 128 + SIGKILL)
     // Not bsp-check's kill (that is the timeout above): almost always the kernel's out-of-memory
     // killer, which leaves no chance to write a report.
-    r.reason = "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg), "
-               "else a kill -9 by the program or from outside; all p processes share one process's memory here, so "
-               "lower -p or what each process allocates";
+    r.reason =
+        "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg), "
+        "else a kill -9 by the program or from outside; all p processes share one process's memory here, so "
+        "lower -p or what each process allocates";
   else if (!r.reported && r.exit_status > 128 && r.exit_status < 128 + 65) {
     // A signal the runtime does not report: one sent from outside the program (a kill, timeout),
     // or one the program set a handler for and then died of (a self-sent one is a crash finding).
@@ -187,7 +194,8 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
     r.reason = "the C library found its heap corrupt (\"" + heap +
                "\") and aborted the program before bsp-check could write its report: a process wrote past a heap "
                "block or freed one twice, at some point before; build with bspcc -fsanitize=address to be shown "
-               "that write, exit status " + std::to_string(r.exit_status);
+               "that write, exit status " +
+               std::to_string(r.exit_status);
   else if (!r.reported)
     r.reason = r.exit_status == 127 ? "could not be executed"
                                     : "the program ended without a bsp-check report (it never called bsp_begin, or the "
@@ -203,7 +211,8 @@ std::mutex& launch_mutex() {
   return m;
 }
 
-RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in, bool stream) {
+RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in,
+                    bool stream) {
   RunOutcome r;
   r.p = p;
   r.seed = seed;

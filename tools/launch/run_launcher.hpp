@@ -19,15 +19,15 @@ namespace bspcheck::cli {
 struct RunOutcome {
   int p = 0;
   std::uint64_t seed = 0;
-  int exit_status = 0;      // of the program; 128+signal when killed
+  int exit_status = 0;  // of the program; 128+signal when killed
   bool timed_out = false;
   bool passed = false;
   double seconds = 0;
-  bool reported = false;    // the runtime wrote its report
+  bool reported = false;  // the runtime wrote its report
   checker::RunReport report;
-  std::string out, err;     // captured output (when not streamed)
-  std::string reason;       // one line when the run failed without a finding
-  long os_pid = 0;          // the program's OS process id, when started anew (0: forked by a server)
+  std::string out, err;  // captured output (when not streamed)
+  std::string reason;    // one line when the run failed without a finding
+  long os_pid = 0;       // the program's OS process id, when started anew (0: forked by a server)
 };
 
 // Held from starting a run's standard input to its fork: with -j, worker threads start runs
@@ -63,7 +63,6 @@ void finish_outcome(RunOutcome& r, const RunConfig& c, const std::string& report
 void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::string& report_text);
 
 // Runs the program once; its output is captured unless `stream` (then it goes to the terminal).
-RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in,
-                    bool stream);
+RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uint64_t seed, StdinFeed& in, bool stream);
 
 }  // namespace bspcheck::cli

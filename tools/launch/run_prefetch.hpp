@@ -52,8 +52,8 @@ class RunPrefetch {
   std::mutex m_;
   std::condition_variable changed_;
   std::map<std::uint64_t, RunOutcome> done_;  // by plan index, not yet taken
-  std::uint64_t next_ = 0;   // the next plan index a worker starts
-  std::uint64_t taken_ = 0;  // the plan index the loop takes next
+  std::uint64_t next_ = 0;                    // the next plan index a worker starts
+  std::uint64_t taken_ = 0;                   // the plan index the loop takes next
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };

@@ -34,7 +34,7 @@ class StdinFeed {
   class Run {
    public:
     Run(Run&&) = delete;
-    ~Run();  // stops and joins the feeder
+    ~Run();                         // stops and joins the feeder
     int fd() const { return fd_; }  // for the child's dup2 onto 0; -1: inherit the driver's stdin
     void child_started();           // in the driver after fork: the read end is the child's now
    private:
@@ -50,10 +50,10 @@ class StdinFeed {
  private:
   void feed(int out_fd, int stop_fd);  // the feeder thread
   bool terminal_ = false, streamed_ = false, eof_ = false;
-  int shared_fd_ = -1;   // regular file: the driver's stdin
-  off_t start_ = 0;      // regular file: where every run starts
+  int shared_fd_ = -1;    // regular file: the driver's stdin
+  off_t start_ = 0;       // regular file: where every run starts
   off_t file_bytes_ = 0;  // regular file: the bytes from there on
-  int buffer_fd_ = -1;   // streamed: the bytes read from stdin so far
+  int buffer_fd_ = -1;    // streamed: the bytes read from stdin so far
   off_t buffered_ = 0;
 };
 

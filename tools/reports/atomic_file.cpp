@@ -85,7 +85,8 @@ bool AtomicFile::commit(const std::string& text) {
 }
 
 bool ReportFiles::open(const std::string& json_path, const std::string& sarif_path, const std::string& junit_path) {
-  for (auto [file, out] : {std::pair{&json_path, &json}, std::pair{&sarif_path, &sarif}, std::pair{&junit_path, &junit}}) {
+  for (auto [file, out] :
+       {std::pair{&json_path, &json}, std::pair{&sarif_path, &sarif}, std::pair{&junit_path, &junit}}) {
     if (file->empty()) continue;
     out->emplace(*file);
     if (!(*out)->ok()) {

@@ -26,20 +26,22 @@ void ExploreReport::add(int p, std::uint64_t number, const std::string& schedule
 }
 
 bool ExploreReport::write(const SessionInfo& session, const nlohmann::json& options) {
-  const auto dump = [](const nlohmann::json& j) { return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  const auto dump = [](const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
   if (files_.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
-                              {"version", 1},
-                              {"program", session.program},
-                              {"args", session.args},
-                              {"options", options},
-                              {"runs", runs_},
-                              {"coverage", coverage_json(coverage_)},
-                              {"total", runs_.size()},
-                              {"failed", failed_},
-                              {"planned", runs_.size()},
-                              {"shard", "0/1"},
-                              {"interrupted", !session.interrupted_by.empty()}};
+                        {"version", 1},
+                        {"program", session.program},
+                        {"args", session.args},
+                        {"options", options},
+                        {"runs", runs_},
+                        {"coverage", coverage_json(coverage_)},
+                        {"total", runs_.size()},
+                        {"failed", failed_},
+                        {"planned", runs_.size()},
+                        {"shard", "0/1"},
+                        {"interrupted", !session.interrupted_by.empty()}};
     if (!session.interrupted_by.empty()) j["interrupted_by"] = session.interrupted_by;  // as run's reports
     if (!ReportFiles::commit(files_.json, dump(j) + "\n")) return false;
   }

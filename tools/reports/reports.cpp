@@ -181,9 +181,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
   std::map<std::string, int> rule_index;
   auto add_rule = [&](const std::string& id, const std::string& level, const std::string& text) {
     rule_index[id] = static_cast<int>(rules.size());
-    rules.push_back({{"id", id},
-                     {"shortDescription", {{"text", text}}},
-                     {"defaultConfiguration", {{"level", level}}}});
+    rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}, {"defaultConfiguration", {{"level", level}}}});
   };
   for (const RuleInfo& r : all_rules()) {
     add_rule(r.id, severity_name(r.severity), rule_statement_text(r));
@@ -214,9 +212,9 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     }
     if (!r.reason.empty())
       notifications.push_back({{"level", "error"},
-                               {"message", {{"text", valid_utf8("p=" + std::to_string(r.p) + " seed=" +
-                                                                std::to_string(r.seed) + ": " + r.reason +
-                                                                "; reproduce: " + r.repro)}}}});
+                               {"message",
+                                {{"text", valid_utf8("p=" + std::to_string(r.p) + " seed=" + std::to_string(r.seed) +
+                                                     ": " + r.reason + "; reproduce: " + r.repro)}}}});
   }
 
   nlohmann::json results = nlohmann::json::array();
@@ -251,11 +249,12 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
     for (const long long p : processes)
       if (!per_process.count(p))
         per_process[p].push_back(
-            {{"location", {{"message", {{"text", "process " + std::to_string(p) + " is involved; no call site recorded"}}}}}});
+            {{"location",
+              {{"message", {{"text", "process " + std::to_string(p) + " is involved; no call site recorded"}}}}}});
     nlohmann::json thread_flows = nlohmann::json::array();
     for (auto& [pid, locs] : per_process)
-      thread_flows.push_back({{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")},
-                              {"locations", locs}});
+      thread_flows.push_back(
+          {{"id", pid >= 0 ? "process " + std::to_string(pid) : std::string("process unknown")}, {"locations", locs}});
 
     if (locations.empty()) {
       // Every result has a location (GitHub code scanning rejects one without): when the finding
@@ -265,12 +264,10 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
       loc["message"] = {{"text", "the program; the finding names no call site"}};
       locations.push_back(loc);
     }
-    nlohmann::json result = {{"ruleId", rule},
-                             {"ruleIndex", rule_index[rule]},
-                             {"level", level},
-                             {"message", {{"text", valid_utf8(f.message)}}},
-                             {"locations", locations},
-                             {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
+    nlohmann::json result = {
+        {"ruleId", rule},         {"ruleIndex", rule_index[rule]},
+        {"level", level},         {"message", {{"text", valid_utf8(f.message)}}},
+        {"locations", locations}, {"partialFingerprints", {{"bspCheckFinding/v1", fingerprint_v1(key)}}}};
     if (!related.empty()) result["relatedLocations"] = related;
     // Calls made through a wrapper, failed allocations: their stacks, one per distinct stack.
     nlohmann::json stacks = nlohmann::json::array();
@@ -285,7 +282,8 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
         nlohmann::json loc = nlohmann::json::object();
         if (!fr.file.empty()) loc["physicalLocation"] = physical_location(valid_utf8(fr.file), fr.line, at);
         if (!fr.function.empty())
-          loc["logicalLocations"] = nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
+          loc["logicalLocations"] =
+              nlohmann::json::array({{{"fullyQualifiedName", valid_utf8(fr.function)}, {"kind", "function"}}});
         frames.push_back({{"location", loc}});
       }
       stacks.push_back({{"message", {{"text", "the stack (" + call_and_process(l) + ")"}}}, {"frames", frames}});
@@ -303,9 +301,10 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
   }
 
   if (!s.interrupted_by.empty())  // the results are those of the runs that finished
-    notifications.push_back({{"level", "error"},
-                             {"message", {{"text", "interrupted by " + s.interrupted_by + " after " +
-                                                       std::to_string(runs.size()) + " runs"}}}});
+    notifications.push_back(
+        {{"level", "error"},
+         {"message",
+          {{"text", "interrupted by " + s.interrupted_by + " after " + std::to_string(runs.size()) + " runs"}}}});
   for (const std::string& line : s.unchecked)
     notifications.push_back({{"level", "note"}, {"message", {{"text", "not checked: " + valid_utf8(line)}}}});
   nlohmann::json invocation = {{"executionSuccessful", s.interrupted_by.empty()},
@@ -320,8 +319,7 @@ nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& run
           {"informationUri", BSPCHECK_INFORMATION_URI},
           {"rules", rules}}}}},
       {"invocations", nlohmann::json::array({invocation})},
-      {"originalUriBaseIds",
-       {{kSrcRoot, {{"uri", "file://" + path_uri((at.root / "").generic_string())}}}}},
+      {"originalUriBaseIds", {{kSrcRoot, {{"uri", "file://" + path_uri((at.root / "").generic_string())}}}}},
       {"results", results},
       {"properties",
        {{"program", valid_utf8(s.program)}, {"runs", runs.size()}, {"failedRuns", failed}, {"werror", s.werror}}}};
@@ -395,14 +393,30 @@ std::string xml_escape(const std::string& raw, bool attribute) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      case '\n': out += attribute ? "&#10;" : "\n"; break;  // references keep them in attribute values
-      case '\r': out += "&#13;"; break;
-      case '\t': out += attribute ? "&#9;" : "\t"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\n':
+        out += attribute ? "&#10;" : "\n";
+        break;  // references keep them in attribute values
+      case '\r':
+        out += "&#13;";
+        break;
+      case '\t':
+        out += attribute ? "&#9;" : "\t";
+        break;
       default:
         if (c < 0x20) break;  // not allowed in XML 1.0, not even as a reference
         // U+FFFE and U+FFFF are not XML characters either.

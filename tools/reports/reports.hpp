@@ -19,14 +19,14 @@ struct RunRecord {
   int exit_status = 0;
   double seconds = 0;
   std::vector<Finding> findings;  // the runtime's report's, and the driver's own (divergence)
-  bool reported = false;  // the run wrote its report: the next four are known
-  int nprocs = 0;         // processes granted by bsp_begin (0: it was never called)
+  bool reported = false;          // the run wrote its report: the next four are known
+  int nprocs = 0;                 // processes granted by bsp_begin (0: it was never called)
   int supersteps = 0;
   std::vector<std::uint64_t> output_hash;  // per process: a digest of what it printed
   std::size_t coverage = 0;  // how many coverage tuples the run reached (runtime/scheduling/coverage_map.hpp)
-  std::string reason;    // why a run failed without (only) findings
-  std::string repro;     // the command that reproduces the run
-  std::string out, err;  // captured output of a failing run (bounded), else empty
+  std::string reason;        // why a run failed without (only) findings
+  std::string repro;         // the command that reproduces the run
+  std::string out, err;      // captured output of a failing run (bounded), else empty
 };
 
 // Everything about the session the reports name.
@@ -37,9 +37,9 @@ struct SessionInfo {
   std::string version;       // bsp-check's
   bool werror = false;
   double seconds = 0;
-  std::string interrupted_by;  // the signal that stopped the session early ("Interrupt"), or empty
+  std::string interrupted_by;          // the signal that stopped the session early ("Interrupt"), or empty
   std::vector<std::string> unchecked;  // checks some run could not make (RunReport::unchecked), once each
-  std::string source_root;     // --source-root: SARIF's %SRCROOT% (empty: the working directory)
+  std::string source_root;             // --source-root: SARIF's %SRCROOT% (empty: the working directory)
 };
 
 // Findings of different runs with this key are the same finding: rule, every location

@@ -37,13 +37,13 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
   const auto is = [&](const nlohmann::json& o, const char* key, auto check) {
     return o.is_object() && o.contains(key) && check(o[key]);
   };
-  bool ok = !j.is_discarded() && j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
-            is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
-            is(j, "program", [](const auto& v) { return v.is_string(); }) &&
-            (!j.contains("args") || j["args"].is_array()) && (!j.contains("options") || j["options"].is_object()) &&
-            (!j.contains("shards") || j["shards"].is_object()) &&
-            (!j.contains("coverage") || (j["coverage"].is_object() &&
-                                         (!j["coverage"].contains("reached") || j["coverage"]["reached"].is_array())));
+  bool ok =
+      !j.is_discarded() && j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
+      is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
+      is(j, "program", [](const auto& v) { return v.is_string(); }) && (!j.contains("args") || j["args"].is_array()) &&
+      (!j.contains("options") || j["options"].is_object()) && (!j.contains("shards") || j["shards"].is_object()) &&
+      (!j.contains("coverage") ||
+       (j["coverage"].is_object() && (!j["coverage"].contains("reached") || j["coverage"]["reached"].is_array())));
   if (ok)
     for (const auto& run : j["runs"])
       ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
@@ -58,8 +58,12 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
 }
 
 nlohmann::json run_record_to_json(const RunRecord& r) {
-  nlohmann::json j = {{"procs", r.p},         {"seed", r.seed},       {"exit_status", r.exit_status},
-                      {"passed", r.passed},   {"seconds", r.seconds}, {"reproduce", r.repro},
+  nlohmann::json j = {{"procs", r.p},
+                      {"seed", r.seed},
+                      {"exit_status", r.exit_status},
+                      {"passed", r.passed},
+                      {"seconds", r.seconds},
+                      {"reproduce", r.repro},
                       {"findings", checker::findings_to_json(r.findings, r.seed)}};
   if (r.reported) {
     j["nprocs"] = r.nprocs;
