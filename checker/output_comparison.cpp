@@ -48,4 +48,14 @@ Finding default_schedule_divergence_finding(int pid, const std::string& differen
                  {}};
 }
 
+std::vector<std::string> output_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return lines;
+}
+
 }  // namespace bspcheck::checker

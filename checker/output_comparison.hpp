@@ -39,6 +39,9 @@ class OutputComparison {
   std::map<int, std::pair<std::uint64_t, std::vector<std::uint64_t>>> reference_;  // p -> run id, digests
 };
 
+// The lines of one process's captured output (RunResult::output), for first_line_difference.
+std::vector<std::string> output_lines(const std::string& text);
+
 // "first difference on stdout, line 3: NAME_A prints "x", NAME_B prints "y"": the first line where
 // two outputs of one process differ (`where`: "on stdout", "in its output"); nothing when equal.
 std::optional<std::string> first_line_difference(const std::vector<std::string>& a, const std::vector<std::string>& b,

@@ -38,16 +38,6 @@ class ScratchTrace {
   std::string path_;
 };
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    lines.push_back(text.substr(at, end - at));
-    at = end + 1;
-  }
-  return lines;
-}
-
 Finding nondeterminism(std::string message, std::vector<int> processes, int superstep,
                        std::vector<Location> locations) {
   Finding f;
@@ -89,9 +79,9 @@ DeterminismResult check_determinism(const Options& options, const std::function<
   }
   const std::size_t n = std::min(result.first.output.size(), result.second.output.size());
   for (std::size_t pid = 0; pid < n; ++pid) {
-    const auto line =
-        checker::first_line_difference(lines_of(result.first.output[pid]), lines_of(result.second.output[pid]),
-                                       "in its output", "the first run", "the second");
+    const auto line = checker::first_line_difference(checker::output_lines(result.first.output[pid]),
+                                                     checker::output_lines(result.second.output[pid]), "in its output",
+                                                     "the first run", "the second");
     if (!line) continue;
     result.finding = nondeterminism("process " + std::to_string(pid) + " prints differently in two runs of the same " +
                                         "schedule (" + seed + "): " + *line,

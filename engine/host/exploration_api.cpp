@@ -35,17 +35,6 @@ bool fails_with(const RunResult& r, const std::string& rule) {
   return std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
-// The lines of a process's captured output.
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> lines;
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    lines.push_back(text.substr(at, end - at));
-    at = end + 1;
-  }
-  return lines;
-}
-
 // The runs of one search: each schedule is run with its script, what it was offered comes back,
 // and its output is compared with the default schedule's (the search's first run), as `bsp-check
 // explore` compares them.
@@ -80,10 +69,11 @@ class Search {
     const auto differs = outputs_.compare(options_.procs, 0, digests);
     if (!differs) return;
     const int pid = differs->first;
-    const std::string line = checker::first_line_difference(lines_of(default_output_[static_cast<std::size_t>(pid)]),
-                                                            lines_of(r.output[static_cast<std::size_t>(pid)]),
-                                                            "in its output", "the default schedule", "this one")
-                                 .value_or("the outputs differ");
+    const std::string line =
+        checker::first_line_difference(checker::output_lines(default_output_[static_cast<std::size_t>(pid)]),
+                                       checker::output_lines(r.output[static_cast<std::size_t>(pid)]), "in its output",
+                                       "the default schedule", "this one")
+            .value_or("the outputs differ");
     r.findings.push_back(checker::default_schedule_divergence_finding(pid, line, r.supersteps));
   }
 

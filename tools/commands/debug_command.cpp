@@ -62,23 +62,12 @@ int debug_command(const std::vector<std::string>& args, const char* version) {
       ->type_name("K");
   app.add_option("GDB_OPTIONS", gdb_options, "options for gdb (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  trace::Header h;
-  try {
-    // Checked whole before gdb starts, as replay does: a damaged trace is refused with its reason.
-    trace::EventStream stream = trace::EventStream::open(trace_path);
-    h = stream.header();
-    for (trace::Event e; stream.next(e);) {
-    }
-  } catch (const trace::TraceError& e) {
-    std::cerr << "bsp-check: error: " << e.what() << "\n";
-    return 2;
-  }
+  // Checked whole before gdb starts, as replay does: a damaged trace is refused with its reason.
+  const std::optional<trace::Header> checked = trace_to_run_again(trace_path);
+  if (!checked) return 2;
+  const trace::Header& h = *checked;
   if (process >= 0 && superstep < 0) {
     std::cerr << "bsp-check: error: --process goes with --superstep\n";
-    return 2;
-  }
-  if (trace_path.find(':') != std::string::npos) {
-    std::cerr << "bsp-check: error: " << trace_path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
     return 2;
   }
   RunConfig c;

@@ -45,6 +45,24 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   return true;
 }
 
+std::optional<trace::Header> trace_to_run_again(const std::string& path) {
+  trace::Header h;
+  try {
+    trace::EventStream stream = trace::EventStream::open(path);
+    h = stream.header();
+    for (trace::Event e; stream.next(e);) {
+    }
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: " << e.what() << "\n";
+    return std::nullopt;
+  }
+  if (path.find(':') != std::string::npos) {
+    std::cerr << "bsp-check: error: " << path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
+    return std::nullopt;
+  }
+  return h;
+}
+
 int replay_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{
       "bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
@@ -61,22 +79,9 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  trace::Header h;
-  try {
-    // The whole trace checked once before the run, one record at a time (bounded memory):
-    // a damaged trace is refused here with its reason, not half-way through the replay.
-    trace::EventStream stream = trace::EventStream::open(trace_path);
-    h = stream.header();
-    for (trace::Event e; stream.next(e);) {
-    }
-  } catch (const trace::TraceError& e) {
-    std::cerr << "bsp-check: error: " << e.what() << "\n";
-    return 2;
-  }
-  if (trace_path.find(':') != std::string::npos) {
-    std::cerr << "bsp-check: error: " << trace_path << ": a path with ':' cannot be passed in BSPCHECK_OPTIONS\n";
-    return 2;
-  }
+  const std::optional<trace::Header> checked = trace_to_run_again(trace_path);
+  if (!checked) return 2;
+  const trace::Header& h = *checked;
   RunConfig c;
   std::string error;
   if (!config_from_trace(h, trace_path, program, c, error)) {

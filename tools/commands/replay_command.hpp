@@ -1,6 +1,7 @@
 // replay_command.hpp: `bsp-check replay TRACE [-- PROGRAM ARGS...]`.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,5 +18,11 @@ int replay_command(const std::vector<std::string>& args, const char* version);
 // p, seed, strategy and the checker options); false with error when it names no program.
 bool config_from_trace(const trace::Header& h, const std::string& trace_path, const std::vector<std::string>& program,
                        RunConfig& c, std::string& error);
+
+// The header of the trace at `path`, for a command that runs it again (replay, debug). The whole
+// trace is read first, one record at a time (bounded memory), so that a damaged one is refused
+// with its reason before anything runs, not half-way through; and its path must fit in
+// BSPCHECK_OPTIONS. Nothing, after saying why on stderr, when it cannot be run again.
+std::optional<trace::Header> trace_to_run_again(const std::string& path);
 
 }  // namespace bspcheck::cli
