@@ -21,7 +21,7 @@ int main(void) {
   bsp_push_reg(&value, sizeof value);
   bsp_sync();
 
-  bsp_hpget(left, &value, 0, &got, sizeof got); /* BUG: hp-dst-conflict @ superstep 1, process 0 */
+  bsp_hpget(left, &value, 0, &got, sizeof got); /* BUG: hp-dst-conflict @ superstep 1, process any */
   got = -1; /* the default, written while the hpget may already have landed */
   bsp_sync();
   printf("hp_dst_conflict: pid %d got %d\n", s, got);
