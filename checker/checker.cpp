@@ -1,5 +1,6 @@
 #include "checker/checker.hpp"
 
+#include "checker/hp_source_races.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
 #include <algorithm>
@@ -263,8 +264,12 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
     if (slot.p != p || slot.n != n || !p) slot = {p, n, rt::content_hash(p, n)};
     return slot.hash;
   };
-  for (const HpRecord& op : hp) {
-    if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
+  const std::vector<std::size_t> writers = hp_sources_written(hp);
+  for (std::size_t i = 0; i < hp.size(); ++i) {
+    const HpRecord& op = hp[i];
+    if (writers[i] != kNoWriter) {
+      report_hp_source_race(op, hp[writers[i]], superstep);
+    } else if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; ";
@@ -294,6 +299,24 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
+}
+
+void Checker::report_hp_source_race(const HpRecord& op, const HpRecord& writer, int superstep) {
+  std::ostringstream m;
+  m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
+    << op.src_owner << ") is written in the same superstep by process " << writer.caller << "'s " << writer.call
+    << "; unbuffered operations take effect at any moment until the bsp_sync, in no order, so whether the " << op.call
+    << " reads the old or the new bytes depends on timing";
+  std::vector<int> pids{op.caller};
+  for (const int pid : {op.src_owner, writer.caller})
+    if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
+  diag_.report(
+      Finding{rule_id(Rule::hp_src_modified),
+              rule_severity(Rule::hp_src_modified),
+              m.str(),
+              std::move(pids),
+              superstep,
+              {diag_.location(op.site, op.caller, op.call), diag_.location(writer.site, writer.caller, writer.call)}});
 }
 
 void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {

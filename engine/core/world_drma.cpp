@@ -169,4 +169,29 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
                     Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call, r.dst != dst ? dst_owner : -1});
 }
 
+std::string World::timeout_hazard() const {
+  const Process& me = procs_[static_cast<std::size_t>(running_)];
+  if (me.state != ProcState::runnable) return "";
+  std::string pending, idle;
+  for (const checker::HpRecord& op : hp_.log()) {
+    if (op.fired || op.dst_owner != me.pid || op.caller == me.pid) continue;
+    pending += std::string(pending.empty() ? "" : ", ") + "process " + std::to_string(op.caller) + "'s " + op.call;
+    if (op.site.file) pending += std::string(" (") + op.site.file + ":" + std::to_string(op.site.line) + ")";
+  }
+  for (const Process& pr : procs_)
+    if (pr.pid != me.pid && pr.state == ProcState::runnable &&
+        (std::strcmp(pr.call, "bsp_sync") == 0 || std::strcmp(pr.call, "bsp_begin") == 0))
+      idle += (idle.empty() ? "" : ", ") + std::to_string(pr.pid);
+  if (pending.empty() && idle.empty()) return "";
+  std::string m = "; process " + std::to_string(me.pid) +
+                  " may be waiting, without BSPlib calls, for memory another process's communication of this "
+                  "superstep writes (a flag polled in a loop):";
+  if (!pending.empty()) m += " " + pending + " into its memory had not landed;";
+  if (!idle.empty()) m += " process(es) " + idle + " had made no BSPlib call in this superstep;";
+  return m +
+         " another process runs only when the running one makes a BSPlib call, and an unbuffered operation need "
+         "not land before the bsp_sync (reading its destination before then is hp-dst-read): read it after the "
+         "bsp_sync";
+}
+
 }  // namespace bspcheck::rt

@@ -571,6 +571,7 @@ void on_timeout(int) {
               " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
+  f.message += w->timeout_hazard();
   f.message += "; each process is located with its state";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));

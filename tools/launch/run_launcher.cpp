@@ -22,6 +22,7 @@
 #include "checker/binary_report.hpp"
 #include "checker/finding_text.hpp"
 #include "runtime/isolation/fork_server_protocol.hpp"
+#include "runtime/memory_checks/asan_recovery.hpp"
 #include "runtime/options/options.hpp"
 #include "tools/launch/interrupt.hpp"
 #include "tools/cli/reproduce_command.hpp"
@@ -87,6 +88,9 @@ ChildEnvironment run_environment(const RunConfig& c) {
   // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
   // error; aborting lets the runtime contain it as a `crash` finding naming the process.
   env.set_default("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1");
+  // An ASan program goes on after a get-dst-early-read warning (its read is defined) and stops at
+  // every other report (runtime/memory_checks/asan_recovery.hpp). Plain programs ignore it.
+  env.prepend_options("ASAN_OPTIONS", rt::kAsanRecoverOptions);
   if (!c.prefix.empty()) env.set("BSPCHECK_PREFIX", c.prefix);
   else env.unset("BSPCHECK_PREFIX");
   // Only a child the driver starts as a fork server is one (fork_server_client.cpp), whatever
