@@ -138,8 +138,15 @@ void World::maybe_fire_hp() {
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_.take(pending_index);
   const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
+  // The operation's source may be another one's destination, poisoned: reading it is the runtime's
+  // copy, not the program's read (the race of the two is hp-src-modified at the barrier,
+  // checker/hp_source_races.hpp).
+  const auto src = reinterpret_cast<std::uintptr_t>(op.src);
+  const bool src_poisoned = poisoning_ && during_superstep && poison_.poisoned_within(src, src + op.nbytes);
   if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
+  if (src_poisoned) Poisoning::unpoison(op.src, op.nbytes);
   HpOperations::fire(op, checker_.get(), superstep_, during_superstep);
+  if (src_poisoned) poison_.repoison_overlapping(src, src + op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 

@@ -214,6 +214,16 @@ void Poisoning::repoison(const void* p, std::size_t n) {
   Watchpoints::resume_within(lo, lo + n);
 }
 
+bool Poisoning::poisoned_within(std::uintptr_t lo, std::uintptr_t hi) const {
+  return std::any_of(regions_.begin(), regions_.end(),
+                     [&](const PoisonedRegion& r) { return live(r) && r.lo < hi && lo < r.hi; });
+}
+
+void Poisoning::repoison_overlapping(std::uintptr_t lo, std::uintptr_t hi) const {
+  for (const PoisonedRegion& r : regions_)
+    if (live(r) && r.lo < hi && lo < r.hi) repoison(reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
+}
+
 void Poisoning::release(Rule rule) {
   std::size_t keep = 0;
   for (std::size_t i = 0; i < regions_.size(); ++i) {

@@ -86,6 +86,11 @@ class Poisoning {
   // Makes [p, p + n) readable again (before the runtime itself writes or hashes it).
   static void unpoison(const void* p, std::size_t n);
   static void repoison(const void* p, std::size_t n);
+  // Whether a region poisoned now overlaps [lo, hi).
+  bool poisoned_within(std::uintptr_t lo, std::uintptr_t hi) const;
+  // Poisons again, whole, the regions poisoned now that overlap [lo, hi) (after the runtime
+  // unpoisoned those bytes to read them itself).
+  void repoison_overlapping(std::uintptr_t lo, std::uintptr_t hi) const;
   // Unpoisons and forgets every region of the given rule.
   void release(Rule rule);
   // Unpoisons and forgets the regions that start within [lo, hi).
