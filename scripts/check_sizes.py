@@ -31,8 +31,6 @@ FILE_EXCEPTIONS = {
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
-    "tools/commands/merge_command.cpp:merge_command": "reading the shards' reports and writing the merged "
-                                                     "ones become two functions",
     "runtime/isolation/process_snapshot.cpp:take": "the planning of what to save moves out, as the "
                                                    "restore's planning did (plan_from_maps)",
     "tools/commands/run_command.cpp:run_command": "becomes a RunSession (plan, run_one, account, print, "
