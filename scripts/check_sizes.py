@@ -47,7 +47,6 @@ FUNCTION_EXCEPTIONS = {
                                                                   "check",
     "checker/checker.cpp:check_writes": "a function per hazard family (collisions, hp source, hp "
                                         "destination)",
-    "tools/commands/bsp_check_main.cpp:main": "a function per subcommand's options",
     "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 
