@@ -40,8 +40,6 @@ FUNCTION_EXCEPTIONS = {
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
                                                        "run_command's do",
     "tools/commands/show_model.cpp:analyse": "one pass over the trace's events per concern",
-    "tools/reports/reports.cpp:sarif_log": "sarif.cpp and junit.cpp, one writer each, with a function "
-                                           "per SARIF object",
     "engine/core/registration_sync.cpp:apply_registration_calls": "a function per kind of call "
                                                                   "(push, pop) and one for the slot "
                                                                   "check",
