@@ -2,6 +2,8 @@
 // the clock, and the end of a job that a rank leaves early.
 #include "mpi/api/rank.hpp"
 
+#include <cctype>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +26,12 @@ bool option_set(const char* key) {
 }
 
 void rank_at_exit() { Rank::the().at_exit(); }
+
+void rank_crashed(int sig) { Rank::the().crashed(sig); }
+
+// The signals that end a process with a crash: each reported as the finding `crash`, then the
+// job ends (MPI's launcher would otherwise say only that a rank died).
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 }  // namespace
 
@@ -71,6 +79,9 @@ void Rank::init(void (*spmd)(void), int argc, char** argv) {
 
 void Rank::begin(int maxprocs) {
   start_mpi(nullptr, nullptr);
+  // Process 0's request counts, as in the engine: in the bsp_init style the others' maxprocs is
+  // whatever their own copy of main's variables says.
+  MPI_Bcast(&maxprocs, 1, MPI_INT, 0, MPI_COMM_WORLD);
   const int granted = maxprocs < 1 ? 1 : (maxprocs < world_size_ ? maxprocs : world_size_);
   const bool member = pid_ < granted;
   MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, pid_, &comm_);
@@ -82,6 +93,12 @@ void Rank::begin(int maxprocs) {
   }
   p_ = granted;
   begun_ = active_ = true;
+  // Each rank's lines reach mpiexec whole, so that the ranks' output interleaves by lines only.
+  // MPICH leaves stdout unbuffered, with a one-byte buffer that line buffering would keep: a
+  // buffer of our own, for the process's lifetime.
+  static char line_buffer[BUFSIZ];
+  std::fflush(stdout);
+  std::setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
   findings_.set_process(pid_);
   regs_ = std::make_unique<Registrations>(p_, pid_);
   exchange_ = std::make_unique<Exchange>(comm_, p_);
@@ -92,6 +109,7 @@ void Rank::begin(int maxprocs) {
   // bsp_begin (bsp_begin(bsp_nprocs())) are on their clocks; process 0's are not.
   clock_ = pid_ == 0 ? 0 : kCallCost * static_cast<double>(calls_before_begin_);
   std::atexit(rank_at_exit);
+  for (int sig : kCrashSignals) std::signal(sig, rank_crashed);
 }
 
 void Rank::end() {
@@ -134,8 +152,30 @@ void Rank::abort(const std::string& message) {
 void Rank::stop_job() {
   std::fflush(nullptr);
   active_ = false;  // at_exit has nothing more to say
+  // mpiexec forwards what the ranks wrote as it reads it, and stops reading when the abort kills
+  // them: a moment for the finding to reach it first (only ever on this failing path).
+  usleep(200 * 1000);
   MPI_Abort(MPI_COMM_WORLD, 1);
   _exit(1);
+}
+
+void Rank::crashed(int sig) {
+  for (int s : kCrashSignals) std::signal(s, SIG_DFL);
+  if (!active_) std::raise(sig);
+  // Located at the last BSPlib call: the line where the signal struck is the engine's to find
+  // (its symboliser), which a replay of the run will give.
+  std::string name = std::string("SIG") + (sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+  std::string what = strsignal(sig);
+  for (char& c : what) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  report(Rule::crash, "process " + std::to_string(pid_) + " received " + name + " (" + what +
+                          "); its last BSPlib call was " + site_.call);
+  stop_job();
+}
+
+void Rank::stop_job_together() {
+  std::fflush(nullptr);
+  MPI_Barrier(comm_);
+  stop_job();
 }
 
 void Rank::at_exit() {

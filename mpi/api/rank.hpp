@@ -40,6 +40,8 @@ class Rank {
   bool active() const { return active_; }
   // At the OS process's exit: a rank still inside the SPMD part ends the job (superstep-mismatch).
   void at_exit();
+  // A crash signal in this rank: the finding, then the job ends.
+  [[noreturn]] void crashed(int sig);
   // The exit status the run's findings give (1 after an error).
   int status() const { return failed_ ? 1 : 0; }
 
@@ -86,6 +88,9 @@ class Rank {
   void deliver();
   void advance_clock();
   [[noreturn]] void stop_job();
+  // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
+  // first would end the job before it does).
+  [[noreturn]] void stop_job_together();
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int world_size_ = 1;

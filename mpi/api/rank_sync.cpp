@@ -5,6 +5,7 @@
 // engine's rule and text. Then registrations take effect, the data is exchanged (exchange.hpp)
 // in the engine's order (hp puts, then get sources read, get destinations written, puts
 // written), and the virtual clocks move to the latest one plus g*h + l.
+#include <algorithm>
 #include <cstring>
 #include <sstream>
 
@@ -67,12 +68,13 @@ int Rank::agree(bool ending, const Registrations::Plan& plan, std::vector<bool>*
                                  plan.pops,
                                  static_cast<std::int64_t>(plan.digest >> 1),  // 63 bits: negated safely
                                  messages_.requested(),
-                                 static_cast<std::int64_t>(gets_.size())};
+                                 static_cast<std::int64_t>(gets_.size()),
+                                 std::count(plan.pop_slots.begin(), plan.pop_slots.end(), -1) > 0};
   const std::vector<Spread> s = spread_of(comm_, values);
   if (!s[0].agreed() || !s[1].agreed()) report_superstep_mismatch(ending, static_cast<int>(s[1].min));
   if (!s[3].agreed()) report_count_mismatch(plan, false, s[3].min);
   if (!s[2].agreed()) report_count_mismatch(plan, true, s[2].min);
-  if (!s[4].agreed()) report_pop_disagreement(plan, skip_pops);
+  if (!s[4].agreed() || s[7].max > 0) report_pop_disagreement(plan, skip_pops);
   any_gets_ = s[6].max > 0;
   if (s[5].max < 0) return -1;  // nobody asked for a new tag size
   return s[5].agreed() ? static_cast<int>(s[5].max) : report_tagsize_mismatch();
@@ -100,7 +102,7 @@ void Rank::report_superstep_mismatch(bool ending, int superstep) {
     }
     findings_.report(f);
   }
-  stop_job();
+  stop_job_together();
 }
 
 void Rank::report_count_mismatch(const Registrations::Plan& plan, bool pushes, std::int64_t fewest) {
@@ -134,7 +136,7 @@ void Rank::report_count_mismatch(const Registrations::Plan& plan, bool pushes, s
     f.message = s.str();
     findings_.report(f);
   }
-  stop_job();  // the slot sequence has no meaning after it (docs/semantics.md)
+  stop_job_together();  // the slot sequence has no meaning after it (docs/semantics.md)
 }
 
 void Rank::report_pop_disagreement(const Registrations::Plan& plan, std::vector<bool>* skip_pops) {
