@@ -80,7 +80,7 @@ void Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered, 
     ++j;
     auto it = slots_.find(slot);
     if (it == slots_.end()) continue;
-    std::vector<int>& stack = own_[it->second[static_cast<std::size_t>(pid_)].addr];
+    std::vector<int>& stack = own_[c.addr];  // the pop's own address names the slot here
     stack.erase(std::remove(stack.begin(), stack.end(), slot), stack.end());
     slots_.erase(it);
   }
