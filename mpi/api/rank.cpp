@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <unistd.h>
 
 #include "checker/finding_text.hpp"
@@ -114,6 +115,7 @@ void Rank::begin(int maxprocs) {
 
 void Rank::end() {
   end_superstep(true);
+  if (pid_ == 0) report_leaked_registrations();
   int mine = findings_.errors() > 0 || failed_, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
   failed_ = any != 0;
@@ -125,6 +127,22 @@ void Rank::end() {
   MPI_Finalize();
   // Process 0 goes on in main; the others stop at bsp_end, as in the engine.
   if (pid_ != 0) std::exit(status());
+}
+
+void Rank::report_leaked_registrations() {
+  // The slots are the same on every rank: rank 0 reports, at its own pushes, as the engine does.
+  const std::vector<CallSite> sites = regs_->live_sites();
+  if (sites.empty()) return;
+  Finding f{rule_id(Rule::reg_leak), rule_severity(Rule::reg_leak), "", {0}, superstep_ - 1, {}};
+  std::set<std::pair<std::string, int>> seen;
+  for (CallSite site : sites)
+    if (seen.insert({site.file ? site.file : "", site.line}).second && f.locations.size() < 5) {
+      site.call = "bsp_push_reg";
+      f.locations.push_back(location_of(site, 0));
+    }
+  f.message = std::to_string(sites.size()) + " registration" + (sites.size() == 1 ? " is" : "s are") +
+              " still active at bsp_end (pushed but never popped)";
+  findings_.report(f);
 }
 
 int Rank::nprocs() {

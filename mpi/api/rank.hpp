@@ -77,6 +77,7 @@ class Rank {
   std::uint64_t resolve(int target, const void* local, int offset, int nbytes, bool is_put);
   void report(Rule rule, std::string message, std::vector<int> processes = {});
   void end_superstep(bool ending);
+  void report_leaked_registrations();
   // rank_sync.cpp's steps.
   // The tag size of the next superstep (-1: unchanged); a fatal disagreement stops the job.
   int agree(bool ending, const Registrations::Plan& plan, std::vector<bool>* skip_pops);

@@ -27,6 +27,15 @@ bool Registrations::pushed_now(const void* addr) const {
   return false;
 }
 
+std::vector<CallSite> Registrations::live_sites() const {
+  std::vector<int> ids;
+  for (const auto& [id, site] : sites_) ids.push_back(id);
+  std::sort(ids.begin(), ids.end());
+  std::vector<CallSite> out;
+  for (int id : ids) out.push_back(sites_.at(id));
+  return out;
+}
+
 Registrations::Plan Registrations::plan() const {
   Plan plan;
   Stacks shadow;  // the stacks of the addresses this superstep's calls touch, as they go
@@ -69,6 +78,7 @@ void Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered, 
       for (std::size_t pid = 0; pid < entries.size(); ++pid) entries[pid] = gathered[pid * n + k];
       const int slot = next_slot_ + static_cast<int>(k++);
       slots_.emplace(slot, std::move(entries));
+      sites_.emplace(slot, c.site);
       own_[c.addr].push_back(slot);
       continue;
     }
@@ -83,6 +93,7 @@ void Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered, 
     std::vector<int>& stack = own_[c.addr];  // the pop's own address names the slot here
     stack.erase(std::remove(stack.begin(), stack.end(), slot), stack.end());
     slots_.erase(it);
+    sites_.erase(slot);
   }
   next_slot_ += static_cast<int>(n);
   calls_.clear();

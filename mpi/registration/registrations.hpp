@@ -45,6 +45,8 @@ class Registrations {
   // Whether the address was pushed in this superstep (not usable before the sync).
   bool pushed_now(const void* addr) const;
   const Entry& entry(int slot, int pid) const { return slots_.at(slot)[static_cast<std::size_t>(pid)]; }
+  // The live slots' own push sites, oldest first (reg-leak at bsp_end).
+  std::vector<CallSite> live_sites() const;
 
   Plan plan() const;
   // This superstep's pushes as this rank made them, for the gather.
@@ -58,6 +60,7 @@ class Registrations {
   int p_, pid_;
   int next_slot_ = 0;
   std::unordered_map<int, std::vector<Entry>> slots_;  // live slots: every rank's entry
+  std::unordered_map<int, CallSite> sites_;            // live slots: this rank's push
   Stacks own_;                                         // this rank's address -> its live slots, oldest first
   std::vector<Call> calls_;                            // this superstep's, in program order
 };
