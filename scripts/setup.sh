@@ -9,7 +9,10 @@ packages=(build-essential cmake python3 gdb libboost-context-dev librapidcheck-d
           clang-format             # the code's layout (.clang-format), for scripts/check_format.sh
           yamllint                 # the linter of action.yml (tests/tools/action_test.py)
           file man-db              # cpack's DEB generator (dpkg-shlibdeps of ELF files); man -l of the pages
-          zsh)                     # the zsh completion's test runs it (tests/tools/zsh_completion_test.zsh)
+          zsh                      # the zsh completion's test runs it (tests/tools/zsh_completion_test.zsh)
+          procps                   # pgrep: tests/mpi checks that a job leaves no process behind
+          mpich libmpich-dev)      # the MPI back end (mpi/, docs/mpi.md) and its tests under mpiexec: MPICH only, since
+                                   # Open MPI's packages compete with it for the mpicc/mpirun alternatives
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
