@@ -39,7 +39,6 @@ FUNCTION_EXCEPTIONS = {
                                                           "run_command's do",
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
                                                        "run_command's do",
-    "tools/commands/show_model.cpp:analyse": "one pass over the trace's events per concern",
     "engine/core/registration_sync.cpp:apply_registration_calls": "a function per kind of call "
                                                                   "(push, pop) and one for the slot "
                                                                   "check",
