@@ -1,10 +1,9 @@
 #include "checker/diagnostics.hpp"
 
 #include "checker/finding_text.hpp"
-#include "runtime/executable/backtrace.hpp"
+#include "runtime/executable/symbolise.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -107,13 +106,7 @@ Location Diagnostics::location(const rt::Site& site, int process, const char* ca
     l.file = shown_path(std::move(l.file));
   } else if (site.pc) {
     // Nor debug information: name the caller's symbol.
-    Dl_info info;
-    if (dladdr(site.pc, &info) && info.dli_fname) {
-      std::ostringstream s;
-      s << (info.dli_sname ? info.dli_sname : "?") << " in " << info.dli_fname << " +0x" << std::hex
-        << (reinterpret_cast<std::uintptr_t>(site.pc) - reinterpret_cast<std::uintptr_t>(info.dli_fbase));
-      l.file = s.str();
-    }
+    l.file = rt::describe_address(site.pc);
   }
   return l;
 }

@@ -43,6 +43,7 @@ class Model:
     rules: list          # rows of --list-rules --json
     wrapper_options: list  # [(option, help)] of bspcc/bspcxx
     dialects: list       # [[name, alias...]] bspcc --dialect takes
+    backends: list       # [name] bspcc --backend takes
 
 
 def _run(driver, *args):
@@ -155,7 +156,10 @@ def _wrapper(source):
     block = block[:block.index("esac")]
     for arm in re.findall(r"^\s*([a-z]+(?:\|[a-z]+)*)\)", block, re.M):
         dialects.append(arm.split("|"))
-    return options, dialects
+    block = text[text.index('case "$backend" in'):]
+    block = block[:block.index("esac")]
+    backends = re.findall(r"^  ([a-z]+)\)", block, re.M)
+    return options, dialects, backends
 
 
 def load(driver, wrapper_source):
@@ -179,7 +183,8 @@ def load(driver, wrapper_source):
     for flag in dict.fromkeys(re.findall(r"bsp-check (--list-[a-z]+)", description)):
         what = _run(driver, flag, "--help").splitlines()[0].split(": ", 1)[1]
         catalogues.append((flag, what))
-    wrapper_options, dialects = _wrapper(wrapper_source)
+    wrapper_options, dialects, backends = _wrapper(wrapper_source)
     # "bsp-check VERSION", then what this machine's watchpoints do (not the page's business).
     version = _run(driver, "--version").splitlines()[0].strip().removeprefix("bsp-check ")
-    return Model(version, description, usage, commands, catalogues, options_table, rules, wrapper_options, dialects)
+    return Model(version, description, usage, commands, catalogues, options_table, rules, wrapper_options, dialects,
+                 backends)

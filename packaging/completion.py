@@ -99,6 +99,10 @@ def wrapper_script(m):
         f"    mapfile -t COMPREPLY < <(compgen -W {q(dialects)} -- \"$cur\"); return",
         '  elif [[ $cur == "=" && $prev == --dialect ]]; then',
         f"    mapfile -t COMPREPLY < <(compgen -W {q(dialects)}); return",
+        '  elif [[ $prev == "=" && ${COMP_WORDS[COMP_CWORD-2]} == --backend ]]; then',
+        f"    mapfile -t COMPREPLY < <(compgen -W {q(m.backends)} -- \"$cur\"); return",
+        '  elif [[ $cur == "=" && $prev == --backend ]]; then',
+        f"    mapfile -t COMPREPLY < <(compgen -W {q(m.backends)}); return",
         "  fi",
         "  if [[ $cur == -* ]]; then",
         f"    mapfile -t COMPREPLY < <(compgen -W {q(options)} -- \"$cur\")",
@@ -166,7 +170,9 @@ def zsh_wrapper_script(m):
     specs = []
     for option in m.wrapper_options:
         word = option.split("=")[0]
-        if "=" in option:
+        if word == "--backend":
+            specs.append(zsh_quote(word + "=-[what runs the processes]:backend:(" + " ".join(m.backends) + ")"))
+        elif "=" in option:
             specs.append(zsh_quote(word + "=-[the BSPlib interface of the program]:dialect:(" + " ".join(dialects) + ")"))
         else:
             specs.append(zsh_quote(word + "[print the compiler command instead of running it]"))

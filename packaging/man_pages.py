@@ -133,7 +133,8 @@ def wrapper_page(m, name, source_text):
     lang = "C" if name == "bspcc" else "C++"
     out = header(name, 1, "User Commands", m.version)
     out += [".SH NAME", esc(name) + " \\- compile and link a " + lang + " BSPlib program against the bsp-check runtime"]
-    out += [".SH SYNOPSIS", "\\fB" + name + "\\fR [\\fB\\-\\-dialect=\\fR\\fINAME\\fR] [\\fB\\-\\-showme\\fR] "
+    out += [".SH SYNOPSIS", "\\fB" + name + "\\fR [\\fB\\-\\-dialect=\\fR\\fINAME\\fR] [\\fB\\-\\-backend=\\fR\\fINAME\\fR] "
+            "[\\fB\\-\\-showme\\fR] "
             "[\\fIcompiler options\\fR] \\fIfile\\fR... [\\fB\\-o\\fR \\fIprog\\fR]"]
     out += [".SH DESCRIPTION"]
     for b in blocks:
@@ -150,10 +151,12 @@ def wrapper_page(m, name, source_text):
         if word == "--dialect":
             out += [".IP", "Dialects: " + "; ".join(esc(d[0]) + (" (also " + esc(", ".join(d[1:])) + ")" if d[1:] else "")
                                                     for d in m.dialects) + "."]
+        if word == "--backend":
+            out += [".IP", "Backends: " + "; ".join(esc(b) for b in m.backends) + "."]
     out += [".SH EXAMPLES", ".nf", esc(f"{name} -O2 prog.{'c' if name == 'bspcc' else 'cpp'} -o prog"),
             esc("bsp-check ./prog"), ".fi"]
     out += [".SH SEE ALSO", "\\fB" + other + "\\fR(1), \\fBbsp\\-check\\fR(1), \\fBbspcheck\\-options\\fR(7),",
-            esc(DOCS + "/dialects.md")]
+            esc(DOCS + "/dialects.md") + ",", esc(DOCS + "/mpi.md")]
     return out
 
 

@@ -9,10 +9,11 @@ the source tree) and calls at link time (in a build tree's objects).
     2  checker      the rules and findings
     2  replay       traces and the schedulers that read them
     3  engine       the World that wires them, the front ends, cBSP and BSPk, the hosts
+    3  mpi          the MPI back end: the same C API over MPI ranks (docs/mpi.md), beside the engine
     4  tools        the bsp-check driver and its commands
     5  bench        benchmarks (may include any layer; no layer includes them)
 
-Three halls are divided into rooms, sub-folders that are layers of their own inside the hall
+Four halls are divided into rooms, sub-folders that are layers of their own inside the hall
 (SUBLAYER below): a file of a room uses its own room and the rooms on lower floors of its hall,
 never a room above or beside it. Every source file of such a hall lies in one of its rooms.
 
@@ -41,10 +42,12 @@ import subprocess
 import sys
 import tempfile
 
-LAYER = {"include": 0, "runtime": 1, "level1": 1, "checker": 2, "replay": 2, "engine": 3, "tools": 4, "bench": 5}
+LAYER = {"include": 0, "runtime": 1, "level1": 1, "checker": 2, "replay": 2, "engine": 3, "mpi": 3, "tools": 4,
+         "bench": 5}
 # The rooms of the divided halls, by floor (docs/architecture.md, "Layers").
 SUBLAYER = {
     "engine": {"core": 0, "host": 1, "frontends": 2, "systems": 3},
+    "mpi": {"transport": 0, "report": 0, "registration": 1, "messages": 1, "api": 2},
     "runtime": {"base": 0, "options": 1, "executable": 1, "fibers": 1, "memory_checks": 1,
                 "scheduling": 2, "isolation": 2},
     "tools": {"cli": 0, "launch": 1, "reports": 2, "across_runs": 3, "commands": 4},

@@ -22,8 +22,6 @@ MAX_FUNCTION_LINES = 100
 
 # path -> reason. Each is a file still to be split, and says how.
 FILE_EXCEPTIONS = {
-    "tools/commands/show_command.cpp": "its text, JSON and Chrome views move to files of their own under "
-                                       "tools/commands/show/",
     "runtime/isolation/process_snapshot.cpp": "the /proc readers move to proc_self.cpp, the vault and "
                                               "the shelf to snapshot_vault.cpp",
     "engine/host/program_mode.cpp": "its 26 file-scope variables become one ProgramSession first; then "
@@ -33,8 +31,6 @@ FILE_EXCEPTIONS = {
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
-    "tools/commands/merge_command.cpp:merge_command": "reading the shards' reports and writing the merged "
-                                                     "ones become two functions",
     "runtime/isolation/process_snapshot.cpp:take": "the planning of what to save moves out, as the "
                                                    "restore's planning did (plan_from_maps)",
     "tools/commands/run_command.cpp:run_command": "becomes a RunSession (plan, run_one, account, print, "
@@ -43,20 +39,11 @@ FUNCTION_EXCEPTIONS = {
                                                           "run_command's do",
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
                                                        "run_command's do",
-    "tools/commands/show_model.cpp:analyse": "one pass over the trace's events per concern",
-    "tools/commands/show_command.cpp:show_command": "the command's options and its views become functions "
-                                                    "of their own",
-    "tools/commands/show_command.cpp:print_text": "a function per part of the text view (header, "
-                                                  "supersteps, totals)",
-    "tools/reports/reports.cpp:sarif_log": "sarif.cpp and junit.cpp, one writer each, with a function "
-                                           "per SARIF object",
     "engine/core/registration_sync.cpp:apply_registration_calls": "a function per kind of call "
                                                                   "(push, pop) and one for the slot "
                                                                   "check",
     "checker/checker.cpp:check_writes": "a function per hazard family (collisions, hp source, hp "
                                         "destination)",
-    "tools/commands/stats_command.cpp:stats_command": "reading and printing become two functions",
-    "tools/commands/bsp_check_main.cpp:main": "a function per subcommand's options",
     "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 

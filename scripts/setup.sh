@@ -2,14 +2,17 @@
 # Installs what bsp-check needs to build and test, from Debian's packages; quick when present.
 set -euo pipefail
 # gdb: bsp-check debug and its tests (tests/debug, docs/debugging.md).
-packages=(build-essential cmake python3 gdb libboost-context-dev libboost-stacktrace1.74-dev librapidcheck-dev libgtest-dev
+packages=(build-essential cmake python3 gdb libboost-context-dev librapidcheck-dev libgtest-dev
           libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
           python3-sarif-python-om  # the SARIF 2.1.0 object model the report tests check against
           universal-ctags          # functions' first and last lines, for scripts/check_sizes.py
           clang-format             # the code's layout (.clang-format), for scripts/check_format.sh
           yamllint                 # the linter of action.yml (tests/tools/action_test.py)
           file man-db              # cpack's DEB generator (dpkg-shlibdeps of ELF files); man -l of the pages
-          zsh)                     # the zsh completion's test runs it (tests/tools/zsh_completion_test.zsh)
+          zsh                      # the zsh completion's test runs it (tests/tools/zsh_completion_test.zsh)
+          procps                   # pgrep: tests/mpi checks that a job leaves no process behind
+          mpich libmpich-dev)      # the MPI back end (mpi/, docs/mpi.md) and its tests under mpiexec: MPICH only, since
+                                   # Open MPI's packages compete with it for the mpicc/mpirun alternatives
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

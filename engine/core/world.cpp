@@ -61,6 +61,7 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
       exceptions_(nprocs),
       regs_(nprocs),
       output_lines_(options.output_prefix, options.capture_output, options.echo_output),
+      expected_line_(options.expected_line),
       messages_(nprocs),
       clock_(nprocs),
       work_(0, false) {
@@ -682,55 +683,6 @@ void World::level1_exit(const char* name, const Site& site) {
       messages_.pending(me.pid),
       superstep_};
   checker_->hygiene_exit(me.pid, at_enter, now, site);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Output
-
-void World::on_output(int stream, const char* data, std::size_t n) {
-  World* w = current_world_;
-  if (!w) return;
-  if (__builtin_expect(!on_world_thread(), false)) {
-    // Not a process's output (a thread the program created, a forked child): straight to the
-    // real stream. A forked child writes to the descriptor, so that what its copy of the
-    // stream's buffer holds from the parent is not written twice.
-    std::FILE* real = w->real_out[stream == 0 ? 0 : 1];
-    if (in_forked_child()) {
-      for (std::size_t done = 0; done < n;) {
-        const ssize_t k = ::write(fileno(real), data + done, n - done);
-        if (k <= 0) break;
-        done += static_cast<std::size_t>(k);
-      }
-    } else {
-      std::fwrite(data, 1, n, real);
-      std::fflush(real);
-    }
-    return;
-  }
-  Process& me = w->self();
-  w->output_lines_.write(me.output, me.pid, w->line_context(me), stream, data, n, w->real_out);
-}
-
-std::unique_ptr<OutputCapture> World::capture_output() {
-  auto capture = std::make_unique<OutputCapture>(&World::on_output);
-  real_out[0] = capture->original(0);
-  real_out[1] = capture->original(1);
-  return capture;
-}
-
-void World::flush_partial_lines(Process& pr, bool terminate) {
-  output_lines_.flush(pr.output, pr.pid, line_context(pr), real_out, terminate);
-}
-
-LineContext World::line_context(const Process& pr) const {
-  LineContext where;
-  if (!output_lines_.needs_context()) return where;
-  // A process of cBSP or BSPk counts its own supersteps (engine/core/local_sync.hpp).
-  where.superstep = local_ ? local_->superstep(pr.pid) : superstep_;
-  where.call = pr.call;
-  where.file = pr.site.file;
-  where.line = pr.site.line;
-  return where;
 }
 
 }  // namespace bspcheck::rt

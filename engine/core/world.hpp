@@ -20,6 +20,7 @@
 #include "runtime/isolation/private_globals.hpp"
 #include "engine/core/barrier.hpp"
 #include "engine/core/drma_buffer.hpp"
+#include "engine/core/expected_line_watch.hpp"
 #include "engine/core/h_relation.hpp"
 #include "engine/core/hp_operations.hpp"
 #include "engine/core/local_sync.hpp"
@@ -243,6 +244,9 @@ class World {
   void flush_partial_lines(Process& pr, bool terminate = true);
   // Where process pr is, for the output prefix's %s and %c.
   LineContext line_context(const Process& pr) const;
+  // Has the watched line of a kept divergence been printed otherwise than the reference's (the
+  // divergence is then reported already, at the write)?
+  bool expected_line_diverged() const { return expected_line_.diverged(); }
 
   // Program mode: each process gets its own copy of the executable's globals (private_globals.hpp).
   // `prepare` runs on each process 1..p-1 before its constructors (the output capture's streams).
@@ -394,7 +398,9 @@ class World {
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
   std::vector<PoisonedRegion> hpmove_handouts_;               // this superstep's bsp_hpmove results
   Poisoning poison_;
-  OutputLines output_lines_;  // where the processes' output goes
+  OutputLines output_lines_;         // where the processes' output goes
+  ExpectedLineWatch expected_line_;  // a kept divergence's first differing line (Options::expected_line)
+  void report_line_divergence(const Process& me, const std::string& line);
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
   VirtualClock clock_;        // each process's virtual bsp_time
   WorkMeter work_;            // each process's CPU time, when measured (Options::measure_work)

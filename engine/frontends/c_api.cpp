@@ -20,7 +20,7 @@
 #include "engine/host/entry_points.hpp"
 #include "engine/core/foreign_contexts.hpp"
 #include "engine/core/world.hpp"
-#include "runtime/executable/backtrace.hpp"
+#include "runtime/executable/symbolise.hpp"
 #include "runtime/executable/call_stacks.hpp"
 #include "runtime/isolation/main_stack.hpp"
 

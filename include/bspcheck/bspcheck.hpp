@@ -70,6 +70,19 @@ struct Finding {
   std::vector<Location> locations;
 };
 
+// The first line where the failing run of a schedule-divergence prints otherwise than the reference
+// run (a kept trace carries it beside the output digests): the run reports the divergence when
+// process `process` completes that line, at the write itself, so that a replay under a debugger
+// stops in the process that prints it (docs/debugging.md) rather than at the end of the run.
+struct ExpectedLine {
+  int process = -1;              // -1: none
+  int stream = 0;                // 0 stdout, 1 stderr
+  long line = 0;                 // from 1
+  bool reference_has_it = true;  // false: the reference run printed fewer lines
+  std::uint64_t digest = 0;      // the reference's line, without its newline (FNV-1a, 64 bits)
+  bool operator==(const ExpectedLine&) const = default;
+};
+
 struct Options {
   int procs = 4;           // processors available: bsp_begin(m) grants min(m, procs)
   std::uint64_t seed = 1;  // every nondeterministic choice is drawn from it
@@ -99,6 +112,7 @@ struct Options {
   // The output digest of each process in a reference run (the kept trace of a schedule-divergence
   // carries them): a program run whose process prints otherwise reports schedule-divergence.
   std::vector<std::uint64_t> expected_output;
+  ExpectedLine expected_line;  // with expected_output: where the first differing line is written
   // In AddressSanitizer builds, poison hp and get destinations and stale bsp_hpmove storage so
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.

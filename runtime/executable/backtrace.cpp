@@ -1,37 +1,32 @@
 #include "runtime/executable/backtrace.hpp"
 
-#include <boost/stacktrace.hpp>
-#include <cstdint>
+#include <execinfo.h>
+
 #include <string>
+#include <vector>
+
+#include "runtime/executable/symbolise.hpp"
 
 namespace bspcheck::rt {
 
 void print_backtrace(std::FILE* out, int skip) {
-  const boost::stacktrace::stacktrace trace(static_cast<std::size_t>(skip), 48);
+  void* addresses[64];
+  const int n = ::backtrace(addresses, 64);
   std::fputs("  backtrace:\n", out);
-  int n = 0;
-  for (const boost::stacktrace::frame& f : trace) {
-    std::string name = f.name();
-    if (name.empty()) name = "??";
-    std::string where;
-    if (const std::string file = f.source_file(); !file.empty())
-      where = " at " + file + ":" + std::to_string(f.source_line());
-    std::fprintf(out, "    #%d %p in %s%s\n", n++, f.address(), name.c_str(), where.c_str());
+  int shown = 0;
+  std::vector<StackFrame> frames;
+  for (int k = skip + 1; k < n && shown < 48; ++k) {  // + 1: this function's own frame
+    frames.clear();
+    symbolise(reinterpret_cast<std::uintptr_t>(addresses[k]), frames);
+    if (frames.empty()) frames.push_back({});
+    for (const StackFrame& f : frames) {  // an address's inlined frames share its number
+      const std::string where = f.file.empty() ? "" : " at " + f.file + ":" + std::to_string(f.line);
+      std::fprintf(out, "    #%d %p in %s%s\n", shown, addresses[k], f.function.empty() ? "??" : f.function.c_str(),
+                   where.c_str());
+    }
+    ++shown;
   }
   std::fflush(out);
-}
-
-bool call_source(const void* pc, std::string& file, int& line) {
-  if (!pc) return false;
-  // pc - 1: inside the call instruction, whose line is the call's (the return address may
-  // already belong to the next line).
-  const boost::stacktrace::frame f(
-      reinterpret_cast<boost::stacktrace::frame::native_frame_ptr_t>(reinterpret_cast<std::uintptr_t>(pc) - 1));
-  std::string source = f.source_file();
-  if (source.empty()) return false;
-  file = std::move(source);
-  line = static_cast<int>(f.source_line());
-  return line > 0;
 }
 
 }  // namespace bspcheck::rt

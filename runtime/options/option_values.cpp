@@ -225,6 +225,31 @@ std::string RuleListValue::format(const std::vector<std::string>& v) {
   return s;
 }
 
+ExpectedLine ExpectedLineValue::parse(const std::string& key, const std::string& text) {
+  const std::vector<std::string> parts = split_list(text, '/');
+  ExpectedLine e;
+  auto number = [&](const std::string& item, auto& out, int base) {
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), out, base);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size()) refuse(key, syntax(), text);
+  };
+  if (parts.size() != 4) refuse(key, syntax(), text);
+  number(parts[0], e.process, 10);
+  number(parts[1], e.stream, 10);
+  number(parts[2], e.line, 10);
+  if (parts[3] == "none") e.reference_has_it = false;
+  else number(parts[3], e.digest, 16);
+  if (e.process < 0 || (e.stream != 0 && e.stream != 1) || e.line < 1 || parts[3].size() > 16)
+    refuse(key, syntax(), text);
+  return e;
+}
+std::string ExpectedLineValue::format(const ExpectedLine& v) {
+  if (v.process < 0) return "";
+  char digest[17];
+  std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(v.digest));
+  return std::to_string(v.process) + "/" + std::to_string(v.stream) + "/" + std::to_string(v.line) + "/" +
+         (v.reference_has_it ? digest : "none");
+}
+
 std::vector<std::uint64_t> DigestListValue::parse(const std::string& key, const std::string& text) {
   std::vector<std::uint64_t> digests;
   for (const std::string& item : split_list(text, ',')) {

@@ -122,6 +122,13 @@ struct RuleListValue {  // rule ids of the catalogue, comma-separated
   static std::string format(const type& v);
 };
 
+struct ExpectedLineValue {  // PROCESS/STREAM/LINE/DIGEST, DIGEST in hex or "none" (Options::expected_line)
+  using type = ExpectedLine;
+  static std::string syntax() { return "process/stream/line/digest"; }
+  static type parse(const std::string& key, const std::string& text);
+  static std::string format(const type& v);
+};
+
 struct DigestListValue {  // 64-bit digests in hex, comma-separated (one per process)
   using type = std::vector<std::uint64_t>;
   static std::string syntax() { return "hexadecimal digests, comma-separated"; }

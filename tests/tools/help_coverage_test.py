@@ -83,7 +83,7 @@ for rule in rules:
 wrapper = open(wrapper_source).read()
 arg_loop = wrapper[wrapper.index('case "$arg" in'):]
 wrapper_options = re.findall(r"^\s*(--[a-z]+)", arg_loop[:arg_loop.index("esac")], re.M)
-if sorted(set(wrapper_options)) != ["--dialect", "--showme"]:
+if sorted(set(wrapper_options)) != ["--backend", "--dialect", "--showme"]:
     failures.append(f"the wrapper's options read as {wrapper_options}")
 wrapper_completion = open(f"{completion_dir}/bspcc").read()
 wrapper_zsh = open(f"{completion_dir}/_bspcc").read()

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "bspcheck/rules.hpp"
+#include "runtime/base/hash.hpp"
 #include "tools/across_runs/determinism_check.hpp"
 #include "tools/cli/reproduce_command.hpp"
 
@@ -37,6 +38,27 @@ std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, in
                                            stream == &RunOutcome::out ? "on stdout" : "on stderr", name_a, name_b))
       return *line;
   return "the outputs could not be told apart when run again";
+}
+
+std::optional<ExpectedLine> first_differing_line(const RunOutcome& reference, const RunOutcome& failing, int pid) {
+  for (int stream = 0; stream < 2; ++stream) {
+    const std::string RunOutcome::*text = stream == 0 ? &RunOutcome::out : &RunOutcome::err;
+    const std::vector<std::string> a = lines_of(reference.*text, pid), b = lines_of(failing.*text, pid);
+    std::size_t i = 0;
+    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+    if (i == b.size()) {
+      if (i == a.size()) continue;  // the same on this stream
+      return std::nullopt;          // the failing run prints fewer lines: the run's end tells
+    }
+    ExpectedLine e;
+    e.process = pid;
+    e.stream = stream;
+    e.line = static_cast<long>(i) + 1;
+    e.reference_has_it = i < a.size();
+    if (e.reference_has_it) e.digest = rt::fnv1a64(a[i].data(), a[i].size());
+    return e;
+  }
+  return std::nullopt;
 }
 
 const char* const kContextPrefix = "[%p|%s|%c] ";
@@ -114,7 +136,7 @@ std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a
 // Runs are deterministic: running both seeds again with per-process prefixes shows the lines.
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
-                           const std::vector<std::uint64_t>& digests_b) {
+                           const std::vector<std::uint64_t>& digests_b, std::optional<ExpectedLine>* line) {
   RunConfig again = c;
   again.prefix = "[%p] ";
   again.keep_trace = false;
@@ -134,6 +156,7 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
     }
   const std::string detail =
       first_output_difference(a, b, pid, "seed " + std::to_string(seed_a), "seed " + std::to_string(seed_b));
+  if (line) *line = first_differing_line(a, b, pid);
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
   f.severity = rule_severity(Rule::schedule_divergence);

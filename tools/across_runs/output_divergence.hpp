@@ -32,9 +32,10 @@ std::optional<std::pair<int, std::uint64_t>> compare_outputs(checker::OutputComp
 // print what it printed the first time (digests_a, digests_b: the first runs'), the output is
 // not a function of the seed and the finding is uncontrolled-nondeterminism instead (its
 // `rule` says which).
+// `line`, when given, is set to seed_b's first line that differs from seed_a's (first_differing_line).
 Finding divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                            std::uint64_t seed_b, int pid, StdinFeed& in, const std::vector<std::uint64_t>& digests_a,
-                           const std::vector<std::uint64_t>& digests_b);
+                           const std::vector<std::uint64_t>& digests_b, std::optional<ExpectedLine>* line = nullptr);
 
 // The --prefix that puts each line's superstep and the process's last BSPlib call (with its
 // site) before it, for locate_difference.
@@ -61,6 +62,11 @@ std::string divergence_reproduce(const RunConfig& c, int p, std::uint64_t seed_a
 // process pid's output differs between two runs captured with the prefix "[pid] ".
 std::string first_output_difference(const RunOutcome& a, const RunOutcome& b, int pid, const std::string& name_a,
                                     const std::string& name_b);
+
+// The first line where process pid's output under `failing` differs from the reference run's (both
+// captured with the prefix "[pid] "): what a kept trace of the divergence carries, so that its
+// replay reports the divergence where that line is written (Options::expected_line).
+std::optional<ExpectedLine> first_differing_line(const RunOutcome& reference, const RunOutcome& failing, int pid);
 
 // The lines process `pid` printed, from output captured with the prefix "[pid] ".
 std::vector<std::string> lines_of(const std::string& text, int pid);

@@ -111,65 +111,10 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
   app.prefix_command();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // A run that does not read its input closes the pipe the driver feeds it through: a write to it
-  // must be an EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports
-  // unwritten.
-  bspcheck::cli::ignore_broken_pipes();
-  // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
-  std::vector<std::string> args;
-  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
-  if (!args.empty() && args[0] == "debug") return bspcheck::cli::debug_command(args, kVersion);
-  if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
-  if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
-  if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
-  if (!args.empty() && args[0] == "merge") return bspcheck::cli::merge_command(args, kVersion);
-  if (!args.empty() && args[0] == "stats") return bspcheck::cli::stats_command(args);
-  if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
-  if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
-  if (!args.empty() && args[0] == "run") args.erase(args.begin());
-
-  CLI::App app{
-      "bsp-check: deterministic debugging and verification of BSPlib programs.\n"
-      "Runs PROGRAM (built with bspcc, bspcxx or CMake's BSPCheck::bsp) with all its BSP processes as\n"
-      "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
-      "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
-      "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|debug|shrink|show|explore|merge|stats ... (each has its own --help)\n"
-      "\nCommands:\n"
-      "  run      (the default) run PROGRAM under many seeds and process counts\n"
-      "  replay   run a program again with the choices recorded in a trace\n"
-      "  debug    gdb on the replay of a trace, stopped at its first finding, seeing every BSP process\n"
-      "  shrink   reduce a failing trace to the scheduling choices that matter\n"
-      "  show     a recorded run superstep by superstep, with its BSP cost\n"
-      "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
-      "  merge    join the --json reports of sharded runs into one report of each format\n"
-      "  stats    what the runs of --json reports covered and found, per strategy, rule and superstep\n"
-      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
-      "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
-      "bsp-check"};
-  // With the version, whether this machine's hardware watchpoints fire (runtime/memory_checks/watchpoint_probe.hpp):
-  // the checks that need them are made only where they do, and CI logs say which it was.
-  app.set_version_flag("--version", [] {
-    return std::string("bsp-check ") + kVersion +
-           "\nhardware watchpoints: " + bspcheck::rt::probe_watchpoints().describe();
-  });
-  bspcheck::cli::RunConfig config;
-  config.seeds = 20;
-  std::string procs = "1-4,8", shard;
-  add_run_options(app, config, procs, shard);
-  bool debug = false;
-  app.add_flag("--debug", debug,
-               "when a run fails, open its kept trace in gdb at the first finding, as bsp-check debug does");
-
-  if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
-  std::vector<std::string> rest = app.remaining();
-  if (auto status = bspcheck::cli::program_and_args(app, rest)) return *status;
-  config.program = rest.front();
-  config.args.assign(rest.begin() + 1, rest.end());
+// The run command's options, completed and checked before the first run (a typo should not cost
+// a session, nor exit 1 as if a run failed); an exit status when they are refused.
+std::optional<int> complete_run_config(const CLI::App& app, bspcheck::cli::RunConfig& config, const std::string& procs,
+                                       const std::string& shard, int argc, char** argv) {
   try {
     config.procs = bspcheck::cli::parse_proc_list(procs);
   } catch (const std::invalid_argument& e) {
@@ -237,19 +182,84 @@ int main(int argc, char** argv) {
               << " runs past the largest seed " << bspcheck::cli::kMaxSeed << "\n";
     return 2;
   }
+  return std::nullopt;
+}
+
+// --debug: the first failing run under gdb, through its kept trace (or the one --trace wrote).
+int debug_failing_run(const bspcheck::cli::RunConfig& config, int status, const std::string& kept) {
+  std::string kept_trace = kept;
+  const std::string& trace_file = config.options.run.trace_file;
+  if (kept_trace.empty() && config.procs.size() * config.seeds == 1 && !bspcheck::cli::is_trace_pattern(trace_file))
+    kept_trace = trace_file;
+  if (kept_trace.empty()) {
+    std::cerr << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
+    return status;
+  }
+  std::cerr << "bsp-check: --debug: bsp-check debug " << kept_trace << "\n";
+  return bspcheck::cli::debug_command({"debug", kept_trace}, kVersion);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // A run that does not read its input closes the pipe the driver feeds it through: a write to it
+  // must be an EPIPE the driver handles, never a SIGPIPE that kills the driver with its reports
+  // unwritten.
+  bspcheck::cli::ignore_broken_pipes();
+  // Commands are dispatched on the first word; `bsp-check ./prog` means `bsp-check run ./prog`.
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  if (!args.empty() && args[0] == "replay") return bspcheck::cli::replay_command(args, kVersion);
+  if (!args.empty() && args[0] == "debug") return bspcheck::cli::debug_command(args, kVersion);
+  if (!args.empty() && args[0] == "show") return bspcheck::cli::show_command(args);
+  if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
+  if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
+  if (!args.empty() && args[0] == "merge") return bspcheck::cli::merge_command(args, kVersion);
+  if (!args.empty() && args[0] == "stats") return bspcheck::cli::stats_command(args);
+  if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
+  if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
+  if (!args.empty() && args[0] == "run") args.erase(args.begin());
+
+  CLI::App app{
+      "bsp-check: deterministic debugging and verification of BSPlib programs.\n"
+      "Runs PROGRAM (built with bspcc, bspcxx or CMake's BSPCheck::bsp) with all its BSP processes as\n"
+      "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
+      "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
+      "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
+      "       bsp-check replay|debug|shrink|show|explore|merge|stats ... (each has its own --help)\n"
+      "\nCommands:\n"
+      "  run      (the default) run PROGRAM under many seeds and process counts\n"
+      "  replay   run a program again with the choices recorded in a trace\n"
+      "  debug    gdb on the replay of a trace, stopped at its first finding, seeing every BSP process\n"
+      "  shrink   reduce a failing trace to the scheduling choices that matter\n"
+      "  show     a recorded run superstep by superstep, with its BSP cost\n"
+      "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
+      "  merge    join the --json reports of sharded runs into one report of each format\n"
+      "  stats    what the runs of --json reports covered and found, per strategy, rule and superstep\n"
+      "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
+      "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
+      "bsp-check"};
+  // With the version, whether this machine's hardware watchpoints fire (runtime/memory_checks/watchpoint_probe.hpp):
+  // the checks that need them are made only where they do, and CI logs say which it was.
+  app.set_version_flag("--version", [] {
+    return std::string("bsp-check ") + kVersion +
+           "\nhardware watchpoints: " + bspcheck::rt::probe_watchpoints().describe();
+  });
+  bspcheck::cli::RunConfig config;
+  config.seeds = 20;
+  std::string procs = "1-4,8", shard;
+  add_run_options(app, config, procs, shard);
+  bool debug = false;
+  app.add_flag("--debug", debug,
+               "when a run fails, open its kept trace in gdb at the first finding, as bsp-check debug does");
+
+  if (auto status = bspcheck::cli::parse_arguments(app, args)) return *status;
+  std::vector<std::string> rest = app.remaining();
+  if (auto status = bspcheck::cli::program_and_args(app, rest)) return *status;
+  config.program = rest.front();
+  config.args.assign(rest.begin() + 1, rest.end());
+  if (auto refused = complete_run_config(app, config, procs, shard, argc, argv)) return *refused;
   std::string kept_trace;
   const int status = bspcheck::cli::run_command(config, &kept_trace);
-  // --debug: the first failing run under gdb, through its kept trace (or the one --trace wrote).
-  if (debug && status == 1) {
-    if (kept_trace.empty() && config.procs.size() * config.seeds == 1 && !bspcheck::cli::is_trace_pattern(trace_file))
-      kept_trace = trace_file;
-    if (kept_trace.empty()) {
-      std::cerr
-          << "bsp-check: --debug: no trace of the failing run was kept (--no-keep-trace, or the run was stopped)\n";
-      return status;
-    }
-    std::cerr << "bsp-check: --debug: bsp-check debug " << kept_trace << "\n";
-    return bspcheck::cli::debug_command({"debug", kept_trace}, kVersion);
-  }
-  return status;
+  return debug && status == 1 ? debug_failing_run(config, status, kept_trace) : status;
 }

@@ -90,7 +90,8 @@ class Session {
     if (compare_)
       if (const auto differs = compare_outputs(outputs_, q.outcome)) {
         Finding where;  // the superstep and each schedule's last call before the line, as run's has
-        const std::string line = first_difference(p, s, differs->first, where);
+        std::optional<ExpectedLine> watched;  // the replay reports the divergence where it prints it
+        const std::string line = first_difference(p, s, differs->first, where, watched);
         Finding f = checker::default_schedule_divergence_finding(differs->first, line, where.superstep);
         f.locations = where.locations;
         if (f.locations.empty())
@@ -101,6 +102,7 @@ class Session {
         // replay reports the divergence again instead of passing.
         if (const std::vector<std::uint64_t>* reference = outputs_.reference(p))
           run.options.run.expected_output = *reference;
+        if (watched) run.options.run.expected_line = *watched;
         const std::string trace = report(p, s, run, " with " + f.rule, "", {f});
         reports_.add(p, runs_, what, q.outcome, false, {f},
                      trace.empty() ? repro_(runs_) : replay_line(c_.options, trace));
@@ -123,7 +125,7 @@ class Session {
   // The first line where process pid's output under s differs from the default schedule's: both
   // are run again with per-process prefixes (runs are deterministic), then once more with each
   // line's superstep and last call, which locate the difference in `where` (as run's are).
-  std::string first_difference(int p, Planned& s, int pid, Finding& where) {
+  std::string first_difference(int p, Planned& s, int pid, Finding& where, std::optional<ExpectedLine>& watched) {
     RunConfig again = c_;
     again.options.run.guide_log = dir_ + "/log.again";
     std::string line;
@@ -134,7 +136,10 @@ class Session {
       s.script.save(again.options.run.guide_file);
       const RunOutcome b = run_quietly(again, path_, p, 1).outcome;
       if (locating) locate_difference(a, b, pid, where);
-      else line = first_output_difference(a, b, pid, "the default schedule", "this one");
+      else {
+        line = first_output_difference(a, b, pid, "the default schedule", "this one");
+        watched = first_differing_line(a, b, pid);
+      }
     }
     return line;
   }

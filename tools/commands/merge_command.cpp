@@ -28,6 +28,41 @@ nlohmann::json shards_of(const nlohmann::json& report) {
   return {{report.value("shard", std::string("0/1")), report.value("planned", std::uint64_t{0})}};
 }
 
+// What the shards' reports hold together: every run once, the shards, and what they must agree on.
+struct MergedReports {
+  std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
+  nlohmann::json shards = nlohmann::json::object();
+  nlohmann::json first;  // program, args and options: every input must agree on them
+  rt::CoverageMap coverage;
+  bool interrupted = false;
+};
+
+// Reads the reports into m; false (the error printed) when one cannot be read or is another session's.
+bool read_shards(const std::vector<std::string>& inputs, MergedReports& m) {
+  auto& [runs, shards, first, coverage, interrupted] = m;
+  const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
+    const nlohmann::json session = {{"program", report["program"]},
+                                    {"args", report.value("args", nlohmann::json::array())},
+                                    {"options", report.value("options", nlohmann::json::object())}};
+    if (first.is_null()) first = session;
+    else if (session != first) {
+      std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than "
+                << inputs.front() << ": reports of different sessions cannot be merged\n";
+      return false;
+    }
+    add_coverage(coverage, report);                       // the union of the shards' tuples is the whole session's
+    const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
+    for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
+    interrupted = interrupted || report.value("interrupted", false);
+    for (const auto& run : report["runs"]) {
+      if (!run.is_object()) continue;
+      runs.try_emplace({run.value("procs", 0), run.value("seed", std::uint64_t{0})}, run);
+    }
+    return true;
+  });
+  return read;
+}
+
 }  // namespace
 
 int merge_command(const std::vector<std::string>& args, const char* version) {
@@ -57,32 +92,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   ReportFiles reports;
   if (!reports.open(json_file, sarif_file, junit_file)) return 2;
 
-  std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
-  nlohmann::json shards = nlohmann::json::object();
-  nlohmann::json first;  // program, args and options: every input must agree on them
-  rt::CoverageMap coverage;
-  bool interrupted = false;
-  const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
-    const nlohmann::json session = {{"program", report["program"]},
-                                    {"args", report.value("args", nlohmann::json::array())},
-                                    {"options", report.value("options", nlohmann::json::object())}};
-    if (first.is_null()) first = session;
-    else if (session != first) {
-      std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than "
-                << inputs.front() << ": reports of different sessions cannot be merged\n";
-      return false;
-    }
-    add_coverage(coverage, report);                       // the union of the shards' tuples is the whole session's
-    const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
-    for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
-    interrupted = interrupted || report.value("interrupted", false);
-    for (const auto& run : report["runs"]) {
-      if (!run.is_object()) continue;
-      runs.try_emplace({run.value("procs", 0), run.value("seed", std::uint64_t{0})}, run);
-    }
-    return true;
-  });
-  if (!read) return 2;
+  MergedReports m;
+  if (!read_shards(inputs, m)) return 2;
+  auto& [runs, shards, first, coverage, interrupted] = m;
 
   nlohmann::json merged_runs = nlohmann::json::array();
   std::vector<RunRecord> records;

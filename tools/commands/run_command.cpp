@@ -109,9 +109,10 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
                            stdin_feed.shareable();
   std::map<int, std::unique_ptr<ForkServer>> servers;
   std::set<int> no_server;
-  bool first_failure_diverged = false;  // it failed only by comparison with another seed
-  checker::OutputComparison outputs;    // schedule-divergence: each process's output must not depend on the schedule
-  rt::CoverageMap coverage;             // the (superstep, choice kind, outcome) tuples the session's runs reached
+  bool first_failure_diverged = false;                              // it failed only by comparison with another seed
+  std::optional<ExpectedLine> divergence_line, first_failure_line;  // its first line that differs
+  checker::OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
+  rt::CoverageMap coverage;           // the (superstep, choice kind, outcome) tuples the session's runs reached
   // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
   bool comparing = compare_outputs_wanted(c);
   // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
@@ -255,7 +256,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
         if (const auto differs = compare_outputs(outputs, r)) {
           repro = divergence_reproduce(c, p, differs->second, seed);
           Finding f = divergence_finding(c, *program, p, differs->second, seed, differs->first, stdin_feed,
-                                         *outputs.reference(p), r.report.output_hash);
+                                         *outputs.reference(p), r.report.output_hash, &divergence_line);
           // A seed that does not print the same twice: no comparison across seeds means anything.
           if (f.rule == rule_id(Rule::uncontrolled_nondeterminism)) comparing = false;
           add_finding(std::move(f));
@@ -329,6 +330,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
           first_failure = std::make_pair(p, seed);
           first_failure_diverged =
               r.exit_status == 0 && !findings.empty() && findings.back().rule == rule_id(Rule::schedule_divergence);
+          if (first_failure_diverged) first_failure_line = divergence_line;
         }
         if (!r.reason.empty()) std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
         if (!c.keep_going) break;
@@ -442,6 +444,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
     if (first_failure_diverged)
       if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
         again.options.run.expected_output = *reference;
+    if (first_failure_diverged && first_failure_line) again.options.run.expected_line = *first_failure_line;
     // A single run was recorded already: its own trace is kept.
     if (!temporary_trace.path.empty()) {
       std::error_code error;

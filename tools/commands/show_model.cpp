@@ -112,30 +112,70 @@ void run_ahead(const trace::Reader& r, Analysis& a) {
 
 }  // namespace
 
-Analysis analyse(const trace::Reader& r, const Settings& s) {
-  Analysis a;
-  a.complete = r.complete();
-  a.measured = !r.work().empty();
-  for (const trace::Event& e : r.events())
-    if (e.type == trace::Event::call) {
-      a.p = std::max(a.p, static_cast<int>(e.rec.pid) + 1);
-      a.local_supersteps = a.local_supersteps || local_sync_call(e.rec.call);
-    }
-  const int p = a.p;
-  std::vector<std::int64_t> tag_request(static_cast<std::size_t>(p), -1);
-  std::uint64_t tagsize = 0;
-  std::vector<std::set<std::pair<int, int>>> pairs;  // per superstep
+namespace {
 
-  auto open = [&](int index) {
+// One pass over a trace's events, superstep by superstep: each process's calls, bytes and
+// messages, the tag size in force, and which supersteps ended without a global barrier.
+class Analyser {
+ public:
+  Analyser(const trace::Reader& r, const Settings& s) : r_(r), s_(s) {
+    a_.complete = r.complete();
+    a_.measured = !r.work().empty();
+    for (const trace::Event& e : r.events())
+      if (e.type == trace::Event::call) {
+        a_.p = std::max(a_.p, static_cast<int>(e.rec.pid) + 1);
+        a_.local_supersteps = a_.local_supersteps || local_sync_call(e.rec.call);
+      }
+    p_ = a_.p;
+    const auto n = static_cast<std::size_t>(p_);
+    tag_request_.assign(n, -1);
+    local_.assign(n, 0);
+    announced_.assign(n, 0);
+  }
+
+  Analysis run() {
+    open(0);
+    const std::vector<trace::WorkRecord>& work = r_.work();
+    for (std::size_t i = 0; i < r_.events().size(); ++i) {
+      for (; next_work_ < work.size() && work[next_work_].before <= i; ++next_work_) add_work(work[next_work_]);
+      const trace::Event& e = r_.events()[i];
+      if (e.type == trace::Event::call) {
+        count_call(e.rec);
+      } else if (a_.local_supersteps) {
+        if (e.type == trace::Event::end) break;  // markers of bsp_sync barriers: the local count has them
+      } else if (e.type == trace::Event::superstep || e.type == trace::Event::end) {
+        if (!end_superstep(e)) break;
+      }
+    }
+    for (; next_work_ < work.size(); ++next_work_) add_work(work[next_work_]);  // after the last event (cut off)
+    finish_supersteps();
+    run_ahead(r_, a_);
+    for (const Superstep& st : a_.steps) {
+      a_.W += st.w;
+      a_.H_words += st.h_words;
+      a_.H_bytes += st.h_bytes;
+      a_.M += st.M;
+    }
+    return std::move(a_);
+  }
+
+ private:
+  void open(int index) {
     Superstep st;
     st.index = index;
-    st.procs.assign(static_cast<std::size_t>(p), ProcStep{});
-    st.tagsize = tagsize;
-    a.steps.push_back(std::move(st));
-    pairs.emplace_back();
-  };
-  auto transfer = [&](std::size_t k, int from, int to, std::uint64_t bytes, std::uint64_t tag) {
-    Superstep& st = a.steps[k];
+    st.procs.assign(static_cast<std::size_t>(p_), ProcStep{});
+    st.tagsize = tagsize_;
+    a_.steps.push_back(std::move(st));
+    pairs_.emplace_back();
+  }
+  // The superstep process pid is in (its own, for cBSP and BSPk), opened when it is new.
+  std::size_t step_of(std::uint32_t pid) {
+    const std::size_t k = a_.local_supersteps ? local_[pid] : a_.steps.size() - 1;
+    while (a_.steps.size() <= k) open(static_cast<int>(a_.steps.size()));
+    return k;
+  }
+  void transfer(std::size_t k, int from, int to, std::uint64_t bytes, std::uint64_t tag) {
+    Superstep& st = a_.steps[k];
     ProcStep& f = st.procs[static_cast<std::size_t>(from)];
     ProcStep& t = st.procs[static_cast<std::size_t>(to)];
     f.bytes_out += bytes;
@@ -143,134 +183,135 @@ Analysis analyse(const trace::Reader& r, const Settings& s) {
     f.msgs_out += 1;
     t.bytes_in += bytes;
     t.msgs_in += 1;
-    if (bytes > 0) pairs[k].insert({from, to});
-  };
-  // Local supersteps: each process's own; which supersteps some process left without a barrier.
-  std::vector<std::size_t> local(static_cast<std::size_t>(p), 0);
-  std::vector<char> announced(static_cast<std::size_t>(p), 0);
-  std::vector<char> synced, lazily;  // per superstep: some process ended it with a sync; without a barrier
-  std::size_t next_work = 0;
-  const std::vector<trace::WorkRecord>& work = r.work();
-  open(0);
-  for (std::size_t i = 0; i < r.events().size(); ++i) {
-    const trace::Event& e = r.events()[i];
-    for (; next_work < work.size() && work[next_work].before <= i; ++next_work) {
-      const trace::WorkRecord& w = work[next_work];
-      if (w.pid >= static_cast<std::uint32_t>(p)) continue;
-      const std::size_t k = a.local_supersteps ? local[w.pid] : a.steps.size() - 1;
-      while (a.steps.size() <= k) open(static_cast<int>(a.steps.size()));
-      a.steps[k].procs[w.pid].work_ns += w.ns;
-    }
-    if (e.type == trace::Event::call) {
-      const trace::CallRecord& c = e.rec;
-      const int pid = static_cast<int>(c.pid);
-      const std::size_t k = a.local_supersteps ? local[c.pid] : a.steps.size() - 1;
-      while (a.steps.size() <= k) open(static_cast<int>(a.steps.size()));
-      Superstep& st = a.steps[k];
-      ProcStep& ps = st.procs[c.pid];
-      ps.calls[static_cast<std::size_t>(c.call)] += 1;
-      ps.ncalls += 1;
-      a.calls += 1;
-      const bool valid_target = c.target >= 0 && c.target < p;
-      const int target = static_cast<int>(c.target);
-      const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(c.size, 0));
-      auto addressed = [&] {
-        if (valid_target) st.procs[static_cast<std::size_t>(target)].count_in += 1;
-      };
-      switch (c.call) {
-        case trace::Call::put:
-        case trace::Call::hpput:
-          if (valid_target && c.size > 0) transfer(k, pid, target, bytes, 0), addressed();
-          break;
-        case trace::Call::get:
-        case trace::Call::hpget:
-        case trace::Call::direct_get:
-          if (valid_target && c.size > 0) transfer(k, target, pid, bytes, 0), addressed();
-          break;
-        case trace::Call::send:
-          st.sends += 1;
-          a.sends += 1;
-          if (valid_target && c.size >= 0) {
-            const std::uint64_t tag = s.tag_bytes ? tagsize : 0;
-            transfer(k, pid, target, bytes + tag, tag);
-            addressed();
-          }
-          break;
-        case trace::Call::cbsp_send:
-        case trace::Call::bspk_send:
-        case trace::Call::bspk_store:
-          if (valid_target) transfer(k, pid, target, bytes, 0), addressed();
-          break;
-        case trace::Call::bspk_fetch:
-          if (valid_target) transfer(k, target, pid, bytes, 0), addressed();
-          break;
-        case trace::Call::set_tagsize:
-          if (c.size >= 0) tag_request[c.pid] = c.size;
-          break;
-        default:
-          break;
-      }
-      if (a.local_supersteps) {
-        if (c.call == trace::Call::bspk_expect || c.call == trace::Call::bspk_will_send) announced[c.pid] = 1;
-        if (trace::ends_superstep(c.call)) {
-          const bool barrier = c.call == trace::Call::sync || c.call == trace::Call::cbsp_gsync ||
-                               (c.call == trace::Call::bspk_sync && !announced[c.pid]);
-          if (synced.size() <= k) synced.resize(k + 1, 0), lazily.resize(k + 1, 0);
-          synced[k] = 1;
-          lazily[k] = lazily[k] || !barrier;
-          announced[c.pid] = 0;
-          ++local[c.pid];
+    if (bytes > 0) pairs_[k].insert({from, to});
+  }
+  void add_work(const trace::WorkRecord& w) {
+    if (w.pid >= static_cast<std::uint32_t>(p_)) return;
+    a_.steps[step_of(w.pid)].procs[w.pid].work_ns += w.ns;
+  }
+
+  void count_call(const trace::CallRecord& c) {
+    const std::size_t k = step_of(c.pid);
+    Superstep& st = a_.steps[k];
+    ProcStep& ps = st.procs[c.pid];
+    ps.calls[static_cast<std::size_t>(c.call)] += 1;
+    ps.ncalls += 1;
+    a_.calls += 1;
+    count_communication(k, c);
+    if (a_.local_supersteps) note_local_sync(k, c);
+  }
+
+  // What the call communicates, from whom to whom (a get's bytes travel from its target).
+  void count_communication(std::size_t k, const trace::CallRecord& c) {
+    Superstep& st = a_.steps[k];
+    const int pid = static_cast<int>(c.pid);
+    const bool valid_target = c.target >= 0 && c.target < p_;
+    const int target = static_cast<int>(c.target);
+    const auto bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(c.size, 0));
+    auto addressed = [&] {
+      if (valid_target) st.procs[static_cast<std::size_t>(target)].count_in += 1;
+    };
+    switch (c.call) {
+      case trace::Call::put:
+      case trace::Call::hpput:
+        if (valid_target && c.size > 0) transfer(k, pid, target, bytes, 0), addressed();
+        break;
+      case trace::Call::get:
+      case trace::Call::hpget:
+      case trace::Call::direct_get:
+        if (valid_target && c.size > 0) transfer(k, target, pid, bytes, 0), addressed();
+        break;
+      case trace::Call::send:
+        st.sends += 1;
+        a_.sends += 1;
+        if (valid_target && c.size >= 0) {
+          const std::uint64_t tag = s_.tag_bytes ? tagsize_ : 0;
+          transfer(k, pid, target, bytes + tag, tag);
+          addressed();
         }
+        break;
+      case trace::Call::cbsp_send:
+      case trace::Call::bspk_send:
+      case trace::Call::bspk_store:
+        if (valid_target) transfer(k, pid, target, bytes, 0), addressed();
+        break;
+      case trace::Call::bspk_fetch:
+        if (valid_target) transfer(k, target, pid, bytes, 0), addressed();
+        break;
+      case trace::Call::set_tagsize:
+        if (c.size >= 0) tag_request_[c.pid] = c.size;
+        break;
+      default:
+        break;
+    }
+  }
+
+  // cBSP and BSPk: the call that ends a process's own superstep, with or without a barrier.
+  void note_local_sync(std::size_t k, const trace::CallRecord& c) {
+    if (c.call == trace::Call::bspk_expect || c.call == trace::Call::bspk_will_send) announced_[c.pid] = 1;
+    if (!trace::ends_superstep(c.call)) return;
+    const bool barrier = c.call == trace::Call::sync || c.call == trace::Call::cbsp_gsync ||
+                         (c.call == trace::Call::bspk_sync && !announced_[c.pid]);
+    if (synced_.size() <= k) synced_.resize(k + 1, 0), lazily_.resize(k + 1, 0);
+    synced_[k] = 1;
+    lazily_[k] = lazily_[k] || !barrier;
+    announced_[c.pid] = 0;
+    ++local_[c.pid];
+  }
+
+  // A global barrier (or the end): the superstep is finished and the next opened; false at the end.
+  bool end_superstep(const trace::Event& e) {
+    Superstep& st = a_.steps.back();
+    st.ends = e.type == trace::Event::end ? Superstep::Ends::end : Superstep::Ends::sync;
+    finish(st, s_, p_, pairs_.back());
+    if (e.type == trace::Event::end) return false;
+    // The tag size requested in this superstep holds from the next one (as the runtime does it:
+    // process 0's request, else the first requesting process's).
+    std::int64_t value = -1;
+    for (std::int64_t v : tag_request_)
+      if (v >= 0) {
+        value = v;
+        break;
       }
-    } else if (a.local_supersteps) {
-      if (e.type == trace::Event::end) break;  // markers of bsp_sync barriers: the local count has them
-    } else if (e.type == trace::Event::superstep || e.type == trace::Event::end) {
-      Superstep& st = a.steps.back();
-      st.ends = e.type == trace::Event::end ? Superstep::Ends::end : Superstep::Ends::sync;
-      finish(st, s, p, pairs.back());
-      if (e.type == trace::Event::end) break;
-      // The tag size requested in this superstep holds from the next one (as the runtime does it:
-      // process 0's request, else the first requesting process's).
-      std::int64_t value = -1;
-      for (std::int64_t v : tag_request)
-        if (v >= 0) {
-          value = v;
-          break;
-        }
-      if (p > 0 && tag_request[0] >= 0) value = tag_request[0];
-      if (value >= 0) tagsize = static_cast<std::uint64_t>(value);
-      a.max_tagsize = std::max(a.max_tagsize, tagsize);
-      std::fill(tag_request.begin(), tag_request.end(), -1);
-      open(static_cast<int>(e.value));
+    if (p_ > 0 && tag_request_[0] >= 0) value = tag_request_[0];
+    if (value >= 0) tagsize_ = static_cast<std::uint64_t>(value);
+    a_.max_tagsize = std::max(a_.max_tagsize, tagsize_);
+    std::fill(tag_request_.begin(), tag_request_.end(), -1);
+    open(static_cast<int>(e.value));
+    return true;
+  }
+
+  // How each superstep ended where no global barrier said so: local syncs, or the trace's end.
+  void finish_supersteps() {
+    if (a_.local_supersteps) {
+      for (std::size_t k = 0; k < a_.steps.size(); ++k) {
+        Superstep& st = a_.steps[k];
+        if (k < synced_.size() && synced_[k]) st.ends = lazily_[k] ? Superstep::Ends::local : Superstep::Ends::sync;
+        else st.ends = a_.complete ? Superstep::Ends::end : Superstep::Ends::cut;
+        finish(st, s_, p_, pairs_[k]);
+      }
+    } else if (!a_.complete) {
+      a_.steps.back().ends = Superstep::Ends::cut;
+      finish(a_.steps.back(), s_, p_, pairs_.back());
     }
   }
-  for (; next_work < work.size(); ++next_work) {  // after the last event (a cut-off trace)
-    const trace::WorkRecord& w = work[next_work];
-    if (w.pid >= static_cast<std::uint32_t>(p)) continue;
-    const std::size_t k = a.local_supersteps ? local[w.pid] : a.steps.size() - 1;
-    while (a.steps.size() <= k) open(static_cast<int>(a.steps.size()));
-    a.steps[k].procs[w.pid].work_ns += w.ns;
-  }
-  if (a.local_supersteps) {
-    for (std::size_t k = 0; k < a.steps.size(); ++k) {
-      Superstep& st = a.steps[k];
-      if (k < synced.size() && synced[k]) st.ends = lazily[k] ? Superstep::Ends::local : Superstep::Ends::sync;
-      else st.ends = a.complete ? Superstep::Ends::end : Superstep::Ends::cut;
-      finish(st, s, p, pairs[k]);
-    }
-  } else if (!a.complete) {
-    a.steps.back().ends = Superstep::Ends::cut;
-    finish(a.steps.back(), s, p, pairs.back());
-  }
-  run_ahead(r, a);
-  for (const Superstep& st : a.steps) {
-    a.W += st.w;
-    a.H_words += st.h_words;
-    a.H_bytes += st.h_bytes;
-    a.M += st.M;
-  }
-  return a;
-}
+
+  const trace::Reader& r_;
+  const Settings& s_;
+  Analysis a_;
+  int p_ = 0;
+  std::vector<std::int64_t> tag_request_;             // per process: its bsp_set_tagsize of this superstep
+  std::uint64_t tagsize_ = 0;                         // in force
+  std::vector<std::set<std::pair<int, int>>> pairs_;  // per superstep: communicating (from, to)
+  std::vector<std::size_t> local_;                    // per process: its own superstep (cBSP, BSPk)
+  std::vector<char> announced_;                       // per process: a bspk_expect or will_send before its sync
+  std::vector<char> synced_, lazily_;  // per superstep: some process ended it with a sync; without a barrier
+  std::size_t next_work_ = 0;          // the next work record to count
+};
+
+}  // namespace
+
+Analysis analyse(const trace::Reader& r, const Settings& s) { return Analyser(r, s).run(); }
 
 std::size_t CountTable::known_steps() const {
   std::size_t n = 0;

@@ -71,33 +71,24 @@ std::string join(const std::vector<std::string>& v, std::size_t more) {
 
 constexpr std::size_t kShown = 5;  // seeds listed per line
 
-}  // namespace
-
-int stats_command(const std::vector<std::string>& args) {
-  CLI::App app{
-      "bsp-check stats: what the runs of one or more --json reports (bsp-check run --json, shards, several\n"
-      "strategies) covered and found: per strategy the schedules run, the distinct behaviours reached\n"
-      "and the failing seeds; per rule the runs that raised it; per superstep the runs that reached it\n"
-      "and the findings raised there.\n"
-      "\nUsage: bsp-check stats [--json] REPORT.json...",
-      "bsp-check stats"};
-  std::vector<std::string> inputs;
-  bool json = false;
-  app.add_flag("--json", json, "print the statistics as JSON instead of tables");
-  app.add_option("REPORT", inputs, "--json reports of bsp-check run")->required();
-  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-
+// What the reports' runs add up to.
+struct Stats {
   std::map<std::string, StrategyStats> strategies;
   std::map<std::string, RuleStats> rules;
   std::map<int, SuperstepStats> supersteps;
-  std::map<std::string, std::uint64_t> rule_more;
-  std::map<std::string, std::uint64_t> failing_more;
+  std::map<std::string, std::uint64_t> rule_more;     // rule -> failing runs beyond the first kShown
+  std::map<std::string, std::uint64_t> failing_more;  // strategy -> the same
+  std::set<std::string> programs;
+  std::uint64_t total = 0;
+};
+
+// Reads the reports; false (the error printed) when one cannot be read.
+bool gather(const std::vector<std::string>& inputs, Stats& st) {
+  auto& [strategies, rules, supersteps, rule_more, failing_more, programs, total] = st;
   // Every run once (shards of one session may overlap: a merged report and its inputs), in the
   // order merge gives them, by strategy, p and seed, whatever the order of the inputs: the first
   // failing runs listed are then those of the unsharded session.
   std::map<std::tuple<std::string, int, std::uint64_t>, RunRecord> runs;
-  std::set<std::string> programs;
-  std::uint64_t total = 0;
   const bool read = for_each_report(inputs, [&](const std::string&, const nlohmann::json& report) {
     programs.insert(report["program"].get<std::string>());
     const nlohmann::json options = report.value("options", nlohmann::json::object());
@@ -113,7 +104,7 @@ int stats_command(const std::vector<std::string>& args) {
     }
     return true;
   });
-  if (!read) return 2;
+  if (!read) return false;
   for (const auto& [key, run] : runs) {
     const std::string& strategy = std::get<0>(key);
     ++total;
@@ -143,29 +134,34 @@ int stats_command(const std::vector<std::string>& args) {
       if (rules_here.insert({f.rule, f.superstep}).second) ++supersteps[f.superstep].rules[f.rule];
     }
   }
+  return true;
+}
 
-  if (json) {
-    nlohmann::json j = {{"format", "bsp-check-stats"}, {"version", 1}, {"runs", total}};
-    j["programs"] = programs;
-    for (const auto& [name, s] : strategies)
-      j["strategies"][name] = {{"procs", s.procs},
-                               {"runs", s.runs},
-                               {"failed", s.failed},
-                               {"distinct_behaviours", s.behaviours.size()},
-                               {"coverage_tuples", s.coverage.size()},
-                               {"failing", s.failing}};
-    for (const auto& [name, r] : rules)
-      j["rules"][name] = {{"severity", r.severity}, {"runs", r.runs}, {"supersteps", r.supersteps}, {"first", r.first}};
-    for (const auto& [k, s] : supersteps)
-      j["supersteps"].push_back(
-          {{"superstep", k}, {"reached", s.reached}, {"coverage_tuples", s.tuples.size()}, {"rules", s.rules}});
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
+void print_json(const Stats& st) {
+  const auto& [strategies, rules, supersteps, rule_more, failing_more, programs, total] = st;
+  nlohmann::json j = {{"format", "bsp-check-stats"}, {"version", 1}, {"runs", total}};
+  j["programs"] = programs;
+  for (const auto& [name, s] : strategies)
+    j["strategies"][name] = {{"procs", s.procs},
+                             {"runs", s.runs},
+                             {"failed", s.failed},
+                             {"distinct_behaviours", s.behaviours.size()},
+                             {"coverage_tuples", s.coverage.size()},
+                             {"failing", s.failing}};
+  for (const auto& [name, r] : rules)
+    j["rules"][name] = {{"severity", r.severity}, {"runs", r.runs}, {"supersteps", r.supersteps}, {"first", r.first}};
+  for (const auto& [k, s] : supersteps)
+    j["supersteps"].push_back(
+        {{"superstep", k}, {"reached", s.reached}, {"coverage_tuples", s.tuples.size()}, {"rules", s.rules}});
+  std::cout << j.dump(2) << "\n";
+}
 
+void print_tables(const Stats& st, std::size_t reports) {
+  // A copy: the counts of runs beyond those listed are looked up with [], 0 where there are none.
+  auto [strategies, rules, supersteps, rule_more, failing_more, programs, total] = st;
   std::printf("bsp-check stats: %llu run%s of %s, from %zu report%s\n", static_cast<unsigned long long>(total),
-              total == 1 ? "" : "s", join({programs.begin(), programs.end()}, 0).c_str(), inputs.size(),
-              inputs.size() == 1 ? "" : "s");
+              total == 1 ? "" : "s", join({programs.begin(), programs.end()}, 0).c_str(), reports,
+              reports == 1 ? "" : "s");
   std::printf("\nper strategy:\n  %-12s %-10s %9s %8s %12s %9s  %s\n", "strategy", "p", "schedules", "failed",
               "behaviours", "coverage", "failing runs");
   for (const auto& [name, s] : strategies)
@@ -192,6 +188,28 @@ int stats_command(const std::vector<std::string>& args) {
     std::printf("  %-9d %8llu %9zu  %s\n", k, static_cast<unsigned long long>(s.reached), s.tuples.size(),
                 found.empty() ? "-" : found.c_str());
   }
+}
+
+}  // namespace
+
+int stats_command(const std::vector<std::string>& args) {
+  CLI::App app{
+      "bsp-check stats: what the runs of one or more --json reports (bsp-check run --json, shards, several\n"
+      "strategies) covered and found: per strategy the schedules run, the distinct behaviours reached\n"
+      "and the failing seeds; per rule the runs that raised it; per superstep the runs that reached it\n"
+      "and the findings raised there.\n"
+      "\nUsage: bsp-check stats [--json] REPORT.json...",
+      "bsp-check stats"};
+  std::vector<std::string> inputs;
+  bool json = false;
+  app.add_flag("--json", json, "print the statistics as JSON instead of tables");
+  app.add_option("REPORT", inputs, "--json reports of bsp-check run")->required();
+  if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+
+  Stats st;
+  if (!gather(inputs, st)) return 2;
+  if (json) print_json(st);
+  else print_tables(st, inputs.size());
   return 0;
 }
 

@@ -465,8 +465,51 @@ def _on_stop(event):
                 pid = v.running_pid()
         if where:
             select_program_frame(where["file"], where["line"], start=gdb.selected_frame())
+        others = [k for k in _involved_processes(f) if k != pid]
+        if others:
+            _list_involved_frames(v, f, pid, others)
         print("[bsp process %d, superstep %d]" % (pid, v.superstep_now()))
         gdb.execute("frame", to_string=False)
+
+
+def _involved_processes(f):
+    """The processes a finding names (its processes, then its locations' ones), each once, in order."""
+    seen = []
+    for k in list(f.processes) + [loc["process"] for loc in f.locations]:
+        if k >= 0 and k not in seen:
+            seen.append(k)
+    return seen
+
+
+def _frame_line(frame):
+    """gdb's one-line form of a frame ("main () at prog.c:24"), without its level."""
+    sal = frame.find_sal()
+    name = frame.name() or "??"
+    if sal.symtab is not None:
+        return "%s () at %s:%d" % (name, sal.symtab.filename, sal.line)
+    return "%s () at 0x%x" % (name, frame.pc())
+
+
+def _list_involved_frames(v, f, pid, others):
+    """A finding that involves several processes (raised at the barrier, e.g. put-collision, or
+    naming a second process's call) lists where each of the others is in the program, as
+    `bsp process K` would show it, then comes back to process pid."""
+    print("[bsp: the finding involves process%s %s; each one's frame in the program:]" % (
+        "es" if len(others) + 1 > 1 else "", ", ".join(str(k) for k in [pid] + others)))
+    for k in [pid] + others:
+        p = v.process(k)
+        state = _state_text(v, p, v.running_pid())
+        try:
+            if k != pid:
+                show_process(k, quiet=True)
+            frame = gdb.selected_frame()
+            print("  process %d (%s, superstep %d): %s" % (k, state, v.superstep_now(), _frame_line(frame)))
+        except gdb.GdbError:  # ended, or not started: no stack to show
+            print("  process %d (%s, superstep %d): no stack to show" % (k, state, v.superstep_now()))
+    show_process(pid, quiet=True)
+    where = f.locations[0] if f.locations else None
+    if where and where["process"] == pid:
+        select_program_frame(where["file"], where["line"], start=gdb.selected_frame())
 
 
 def _on_resume(event):
@@ -778,6 +821,8 @@ class BspStartAtFinding(gdb.Command):
             _state.skip_findings = 0
         if view() is None or getattr(_state, "finding", None) is None:
             print("bsp: the run raised %s before it ended" % ("no finding" if n == 1 else "fewer than %d findings" % n))
+            print("bsp: a finding made by comparing runs (uncontrolled-nondeterminism: a seed that does not run "
+                  "the same twice) has no moment in one run to stop at; the run's summary names its location")
 
 
 class BspRunToSuperstep(gdb.Command):

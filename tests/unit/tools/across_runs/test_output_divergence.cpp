@@ -2,6 +2,8 @@
 // runs, from output captured with the prefix "[pid] ".
 #include "tools/across_runs/output_divergence.hpp"
 
+#include "runtime/base/hash.hpp"
+
 #include <gtest/gtest.h>
 
 using bspcheck::cli::RunOutcome;
@@ -28,4 +30,33 @@ TEST(OutputDivergence, NamesTheFirstDifferingLineAndStream) {
   a.err = "[0] warn 1\n";
   b.err = "[0] warn 2\n";
   EXPECT_NE(bspcheck::cli::first_output_difference(a, b, 0, "seed 1", "seed 2").find("on stderr"), std::string::npos);
+}
+
+// The line a kept divergence's replay watches: the failing run's first line that differs, with
+// the digest of the reference's version of it.
+TEST(OutputDivergence, FirstDifferingLineToWatch) {
+  RunOutcome reference, failing;
+  reference.out = "[1] same\n[0] other process\n[1] x=1\n";
+  failing.out = "[1] same\n[1] x=2\n";
+  const std::optional<bspcheck::ExpectedLine> e = bspcheck::cli::first_differing_line(reference, failing, 1);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->process, 1);
+  EXPECT_EQ(e->stream, 0);
+  EXPECT_EQ(e->line, 2);
+  EXPECT_TRUE(e->reference_has_it);
+  EXPECT_EQ(e->digest, bspcheck::rt::fnv1a64("x=1", 3));
+  // A line the reference does not have, on stderr.
+  reference = failing = RunOutcome{};
+  reference.out = failing.out = "[0] a\n";
+  failing.err = "[0] extra\n";
+  const auto extra = bspcheck::cli::first_differing_line(reference, failing, 0);
+  ASSERT_TRUE(extra.has_value());
+  EXPECT_EQ(extra->stream, 1);
+  EXPECT_EQ(extra->line, 1);
+  EXPECT_FALSE(extra->reference_has_it);
+  // The failing run printing fewer lines leaves nothing to watch; equal outputs neither.
+  failing.err.clear();
+  failing.out.clear();
+  EXPECT_FALSE(bspcheck::cli::first_differing_line(reference, failing, 0).has_value());
+  EXPECT_FALSE(bspcheck::cli::first_differing_line(reference, reference, 0).has_value());
 }

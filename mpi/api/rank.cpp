@@ -1,0 +1,213 @@
+// rank.cpp: the SPMD framework of one rank: starting MPI, bsp_begin's grant, bsp_end, bsp_abort,
+// the clock, and the end of a job that a rank leaves early.
+#include "mpi/api/rank.hpp"
+
+#include <cctype>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <unistd.h>
+
+#include "checker/finding_text.hpp"
+
+namespace bspcheck::mpi {
+
+namespace {
+
+constexpr double kCallCost = 1e-6;  // the engine's virtual clock (engine/core/virtual_clock.hpp)
+
+// Options the back end reads: realtime=1 in BSPCHECK_OPTIONS (the engine's key) makes bsp_time real.
+bool option_set(const char* key) {
+  const char* opts = std::getenv("BSPCHECK_OPTIONS");
+  if (!opts) return false;
+  const std::string all = std::string(":") + opts + ":";
+  return all.find(std::string(":") + key + "=1:") != std::string::npos;
+}
+
+void rank_at_exit() { Rank::the().at_exit(); }
+
+void rank_crashed(int sig) { Rank::the().crashed(sig); }
+
+// The signals that end a process with a crash: each reported as the finding `crash`, then the
+// job ends (MPI's launcher would otherwise say only that a rank died).
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+}  // namespace
+
+Rank& Rank::the() {
+  static Rank* rank = new Rank();  // never destroyed: at_exit runs after static destructors may have
+  return *rank;
+}
+
+void Rank::start_mpi(int* argc, char*** argv) {
+  int started = 0;
+  MPI_Initialized(&started);
+  if (!started) MPI_Init(argc, argv);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size_);
+  MPI_Comm_rank(MPI_COMM_WORLD, &pid_);
+}
+
+bool Rank::enter(const CallSite& site) {
+  site_ = site;
+  if (active_) {
+    clock_ += kCallCost;
+    return true;
+  }
+  std::string where = site.file ? std::string(" at ") + site.file + ":" + std::to_string(site.line) : "";
+  Finding f{rule_id(Rule::api_misuse),
+            rule_severity(Rule::api_misuse),
+            std::string(site.call) + (ended_ ? " called after bsp_end" : " called before bsp_begin") + where,
+            {pid_},
+            superstep_,
+            {location_of(site, pid_)}};
+  const std::string text = checker::render_finding_outside_spmd(f, "");
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  failed_ = true;
+  return false;
+}
+
+void Rank::init(void (*spmd)(void), int argc, char** argv) {
+  start_mpi(&argc, &argv);
+  // As BSPonMPI: every rank runs main up to bsp_init; rank 0 goes on in main, the others run the
+  // SPMD function (which ends in bsp_end, where they leave).
+  if (pid_ != 0) {
+    spmd();
+    std::exit(status());
+  }
+}
+
+void Rank::begin(int maxprocs) {
+  start_mpi(nullptr, nullptr);
+  // Process 0's request counts, as in the engine: in the bsp_init style the others' maxprocs is
+  // whatever their own copy of main's variables says.
+  MPI_Bcast(&maxprocs, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const int granted = maxprocs < 1 ? 1 : (maxprocs < world_size_ ? maxprocs : world_size_);
+  const bool member = pid_ < granted;
+  MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, pid_, &comm_);
+  if (!member) {
+    // Ranks beyond the grant idle until the others reach bsp_end (as BSPonMPI's do).
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Finalize();
+    std::exit(0);
+  }
+  p_ = granted;
+  begun_ = active_ = true;
+  // Each rank's lines reach mpiexec whole, so that the ranks' output interleaves by lines only.
+  // MPICH leaves stdout unbuffered, with a one-byte buffer that line buffering would keep: a
+  // buffer of our own, for the process's lifetime.
+  static char line_buffer[BUFSIZ];
+  std::fflush(stdout);
+  std::setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
+  findings_.set_process(pid_);
+  regs_ = std::make_unique<Registrations>(p_, pid_);
+  exchange_ = std::make_unique<Exchange>(comm_, p_);
+  replies_ = std::make_unique<Exchange>(comm_, p_);
+  real_time_ = option_set("realtime");
+  real_start_ = MPI_Wtime();
+  // The engine's processes 1..p-1 run main again inside the run, so the calls they make before
+  // bsp_begin (bsp_begin(bsp_nprocs())) are on their clocks; process 0's are not.
+  clock_ = pid_ == 0 ? 0 : kCallCost * static_cast<double>(calls_before_begin_);
+  std::atexit(rank_at_exit);
+  for (int sig : kCrashSignals) std::signal(sig, rank_crashed);
+}
+
+void Rank::end() {
+  end_superstep(true);
+  if (pid_ == 0) report_leaked_registrations();
+  int mine = findings_.errors() > 0 || failed_, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
+  failed_ = any != 0;
+  active_ = false;
+  ended_ = true;
+  std::fflush(nullptr);
+  MPI_Comm_free(&comm_);
+  MPI_Barrier(MPI_COMM_WORLD);  // the idle ranks wait here
+  MPI_Finalize();
+  // Process 0 goes on in main; the others stop at bsp_end, as in the engine.
+  if (pid_ != 0) std::exit(status());
+}
+
+void Rank::report_leaked_registrations() {
+  // The slots are the same on every rank: rank 0 reports, at its own pushes, as the engine does.
+  const std::vector<CallSite> sites = regs_->live_sites();
+  if (sites.empty()) return;
+  Finding f{rule_id(Rule::reg_leak), rule_severity(Rule::reg_leak), "", {0}, superstep_ - 1, {}};
+  std::set<std::pair<std::string, int>> seen;
+  for (CallSite site : sites)
+    if (seen.insert({site.file ? site.file : "", site.line}).second && f.locations.size() < 5) {
+      site.call = "bsp_push_reg";
+      f.locations.push_back(location_of(site, 0));
+    }
+  f.message = std::to_string(sites.size()) + " registration" + (sites.size() == 1 ? " is" : "s are") +
+              " still active at bsp_end (pushed but never popped)";
+  findings_.report(f);
+}
+
+int Rank::nprocs() {
+  if (active_) return p_;
+  if (!begun_) ++calls_before_begin_;
+  int started = 0;
+  MPI_Initialized(&started);
+  if (!started) start_mpi(nullptr, nullptr);
+  return world_size_;
+}
+
+double Rank::time() { return real_time_ ? MPI_Wtime() - real_start_ : clock_; }
+
+void Rank::report(Rule rule, std::string message, std::vector<int> processes) {
+  findings_.report_here(rule, std::move(message), superstep_, site_, std::move(processes));
+}
+
+void Rank::abort(const std::string& message) {
+  std::string text = message;
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  report(Rule::abort, "process " + std::to_string(pid_) + " called bsp_abort: " + text);
+  stop_job();
+}
+
+void Rank::stop_job() {
+  std::fflush(nullptr);
+  active_ = false;  // at_exit has nothing more to say
+  // mpiexec forwards what the ranks wrote as it reads it, and stops reading when the abort kills
+  // them: a moment for the finding to reach it first (only ever on this failing path).
+  usleep(200 * 1000);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  _exit(1);
+}
+
+void Rank::crashed(int sig) {
+  for (int s : kCrashSignals) std::signal(s, SIG_DFL);
+  if (!active_) std::raise(sig);
+  // Located at the last BSPlib call: the line where the signal struck is the engine's to find
+  // (its symboliser), which a replay of the run will give.
+  std::string name = std::string("SIG") + (sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+  std::string what = strsignal(sig);
+  for (char& c : what) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  report(Rule::crash, "process " + std::to_string(pid_) + " received " + name + " (" + what +
+                          "); its last BSPlib call was " + site_.call);
+  stop_job();
+}
+
+void Rank::stop_job_together() {
+  std::fflush(nullptr);
+  MPI_Barrier(comm_);
+  stop_job();
+}
+
+void Rank::at_exit() {
+  if (active_) {
+    report(Rule::superstep_mismatch, "process " + std::to_string(pid_) +
+                                         " returned from main or called exit() inside the SPMD part, "
+                                         "without calling bsp_end");
+    stop_job();
+  }
+  if (ended_ && pid_ == 0 && failed_) {
+    // The run's findings decide the exit status, whatever main returned.
+    std::fflush(nullptr);
+    _exit(1);
+  }
+}
+
+}  // namespace bspcheck::mpi

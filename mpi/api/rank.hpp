@@ -1,0 +1,121 @@
+// rank.hpp: one BSP process of the MPI back end, which is one MPI rank (docs/mpi.md). It holds
+// what the engine's World holds for one process: its registration slots, its BSMP queue, the
+// superstep's buffered operations, its virtual clock; the primitives check their arguments here
+// as the engine does (the same rules and text), and the sync (rank_sync.cpp) is where the ranks
+// compare what must agree and exchange the superstep's data.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mpi/messages/messages.hpp"
+#include "mpi/registration/registrations.hpp"
+#include "mpi/report/findings.hpp"
+#include "mpi/transport/exchange.hpp"
+
+namespace bspcheck::mpi {
+
+class Rank {
+ public:
+  // The one of this OS process.
+  static Rank& the();
+
+  // The call about to be made (its site from bsp.h's macros): charged to the virtual clock.
+  // False (after reporting api-misuse) outside bsp_begin..bsp_end.
+  bool enter(const CallSite& site);
+
+  // SPMD framework.
+  void init(void (*spmd)(void), int argc, char** argv);
+  void begin(int maxprocs);
+  void end();
+  void sync() { end_superstep(false); }
+  [[noreturn]] void abort(const std::string& message);
+  int nprocs();
+  int pid() const { return pid_; }
+  double time();
+  bool active() const { return active_; }
+  // At the OS process's exit: a rank still inside the SPMD part ends the job (superstep-mismatch).
+  void at_exit();
+  // A crash signal in this rank: the finding, then the job ends.
+  [[noreturn]] void crashed(int sig);
+  // The exit status the run's findings give (1 after an error).
+  int status() const { return failed_ ? 1 : 0; }
+
+  // DRMA.
+  void push_reg(const void* ident, int size);
+  void pop_reg(const void* ident);
+  void put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered);
+  void get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered);
+
+  // BSMP.
+  void set_tagsize(int* tag_nbytes);
+  void send(int pid, const void* tag, const void* payload, int nbytes);
+  void qsize(int* nmessages, int* accum_nbytes);
+  void get_tag(int* status, void* tag);
+  void move(void* payload, int reception_nbytes);
+  int hpmove(void** tag_ptr, void** payload_ptr);
+
+ private:
+  struct PendingGet {
+    void* dst;
+    int nbytes;
+  };
+  struct PendingHpPut {
+    int pid;
+    const void* src;
+    std::uint64_t dst;
+    int nbytes;
+  };
+
+  void start_mpi(int* argc, char*** argv);
+  bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);
+  // The target's address of (local address + offset) on rank `target`, or 0 after a finding.
+  std::uint64_t resolve(int target, const void* local, int offset, int nbytes, bool is_put);
+  void report(Rule rule, std::string message, std::vector<int> processes = {});
+  void end_superstep(bool ending);
+  void report_leaked_registrations();
+  // rank_sync.cpp's steps.
+  // The tag size of the next superstep (-1: unchanged); a fatal disagreement stops the job.
+  int agree(bool ending, const Registrations::Plan& plan, std::vector<bool>* skip_pops);
+  [[noreturn]] void report_superstep_mismatch(bool ending, int superstep);
+  [[noreturn]] void report_count_mismatch(const Registrations::Plan& plan, bool pushes, std::int64_t fewest);
+  void report_pop_disagreement(const Registrations::Plan& plan, std::vector<bool>* skip_pops);
+  int report_tagsize_mismatch();
+  void apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops);
+  void deliver();
+  void advance_clock();
+  [[noreturn]] void stop_job();
+  // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
+  // first would end the job before it does).
+  [[noreturn]] void stop_job_together();
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int world_size_ = 1;
+  int pid_ = 0, p_ = 1;
+  bool begun_ = false, active_ = false, ended_ = false, failed_ = false;
+  bool real_time_ = false;
+  double real_start_ = 0;
+  int superstep_ = 0;
+  CallSite site_;
+  CallSite tagsize_site_;  // this superstep's last bsp_set_tagsize
+  Findings findings_;
+  std::unique_ptr<Registrations> regs_;
+  std::unique_ptr<Exchange> exchange_, replies_;
+  Messages messages_;
+  std::vector<PendingGet> gets_;
+  std::vector<PendingHpPut> hpputs_;
+  // The h-relation's parts this rank knows at the call: bytes it sends and receives.
+  std::int64_t bytes_out_ = 0, bytes_in_ = 0;
+  double clock_ = 0;  // virtual bsp_time, seconds since bsp_begin
+  int calls_before_begin_ = 0;
+  bool any_gets_ = false;  // some rank has a get in this superstep: a second exchange returns the data
+};
+
+// The wire records of a superstep's exchange, one kind byte first.
+enum class Record : std::uint8_t { put = 1, get = 2, message = 3 };
+
+}  // namespace bspcheck::mpi

@@ -1,0 +1,112 @@
+// rank_drma.cpp: registration and DRMA calls of one rank (BSPlib 3.1-3.3), checked as the engine
+// checks them (engine/core/world_drma.cpp: the same rules and the same text), resolved through this
+// rank's copy of the slots, and packed for the sync's exchange.
+#include <sstream>
+
+#include "mpi/api/rank.hpp"
+
+namespace bspcheck::mpi {
+
+void Rank::push_reg(const void* ident, int size) {
+  if (size < 0) {
+    // Registered as 0 bytes, as the engine does, so that the slots still line up across ranks.
+    report(Rule::reg_negative_size,
+           "process " + std::to_string(pid_) + " registers an area of size " + std::to_string(size));
+    size = 0;
+  }
+  regs_->push(ident, size, site_);
+}
+
+void Rank::pop_reg(const void* ident) { regs_->pop(ident, site_); }
+
+bool Rank::check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name) {
+  if (pid < 0 || pid >= p_) {
+    report(Rule::bad_pid, "process " + std::to_string(pid_) + " names process " + std::to_string(pid) +
+                              ", outside 0.." + std::to_string(p_ - 1));
+    return false;
+  }
+  if (offset < 0 || nbytes < 0) {
+    report(Rule::api_misuse,
+           "process " + std::to_string(pid_) + " passes a negative " +
+               (offset < 0 ? "offset (" + std::to_string(offset) + ")" : "size (" + std::to_string(nbytes) + ")"));
+    return false;
+  }
+  if (!local && nbytes > 0) {
+    report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes a NULL " + local_name +
+                                 " with nbytes = " + std::to_string(nbytes));
+    return false;
+  }
+  return true;
+}
+
+std::uint64_t Rank::resolve(int target, const void* local, int offset, int nbytes, bool is_put) {
+  const int slot = regs_->find(local);
+  const char* what = is_put ? "destination" : "source";
+  if (slot < 0) {
+    if (local && regs_->pushed_now(local)) {
+      report(Rule::reg_not_active, std::string("the ") + what + " of process " + std::to_string(pid_) + "'s " +
+                                       site_.call +
+                                       " was registered in this superstep; it becomes usable after the "
+                                       "next bsp_sync");
+      return 0;
+    }
+    std::ostringstream s;
+    s << "the " << what << " address " << local << " of process " << pid_ << "'s " << site_.call
+      << " is not registered";
+    report(Rule::reg_unregistered, s.str());
+    return 0;
+  }
+  const Registrations::Entry& e = regs_->entry(slot, target);
+  if (!e.addr) {
+    report(Rule::reg_unregistered,
+           "process " + std::to_string(pid_) + "'s " + site_.call + " reaches process " + std::to_string(target) +
+               ", which registered NULL in that slot",
+           {pid_, target});
+    return 0;
+  }
+  if (static_cast<std::int64_t>(offset) + nbytes > e.size) {
+    std::ostringstream s;
+    s << "process " << pid_ << (is_put ? " writes" : " reads") << " bytes " << offset << ".."
+      << static_cast<std::int64_t>(offset) + nbytes << " of a " << e.size << "-byte area on process " << target;
+    report(is_put ? Rule::bounds_put : Rule::bounds_get, s.str(), {pid_, target});
+    return 0;
+  }
+  return e.addr + static_cast<std::uint64_t>(offset);
+}
+
+void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
+  if (!check_transfer_args(pid, offset, nbytes, src, "source") || nbytes == 0) return;
+  const std::uint64_t target = resolve(pid, dst, offset, nbytes, true);
+  if (!target) return;
+  bytes_out_ += nbytes;
+  if (unbuffered) {
+    // Unbuffered: the source is read at the sync, a moment BSPlib allows (docs/mpi.md).
+    hpputs_.push_back({pid, src, target, nbytes});
+    return;
+  }
+  // Buffered on source: the bytes go into the exchange's buffer now.
+  std::vector<std::byte>& out = exchange_->outgoing(pid);
+  append_value(out, Record::put);
+  append_value(out, std::uint8_t{0});
+  append_value(out, target);
+  append_value(out, static_cast<std::uint32_t>(nbytes));
+  append_bytes(out, src, static_cast<std::size_t>(nbytes));
+}
+
+void Rank::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
+  if (!check_transfer_args(pid, offset, nbytes, dst, "destination") || nbytes == 0) return;
+  const std::uint64_t source = resolve(pid, src, offset, nbytes, false);
+  if (!source) return;
+  bytes_in_ += nbytes;
+  // Both kinds are served at the sync (an hpget's moment is any until the sync's end); an hpget's
+  // value lands before the buffered gets' (rank_sync.cpp).
+  std::vector<std::byte>& out = exchange_->outgoing(pid);
+  append_value(out, Record::get);
+  append_value(out, std::uint8_t{unbuffered});
+  append_value(out, source);
+  append_value(out, static_cast<std::uint32_t>(nbytes));
+  append_value(out, static_cast<std::uint32_t>(gets_.size()));
+  gets_.push_back({dst, nbytes});
+}
+
+}  // namespace bspcheck::mpi

@@ -1,0 +1,283 @@
+// rank_sync.cpp: the end of a superstep on one rank (bsp_sync, bsp_end). The ranks first compare
+// what must agree, in one MPI_Allreduce of a few integers (agreement.hpp): sync or end, the
+// superstep, the numbers of pushes and pops, a digest of the slots the pops name, the tag size
+// requested. Only where they differ is the detail gathered, and rank 0 reports it with the
+// engine's rule and text. Then registrations take effect, the data is exchanged (exchange.hpp)
+// in the engine's order (hp puts, then get sources read, get destinations written, puts
+// written), and the virtual clocks move to the latest one plus g*h + l.
+#include <algorithm>
+#include <cstring>
+#include <sstream>
+
+#include "mpi/api/rank.hpp"
+#include "mpi/transport/agreement.hpp"
+
+namespace bspcheck::mpi {
+
+namespace {
+
+constexpr double kByteCost = 1e-9;     // g, as engine/core/virtual_clock.hpp
+constexpr double kBarrierCost = 1e-5;  // l
+
+std::string describe_pids(const std::vector<int>& pids) {
+  std::ostringstream s;
+  for (std::size_t i = 0; i < pids.size(); ++i) s << (i ? (i + 1 == pids.size() ? " and " : ", ") : "") << pids[i];
+  return s.str();
+}
+
+std::string processes_do(const std::vector<int>& pids, const char* one, const char* many) {
+  return std::string("process") + (pids.size() > 1 ? "es " : " ") + describe_pids(pids) + " " +
+         (pids.size() > 1 ? many : one);
+}
+
+struct StepRecord {
+  int ending = 0;
+  std::int64_t value = 0;
+  SiteRecord site;
+};
+
+struct DeferredPut {
+  std::uint64_t dst;
+  const std::byte* data;
+  std::uint32_t nbytes;
+};
+
+struct GetRequest {
+  int requester;
+  std::uint64_t src;
+  std::uint32_t nbytes, index;
+};
+
+}  // namespace
+
+void Rank::end_superstep(bool ending) {
+  const Registrations::Plan plan = regs_->plan();
+  std::vector<bool> skip_pops;
+  const int tagsize = agree(ending, plan, &skip_pops);
+  apply_registrations(plan, skip_pops);
+  deliver();
+  if (tagsize >= 0) messages_.set_tagsize(tagsize);
+  if (!real_time_) advance_clock();
+  ++superstep_;
+}
+
+int Rank::agree(bool ending, const Registrations::Plan& plan, std::vector<bool>* skip_pops) {
+  const std::int64_t values[] = {ending,
+                                 superstep_,
+                                 plan.pushes,
+                                 plan.pops,
+                                 static_cast<std::int64_t>(plan.digest >> 1),  // 63 bits: negated safely
+                                 messages_.requested(),
+                                 static_cast<std::int64_t>(gets_.size()),
+                                 std::count(plan.pop_slots.begin(), plan.pop_slots.end(), -1) > 0};
+  const std::vector<Spread> s = spread_of(comm_, values);
+  if (!s[0].agreed() || !s[1].agreed()) report_superstep_mismatch(ending, static_cast<int>(s[1].min));
+  if (!s[3].agreed()) report_count_mismatch(plan, false, s[3].min);
+  if (!s[2].agreed()) report_count_mismatch(plan, true, s[2].min);
+  if (!s[4].agreed() || s[7].max > 0) report_pop_disagreement(plan, skip_pops);
+  any_gets_ = s[6].max > 0;
+  if (s[5].max < 0) return -1;  // nobody asked for a new tag size
+  return s[5].agreed() ? static_cast<int>(s[5].max) : report_tagsize_mismatch();
+}
+
+void Rank::report_superstep_mismatch(bool ending, int superstep) {
+  StepRecord mine{ending, superstep_, record_of(site_)};
+  const std::vector<StepRecord> all = gather_all(comm_, mine);
+  if (pid_ == 0) {
+    std::vector<int> in_sync, in_end;
+    for (int r = 0; r < p_; ++r) (all[r].ending ? in_end : in_sync).push_back(r);
+    std::string msg;
+    if (!in_sync.empty()) msg += processes_do(in_sync, "waits", "wait") + " in bsp_sync";
+    if (!in_end.empty())
+      msg += std::string(msg.empty() ? "" : " while ") + processes_do(in_end, "reached", "reached") + " bsp_end";
+    Finding f{rule_id(Rule::superstep_mismatch),
+              rule_severity(Rule::superstep_mismatch),
+              msg + ": the processes disagree on the number of supersteps",
+              {},
+              superstep,
+              {}};
+    for (int r = 0; r < p_; ++r) {
+      f.processes.push_back(r);
+      f.locations.push_back(location_of(all[r].site, r));
+    }
+    findings_.report(f);
+  }
+  stop_job_together();
+}
+
+void Rank::report_count_mismatch(const Registrations::Plan& plan, bool pushes, std::int64_t fewest) {
+  const char* what = pushes ? "bsp_push_reg" : "bsp_pop_reg";
+  StepRecord mine{0, pushes ? plan.pushes : plan.pops, record_of(site_)};
+  // Where this rank differs: its first call without partners on the ranks with fewer.
+  std::int64_t k = 0;
+  for (const Registrations::Call& c : regs_->calls())
+    if (c.push == pushes && k++ == fewest) {
+      CallSite extra = c.site;
+      extra.call = what;
+      mine.site = record_of(extra);
+      break;
+    }
+  const std::vector<StepRecord> all = gather_all(comm_, mine);
+  if (pid_ == 0) {
+    std::ostringstream s;
+    s << "the processes called " << what << " different numbers of times in this superstep (";
+    Finding f{rule_id(pushes ? Rule::reg_count_mismatch : Rule::reg_pop_mismatch),
+              rule_severity(pushes ? Rule::reg_count_mismatch : Rule::reg_pop_mismatch),
+              "",
+              {},
+              superstep_,
+              {}};
+    for (int r = 0; r < p_; ++r) {
+      s << (r ? ", " : "") << "process " << r << ": " << all[r].value;
+      f.processes.push_back(r);
+      f.locations.push_back(location_of(all[r].site, r));
+    }
+    s << ")";
+    f.message = s.str();
+    findings_.report(f);
+  }
+  stop_job_together();  // the slot sequence has no meaning after it (docs/semantics.md)
+}
+
+void Rank::report_pop_disagreement(const Registrations::Plan& plan, std::vector<bool>* skip_pops) {
+  const auto n = static_cast<std::size_t>(plan.pops);
+  std::vector<int> all(n * static_cast<std::size_t>(p_));
+  MPI_Allgather(plan.pop_slots.data(), static_cast<int>(n), MPI_INT, all.data(), static_cast<int>(n), MPI_INT, comm_);
+  std::vector<CallSite> pop_sites;
+  for (const Registrations::Call& c : regs_->calls())
+    if (!c.push) pop_sites.push_back(c.site);
+  skip_pops->assign(n, false);
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<int> unknown;
+    bool differ = false;
+    for (int r = 0; r < p_; ++r) {
+      const int slot = all[static_cast<std::size_t>(r) * n + j];
+      if (slot < 0) unknown.push_back(r);
+      else if (slot != all[j]) differ = true;
+    }
+    if (unknown.empty() && !differ) continue;
+    (*skip_pops)[j] = true;
+    CallSite site = pop_sites[j];
+    site.call = "bsp_pop_reg";
+    const std::vector<SiteRecord> sites = gather_all(comm_, record_of(site));
+    if (pid_ != 0) continue;
+    const Rule rule = unknown.empty() ? Rule::reg_pop_mismatch : Rule::reg_pop_unknown;
+    Finding f{rule_id(rule), rule_severity(rule), "", {}, superstep_, {}};
+    f.message = unknown.empty() ? "the processes' bsp_pop_reg calls name different registration slots"
+                                : processes_do(unknown, "pops", "pop") + " an address that is not registered";
+    std::vector<int> named = unknown;
+    if (named.empty())
+      for (int r = 0; r < p_; ++r) named.push_back(r);
+    for (int r : named) {
+      f.processes.push_back(r);
+      f.locations.push_back(location_of(sites[static_cast<std::size_t>(r)], r));
+    }
+    findings_.report(f);
+  }
+}
+
+int Rank::report_tagsize_mismatch() {
+  const int request = messages_.requested();
+  CallSite site = request >= 0 ? tagsize_site_ : site_;
+  if (request >= 0) site.call = "bsp_set_tagsize";
+  const std::vector<StepRecord> all = gather_all(comm_, StepRecord{0, request, record_of(site)});
+  int value = -1;
+  for (int r = p_ - 1; r >= 0; --r)
+    if (all[r].value >= 0) value = static_cast<int>(all[r].value);  // process 0's, else the first setter's
+  if (pid_ == 0) {
+    std::ostringstream s;
+    s << "the processes set different tag sizes in this superstep (";
+    Finding f{rule_id(Rule::tagsize_mismatch), rule_severity(Rule::tagsize_mismatch), "", {}, superstep_, {}};
+    for (int r = 0; r < p_; ++r) {
+      s << (r ? ", " : "") << "process " << r << ": ";
+      if (all[r].value >= 0) s << all[r].value;
+      else s << "no call";
+      f.processes.push_back(r);
+      f.locations.push_back(location_of(all[r].site, r));
+    }
+    s << ")";
+    f.message = s.str();
+    findings_.report(f);
+  }
+  return value;
+}
+
+void Rank::apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops) {
+  std::vector<Registrations::Entry> gathered;
+  if (plan.pushes > 0) {
+    const std::vector<Registrations::Entry> mine = regs_->own_pushes();
+    const int bytes = static_cast<int>(mine.size() * sizeof(Registrations::Entry));
+    gathered.resize(mine.size() * static_cast<std::size_t>(p_));
+    MPI_Allgather(mine.data(), bytes, MPI_BYTE, gathered.data(), bytes, MPI_BYTE, comm_);
+  }
+  regs_->apply(plan, gathered, skip_pops);
+}
+
+void Rank::deliver() {
+  // Unbuffered puts read their source now, and land first at the target.
+  for (const PendingHpPut& hp : hpputs_) {
+    std::vector<std::byte>& out = exchange_->outgoing(hp.pid);
+    append_value(out, Record::put);
+    append_value(out, std::uint8_t{1});
+    append_value(out, hp.dst);
+    append_value(out, static_cast<std::uint32_t>(hp.nbytes));
+    append_bytes(out, hp.src, static_cast<std::size_t>(hp.nbytes));
+  }
+  hpputs_.clear();
+  exchange_->run();
+
+  std::vector<DeferredPut> puts;
+  std::vector<GetRequest> requests, hp_requests;
+  messages_.start_queue();
+  for (int src = 0; src < p_; ++src) {
+    Reader in(exchange_->received(src));
+    while (!in.done()) {
+      const auto kind = in.value<Record>();
+      if (kind == Record::message) {
+        messages_.take(in, &bytes_in_);
+        continue;
+      }
+      const auto hp = in.value<std::uint8_t>();
+      const auto addr = in.value<std::uint64_t>();
+      const auto nbytes = in.value<std::uint32_t>();
+      if (kind == Record::put) {
+        const std::byte* data = in.take(nbytes);
+        bytes_in_ += nbytes;
+        if (hp) std::memcpy(reinterpret_cast<void*>(addr), data, nbytes);
+        else puts.push_back({addr, data, nbytes});
+      } else {
+        const auto index = in.value<std::uint32_t>();
+        (hp ? hp_requests : requests).push_back({src, addr, nbytes, index});
+      }
+    }
+  }
+  // The sources of all gets are read before any put lands; an hpget's is read with them.
+  if (any_gets_) {
+    for (const auto* list : {&hp_requests, &requests})
+      for (const GetRequest& g : *list) {
+        std::vector<std::byte>& out = replies_->outgoing(g.requester);
+        append_value(out, g.index);
+        append_bytes(out, reinterpret_cast<const void*>(g.src), g.nbytes);
+        bytes_out_ += g.nbytes;
+      }
+    replies_->run();
+    for (int src = 0; src < p_; ++src) {
+      Reader in(replies_->received(src));
+      while (!in.done()) {
+        const PendingGet& g = gets_[in.value<std::uint32_t>()];
+        in.copy_out(g.dst, static_cast<std::size_t>(g.nbytes));
+      }
+    }
+  }
+  gets_.clear();
+  for (const DeferredPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+}
+
+void Rank::advance_clock() {
+  const double mine[] = {clock_, static_cast<double>(std::max(bytes_out_, bytes_in_))};
+  const std::vector<double> latest = max_of(comm_, mine);
+  clock_ = latest[0] + kByteCost * latest[1] + kBarrierCost;
+  bytes_out_ = bytes_in_ = 0;
+}
+
+}  // namespace bspcheck::mpi

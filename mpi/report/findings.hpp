@@ -1,0 +1,47 @@
+// findings.hpp: how a rank of the MPI back end reports a finding: the engine's rule ids
+// (include/bspcheck/rules.def) and its one text form (checker/finding_text), printed on the rank's
+// stderr as the finding happens. A finding one rank decides alone (a bad pid, a bound) is printed
+// by that rank; one the ranks decide together at a sync (a count mismatch) by rank 0 only.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+#include "bspcheck/rules.hpp"
+
+namespace bspcheck::mpi {
+
+// A BSPlib call's place in the program, as bsp.h's macros give it.
+struct CallSite {
+  const char* file = nullptr;
+  int line = 0;
+  const char* call = "";
+};
+
+// A call site in a fixed-size record, for the gathers that detail a disagreement across ranks.
+struct SiteRecord {
+  char file[240] = {};
+  char call[20] = {};
+  int line = 0;
+};
+SiteRecord record_of(const CallSite& site);
+Location location_of(const SiteRecord& site, int process);
+Location location_of(const CallSite& site, int process);
+
+class Findings {
+ public:
+  void set_process(int pid) { pid_ = pid; }
+  // Prints the finding and counts it (an error makes the run fail).
+  void report(const Finding& f);
+  // A finding of this rank's current call, naming this rank (and `processes` when given).
+  void report_here(Rule rule, std::string message, int superstep, const CallSite& site,
+                   std::vector<int> processes = {});
+  int errors() const { return errors_; }
+
+ private:
+  int pid_ = 0;
+  int errors_ = 0;
+};
+
+}  // namespace bspcheck::mpi

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Tests of the MPI back end (stdlib only; docs/mpi.md). Every run has a timeout, so a rank that
+hangs fails the test instead of stalling CTest, and mpiexec's own timeout ends the job's ranks.
+
+Subcommands:
+  agree    run a program built for the engine (directly, BSPCHECK_OPTIONS=procs=P) and its twin
+           built with --backend=mpi (mpiexec -n P) for every P of a list: both exit 0 and print
+           the same lines (as multisets: the ranks' lines interleave in any order under MPI);
+           with --check NAME, the lines are also those tests/e2e/e2e.py computes for the example
+  fires    run an examples/checks program under mpiexec: it exits nonzero (0 for a warning) and
+           prints the finding with the rule id at the line marked "BUG: <rule> @ superstep S,
+           process P" in the source, in superstep S, naming process P
+  clean    a correct program (an examples/checks *_ok.c twin) exits 0 under mpiexec with no
+           finding, warnings included
+  ends     a job whose rank crashes, hangs or leaves the SPMD part early ends (nonzero status)
+           with --expect-rule's finding when given, and leaves no process of the program behind
+"""
+
+import argparse
+import collections
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, os.path.join(HERE, "..", "checks"))
+import checks  # noqa: E402  (the BUG markers' reader)
+import e2e  # noqa: E402  (the examples' expected output)
+
+TIMEOUT = 60
+FINDING_RE = re.compile(r"^bsp-check: (error|warning)\[([a-z0-9-]+)\]: superstep (\d+): (.*)$")
+AT_RE = re.compile(r"^  at (.*):(\d+) \(([^,]*), process (\d+)")
+
+
+class Failure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise Failure(msg)
+
+
+def run(cmd, stdin="", env=None):
+    full_env = dict(os.environ)
+    full_env.pop("BSPCHECK_OPTIONS", None)
+    full_env.update(env or {})
+    try:
+        return subprocess.run(cmd, input=stdin, capture_output=True, text=True, timeout=TIMEOUT, env=full_env)
+    except subprocess.TimeoutExpired as e:
+        raise Failure(f"timed out after {TIMEOUT} s: {' '.join(cmd)}\n{e.stderr or ''}")
+
+
+def mpiexec(a, p, program, args=()):
+    return [a.mpiexec, "-n", str(p), program] + list(args)
+
+
+# MPICH's hydra ends the job when a rank dies, and (MPIEXEC_TIMEOUT) when it runs too long: no
+# rank outlives a hang.
+MPI_ENV = {"MPIEXEC_TIMEOUT": str(TIMEOUT - 10)}
+
+
+def procs_list(spec):
+    out = []
+    for part in spec.split(","):
+        lo, _, hi = part.partition("-")
+        out += range(int(lo), int(hi or lo) + 1)
+    return out
+
+
+def lines(text):
+    return collections.Counter(line for line in text.splitlines() if line.strip())
+
+
+def cmd_agree(a):
+    for p in procs_list(a.procs):
+        eng = run([a.engine] + a.args, a.stdin, {"BSPCHECK_OPTIONS": f"procs={p}"})
+        check(eng.returncode == 0, f"p={p}: the engine's run exited {eng.returncode}:\n{eng.stderr}")
+        res = run(mpiexec(a, p, a.program, a.args), a.stdin, MPI_ENV)
+        check(res.returncode == 0, f"p={p}: mpiexec exited {res.returncode}:\n{res.stdout}\n{res.stderr}")
+        got, want = lines(res.stdout), lines(eng.stdout)
+        check(got == want, f"p={p}: the MPI run's lines differ from the engine's:\n"
+                           f"only under MPI: {sorted((got - want).elements())}\n"
+                           f"only in the engine: {sorted((want - got).elements())}")
+        if a.check:
+            expected = collections.Counter(line for _, line in e2e.EXPECT[a.check](p, a.args, a.stdin))
+            check(got == expected, f"p={p}: the MPI run's lines are not the example's:\n"
+                                   f"got {sorted(got.elements())}\nwant {sorted(expected.elements())}")
+        print(f"p={p}: {sum(got.values())} lines, as the engine's")
+    return 0
+
+
+def findings(stderr):
+    """[(severity, rule, superstep, message, [(file, line, call, process)])] printed by the ranks."""
+    out = []
+    for text in stderr.splitlines():
+        m = FINDING_RE.match(text)
+        if m:
+            out.append((m.group(1), m.group(2), int(m.group(3)), m.group(4), []))
+            continue
+        m = AT_RE.match(text)
+        if m and out:
+            out[-1][4].append((m.group(1), int(m.group(2)), m.group(3), int(m.group(4))))
+    return out
+
+
+def cmd_fires(a):
+    base = os.path.basename(a.source)
+    marks = [(line, pos) for line, _, pos in checks.marked_positions(a.source, a.rule)]
+    check(marks, f"{base} has no line marked 'BUG: {a.rule}'")
+    for p in procs_list(a.procs):
+        res = run(mpiexec(a, p, a.program), env=MPI_ENV)
+        if a.warning:
+            check(res.returncode == 0, f"p={p}: a warning only, yet exit {res.returncode}:\n{res.stderr}")
+        else:
+            check(res.returncode != 0, f"p={p}: exited 0 with the bug in it:\n{res.stderr}")
+        found = findings(res.stderr)
+        check(found, f"p={p}: no finding printed:\n{res.stdout}\n{res.stderr}")
+        rules = {f[1] for f in found}
+        check(rules <= {a.rule} | set(a.also), f"p={p}: other rules fired: {sorted(rules)}\n{res.stderr}")
+        for line, pos in marks:
+            superstep, process = pos if pos else (None, "any")
+            want_pid = p - 1 if process == "last" else (None if process == "any" else int(process))
+            hit = any(f[1] == a.rule and (superstep is None or f[2] == superstep) and
+                      any(os.path.basename(l[0]) == base and l[1] == line and (want_pid is None or l[3] == want_pid)
+                          for l in f[4]) for f in found)
+            check(hit, f"p={p}: no {a.rule} at {base}:{line} in superstep {superstep} by process {process}:\n"
+                       f"{res.stderr}")
+        print(f"p={p}: {a.rule} at {base}:{','.join(str(m[0]) for m in marks)}, exit {res.returncode}")
+    return 0
+
+
+def cmd_clean(a):
+    for p in procs_list(a.procs):
+        res = run(mpiexec(a, p, a.program), env=MPI_ENV)
+        found = findings(res.stderr)  # none at all, warnings included (as tests/checks asks of the twins)
+        check(res.returncode == 0 and not found, f"p={p}: exit {res.returncode}, findings:\n{res.stderr}")
+        print(f"p={p}: clean")
+    return 0
+
+
+def leftovers(program):
+    """The processes still running the program (by its process name, which the kernel cuts at 15
+    characters; not by command line, which this script's own holds too)."""
+    res = subprocess.run(["pgrep", "-x", os.path.basename(program)[:15]], capture_output=True, text=True)
+    return res.stdout.split()
+
+
+def cmd_ends(a):
+    env = dict(MPI_ENV)
+    if a.timeout:
+        env["MPIEXEC_TIMEOUT"] = str(a.timeout)
+    for p in procs_list(a.procs):
+        res = run(mpiexec(a, p, a.program, a.args), env=env)
+        check(res.returncode != 0, f"p={p}: the job exited 0:\n{res.stderr}")
+        # mpiexec has returned; its ranks' exits may take a moment to be reaped.
+        for _ in range(50):
+            if not leftovers(a.program):
+                break
+            time.sleep(0.2)
+        check(not leftovers(a.program), f"p={p}: processes left behind: {leftovers(a.program)}")
+        if a.expect_rule:
+            check(any(f[1] == a.expect_rule for f in findings(res.stderr)),
+                  f"p={p}: no {a.expect_rule} finding:\n{res.stderr}")
+        print(f"p={p}: the job ended with status {res.returncode}")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mpiexec", default="mpiexec")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    sp = sub.add_parser("agree")
+    sp.add_argument("--engine", required=True)
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--procs", default="1-4")
+    sp.add_argument("--check", choices=sorted(e2e.EXPECT))
+    sp.add_argument("--stdin", default="")
+    sp.add_argument("args", nargs="*")
+    sp = sub.add_parser("fires")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--source", required=True)
+    sp.add_argument("--rule", required=True)
+    sp.add_argument("--also", action="append", default=[])
+    sp.add_argument("--procs", default="2-4")
+    sp.add_argument("--warning", action="store_true", help="the rule is a warning: the run exits 0")
+    sp = sub.add_parser("ends")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--procs", default="2-4")
+    sp.add_argument("--expect-rule")
+    sp.add_argument("--timeout", type=int, help="MPIEXEC_TIMEOUT for the job (a hang)")
+    sp.add_argument("args", nargs="*")
+    sp = sub.add_parser("clean")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--procs", default="1-4")
+    a = ap.parse_args()
+    try:
+        return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends}[a.cmd](a)
+    except Failure as e:
+        print(f"FAIL: {e}")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
