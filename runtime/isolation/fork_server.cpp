@@ -21,9 +21,12 @@
 #include <iostream>
 #include <new>
 
+#include "runtime/base/outside_files.hpp"
+#include "runtime/base/runtime_file.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/executable/executable_symbols.hpp"
 #include "runtime/fibers/fiber_stack.hpp"
+#include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server_protocol.hpp"
 #include "runtime/isolation/main_stack.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
@@ -37,7 +40,7 @@ namespace {
 constexpr std::size_t kSnapshotLimit = 16u << 20;
 
 bool redirect(int fd, const char* path) {
-  int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int f = open_outside(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (f < 0) return false;
   dup2(f, fd);
   close(f);
@@ -106,6 +109,7 @@ bool open_streams(const fork_protocol::RequestFields& request) {
 // The start of a run in the process that makes it: its output files, its standard input from
 // where the server's stood, its options.
 bool begin_run(const fork_protocol::RequestFields& request, off_t input_at) {
+  begin_run_file_view();  // the run's own files, over the real ones and what the server's main wrote
   if (!open_streams(request)) return false;
   if (input_at >= 0) lseek(STDIN_FILENO, input_at, SEEK_SET);
   // Not in the environment (runtime/options/driver_environment.hpp); the request outlives the run.
@@ -171,7 +175,7 @@ pid_t spawn(int session_fd, const int run_fds[3]) {
     if (getppid() != server) std::_Exit(0);
     close(session_fd);
     for (int i = 0; i < 3; ++i)
-      if (run_fds[i] >= 0) close(run_fds[i]);
+      if (run_fds[i] >= 0 && !is_runtime_fd(run_fds[i])) close(run_fds[i]);  // (the number may be reused by now)
     if (g_runs_per_worker > 1) {
       void* page = mmap(nullptr, sizeof(WorkerKeeps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (page != MAP_FAILED && ProcessSnapshot::leave_unsaved(page, sizeof(WorkerKeeps)))
