@@ -486,8 +486,8 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
 // outside, the kernel's alarm) dies as it would without bsp-check: it may have struck anywhere,
 // even inside malloc, where this handler could not safely build a report.
 void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
-  const bool self_sent =
-      (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) && info->si_pid == getpid();
+  const bool self_sent = (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) &&
+                         info->si_pid == static_cast<pid_t>(syscall(SYS_getpid));
   if (!self_sent || !g_world || in_forked_child()) {
     signal(sig, SIG_DFL);
     raise(sig);
@@ -714,7 +714,7 @@ extern "C" void* __libc_stack_end;                           // glibc: the top o
 rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
 bool g_stack_rlimit_changed = false;
 void size_main_stack(std::size_t stack_size) {
-  if (getpid() != static_cast<pid_t>(syscall(SYS_gettid))) return;  // not the main thread
+  if (syscall(SYS_getpid) != syscall(SYS_gettid)) return;  // not the main thread
   rlimit rl{};
   if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
   char here;

@@ -167,8 +167,8 @@ void serve_as_worker(off_t input_at) {
 // Forks a worker; returns its pid in the server (-1 when fork failed) and 0 in the worker itself,
 // which has become one.
 pid_t spawn(int session_fd, const int run_fds[3]) {
-  const pid_t server = getpid();
-  std::fflush(nullptr);  // nothing buffered may be written twice
+  const pid_t server = static_cast<pid_t>(syscall(SYS_getpid));  // the kernel's (not --stable-pid's)
+  std::fflush(nullptr);                                          // nothing buffered may be written twice
   const pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a worker never outlives its server

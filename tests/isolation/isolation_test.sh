@@ -3,7 +3,8 @@
 # no other run's files (issue 42): a file as a critical section, a log each process appends to, a
 # file created only if absent, each over 200 seeds at -j 1, -j 2 and without the fork server; the
 # user's files untouched by a run that overwrites, renames and removes them and then crashes; and
-# the fallback, forced with BSPCHECK_FILE_VIEW=refuse, which runs one at a time and says so.
+# the fallback, forced with BSPCHECK_FILE_VIEW=refuse, which runs one at a time and says so; and
+# --stable-pid (issue 42, item 4).
 # Usage: isolation_test.sh BSP-CHECK BSPCC [CFLAGS]
 set -uo pipefail
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
@@ -16,7 +17,7 @@ mkdir -p "$work/cwd" "$work/tmp"
 export TMPDIR="$work/tmp"
 cd "$work/cwd" || exit 1
 fail=0
-for prog in file_lock append_log create_if_absent clobber; do
+for prog in file_lock append_log create_if_absent clobber pid_named_files; do
   # shellcheck disable=SC2086
   "$BSPCC" $CFLAGS "$here/programs/$prog.c" -o "$work/$prog" || { echo "FAIL: cannot compile $prog.c"; exit 1; }
 done
@@ -69,6 +70,21 @@ out="$(BSPCHECK_FILE_VIEW=refuse "$BSPCHECK" run -p 3 --seeds 5 -j 2 "$work/crea
   { echo "FAIL: forced fallback: create_if_absent did not meet the earlier run's file"; echo "$out" | tail -3; fail=1; }
 [ -e bsp-check-isolation.once ] || { echo "FAIL: forced fallback: the run did not write the real directory"; fail=1; }
 rm -f ./*.trace bsp-check-isolation.once
+
+# --stable-pid: each process has an id of its own, the same in every run (the files it names after
+# getpid() never collide, and what it draws from srand(getpid()) is the same under every seed);
+# without it the processes share the OS process's id, and their files collide.
+out="$("$BSPCHECK" run -v -p 4 --seeds 50 -j 2 --stable-pid "$work/pid_named_files" 2>&1)"; status=$?
+[ "$status" = 0 ] || { echo "FAIL: --stable-pid: status $status"; echo "$out" | tail -3; fail=1; }
+[ "$(grep '^process 2 drew' <<<"$out" | sort -u | wc -l)" = 1 ] && [ "$(grep -c '^process 2 drew' <<<"$out")" = 50 ] ||
+  { echo "FAIL: --stable-pid: process 2 did not draw the same number in all 50 runs"; fail=1; }
+[ "$(grep '^process [0-3] drew' <<<"$out" | sort -u | wc -l)" = 4 ] ||
+  { echo "FAIL: --stable-pid: the processes do not have ids of their own"; fail=1; }
+out="$("$BSPCHECK" run -p 4 --seeds 5 "$work/pid_named_files" 2>&1)"; status=$?
+[ "$status" = 1 ] && grep -q "another process has the same id" <<<"$out" ||
+  { echo "FAIL: without --stable-pid the processes' ids should be the one OS process's"; echo "$out" | tail -3; fail=1; }
+rm -f ./*.trace
+nothing_left "--stable-pid"
 
 [ "$fail" = 0 ] && echo "isolation: ok"
 exit "$fail"
