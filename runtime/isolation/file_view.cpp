@@ -1,5 +1,6 @@
 #include "runtime/isolation/file_view.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/mount.h>
@@ -35,9 +36,9 @@ Covered g_covered[kMaxCovered];
 int g_count = 0;
 char g_cwd[PATH_MAX];
 bool g_private = false;
-bool g_in_user_namespace = false;  // the overlay then keeps its marks in user.* attributes
-int g_session_namespace = -1;      // the mount namespace a fork server's runs start from
-char g_refusal[256];               // why there is no view, when the driver asked for one
+bool g_in_user_namespace = false;             // the overlay then keeps its marks in user.* attributes
+char g_refusal[256];                          // why there is no view, when the driver asked for one
+int g_run_upper[kMaxCovered] = {-1, -1, -1};  // a fork server's run: its upper directories, to read
 
 void refuse(const char* what, int error) {
   std::snprintf(g_refusal, sizeof g_refusal, "%s%s%s", what, error ? ": " : "", error ? std::strerror(error) : "");
@@ -152,6 +153,7 @@ bool lay_overlays(bool over_session, int* uppers) {
     ok = mount("bsp-check", c.path, "overlay", 0, options) == 0;
     if (!ok) refuse("the kernel refused an overlay over the run's directories", errno);
     if (ok && uppers) uppers[i] = out_of_the_way(openat(scratch, upper, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (ok && !uppers) g_run_upper[i] = out_of_the_way(openat(scratch, upper, O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   }
   // A run's overlays keep its tmpfs; the session's stays open too, mounted in its own detached
   // tree, so that the runs can lay its upper directories below theirs.
@@ -179,7 +181,6 @@ bool make_session_view() {
   int uppers[kMaxCovered];
   if (!lay_overlays(false, uppers)) return false;
   for (int i = 0; i < g_count; ++i) g_covered[i].session_upper = uppers[i];
-  g_session_namespace = out_of_the_way(open("/proc/self/ns/mnt", O_RDONLY | O_CLOEXEC));
   return true;
 }
 
@@ -198,18 +199,34 @@ __attribute__((constructor(101))) void make_view_at_load() {
 
 void begin_run_file_view() {
   if (!g_private) return;
-  // Back to the server's namespace (a worker's previous run left it in its own), and a new one
-  // for this run: the previous run's layers go with the namespace it leaves.
-  g_private = g_session_namespace >= 0 && setns(g_session_namespace, CLONE_NEWNS) == 0 && unshare(CLONE_NEWNS) == 0;
+  // A namespace of the child's own, in the server's (whose view it copies, and must not write).
+  g_private = unshare(CLONE_NEWNS) == 0;
   if (!g_private) {
     refuse("cannot enter a mount namespace for the run", errno);
     std::fprintf(stderr, "bsp-check: error: %s\n", g_refusal);
-    std::_Exit(2);  // the run would write the server's view, which every later run sees
+    std::_Exit(2);  // its runs would write the server's view, which every later run sees
   }
   if (!lay_overlays(true, nullptr)) {
     std::fprintf(stderr, "bsp-check: error: %s\n", g_refusal);
     std::_Exit(2);
   }
+}
+
+bool file_view_written() {
+  for (int i = 0; g_private && i < g_count; ++i) {
+    const int fd = g_run_upper[i];
+    if (fd < 0) continue;
+    // Any entry but . and .. (a file, a directory, a whiteout for a removed file).
+    alignas(8) char entries[512];
+    lseek(fd, 0, SEEK_SET);
+    for (long n; (n = syscall(SYS_getdents64, fd, entries, sizeof entries)) > 0;)
+      for (long at = 0; at < n;) {
+        const auto* d = reinterpret_cast<const dirent64*>(entries + at);
+        if (std::strcmp(d->d_name, ".") != 0 && std::strcmp(d->d_name, "..") != 0) return true;
+        at += d->d_reclen;
+      }
+  }
+  return false;
 }
 
 const char* file_view_refusal() { return g_refusal[0] ? g_refusal : nullptr; }

@@ -23,10 +23,14 @@ namespace bspcheck::rt {
 // as if the kernel refused it: the fallback's test). Taken out of the environment at load.
 inline constexpr const char* kFileViewEnvironment = "BSPCHECK_FILE_VIEW";
 
-// In a fork server's run, before the run's code: the run's own view, in place of the previous
-// run's (a worker) or over the server's (a forked child's first run). Does nothing where the
-// session has no view.
+// In a forked child of a fork server, before it saves bsp_begin: its own view, over the real
+// directories and the server's. Does nothing where the session has no view.
 void begin_run_file_view();
+
+// Whether a run of this worker wrote in its view (its upper directories are not empty): the
+// worker then ends, and a fresh one with a fresh view makes the next run. A worker whose runs
+// write nothing keeps its view from run to run, at no cost (docs/performance.md).
+bool file_view_written();
 
 // Why the driver asked for a private view and this process has none (a sentence for the
 // session's summary), or nullptr: a view was made, or none was asked for.

@@ -109,7 +109,6 @@ bool open_streams(const fork_protocol::RequestFields& request) {
 // The start of a run in the process that makes it: its output files, its standard input from
 // where the server's stood, its options.
 bool begin_run(const fork_protocol::RequestFields& request, off_t input_at) {
-  begin_run_file_view();  // the run's own files, over the real ones and what the server's main wrote
   if (!open_streams(request)) return false;
   if (input_at >= 0) lseek(STDIN_FILENO, input_at, SEEK_SET);
   // Not in the environment (runtime/options/driver_environment.hpp); the request outlives the run.
@@ -174,6 +173,9 @@ pid_t spawn(int session_fd, const int run_fds[3]) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a worker never outlives its server
     if (getppid() != server) std::_Exit(0);
     close(session_fd);
+    // The worker's own view of the files, made before it saves bsp_begin: each of its runs that
+    // writes no file leaves the view as it found it, and the next run takes it as it is.
+    begin_run_file_view();
     for (int i = 0; i < 3; ++i)
       if (run_fds[i] >= 0 && !is_runtime_fd(run_fds[i])) close(run_fds[i]);  // (the number may be reused by now)
     if (g_runs_per_worker > 1) {
@@ -268,7 +270,9 @@ void finish_served_run(int exit_status) {
   std::fflush(nullptr);
   // A worker that cannot come back ends as any process does (and the server posts how from
   // waitpid); exit goes on with whatever it has left, a sanitizer's leak check among it.
-  if (!ProcessSnapshot::prepare_restore()) return;
+  // A run that wrote files ends its worker: the next run needs a fresh view of them, which a
+  // fresh worker makes (runtime/isolation/file_view.hpp).
+  if (file_view_written() || !ProcessSnapshot::prepare_restore()) return;
   if (g_keeps) g_keeps->streams_open = g_keeps->streams_open && streams_as_opened();
   Channel& c = *g_channel;
   c.status = (exit_status & 0xff) << 8;  // as waitpid reports an exit
