@@ -87,6 +87,7 @@ class Rank {
   int report_tagsize_mismatch();
   void apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops);
   void deliver();
+  void report_unread_messages();  // queue-unconsumed, before the queue is replaced
   void advance_clock();
   [[noreturn]] void stop_job();
   // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting

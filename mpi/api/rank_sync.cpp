@@ -51,6 +51,7 @@ struct GetRequest {
 }  // namespace
 
 void Rank::end_superstep(bool ending) {
+  report_unread_messages();
   const Registrations::Plan plan = regs_->plan();
   std::vector<bool> skip_pops;
   const int tagsize = agree(ending, plan, &skip_pops);
@@ -234,7 +235,7 @@ void Rank::deliver() {
     while (!in.done()) {
       const auto kind = in.value<Record>();
       if (kind == Record::message) {
-        messages_.take(in, &bytes_in_);
+        messages_.take(in, src, &bytes_in_);
         continue;
       }
       const auto hp = in.value<std::uint8_t>();
@@ -271,6 +272,19 @@ void Rank::deliver() {
   }
   gets_.clear();
   for (const DeferredPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+}
+
+void Rank::report_unread_messages() {
+  // Decided by the receiving rank alone: its queue is its own (engine/core/world_bsmp.cpp's text).
+  const int unread = messages_.count();
+  if (unread == 0) return;
+  const std::vector<int> senders = messages_.unread_senders();
+  std::ostringstream senders_text;
+  for (std::size_t i = 0; i < senders.size(); ++i) senders_text << (i ? ", " : "") << senders[i];
+  report(Rule::queue_unconsumed, "process " + std::to_string(pid_) + " left " + std::to_string(unread) + " message" +
+                                     (unread == 1 ? "" : "s") + " unread (from process" +
+                                     (senders.size() > 1 ? "es " : " ") + senders_text.str() + ") at " + site_.call +
+                                     "; unread messages vanish when the next superstep starts");
 }
 
 void Rank::advance_clock() {
