@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/api/put_sites.hpp"
 #include "mpi/messages/messages.hpp"
 #include "mpi/registration/registrations.hpp"
 #include "mpi/report/findings.hpp"
@@ -69,6 +70,7 @@ class Rank {
     const void* src;
     std::uint64_t dst;
     int nbytes;
+    std::uint32_t site;
   };
 
   void start_mpi(int* argc, char*** argv);
@@ -106,6 +108,7 @@ class Rank {
   Findings findings_;
   std::unique_ptr<Registrations> regs_;
   std::unique_ptr<Exchange> exchange_, replies_;
+  std::unique_ptr<PutSites> put_sites_;
   Messages messages_;
   std::vector<PendingGet> gets_;
   std::vector<PendingHpPut> hpputs_;
@@ -117,6 +120,7 @@ class Rank {
 };
 
 // The wire records of a superstep's exchange, one kind byte first.
-enum class Record : std::uint8_t { put = 1, get = 2, message = 3 };
+// A put names its call site by an id (put_sites.hpp), which a site record defines once.
+enum class Record : std::uint8_t { put = 1, get = 2, message = 3, site = 4 };
 
 }  // namespace bspcheck::mpi

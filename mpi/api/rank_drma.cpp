@@ -79,17 +79,19 @@ void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool
   const std::uint64_t target = resolve(pid, dst, offset, nbytes, true);
   if (!target) return;
   bytes_out_ += nbytes;
+  std::vector<std::byte>& out = exchange_->outgoing(pid);
+  const std::uint32_t site = put_sites_->announce(site_, pid, out, Record::site);
   if (unbuffered) {
     // Unbuffered: the source is read at the sync, a moment BSPlib allows (docs/mpi.md).
-    hpputs_.push_back({pid, src, target, nbytes});
+    hpputs_.push_back({pid, src, target, nbytes, site});
     return;
   }
   // Buffered on source: the bytes go into the exchange's buffer now.
-  std::vector<std::byte>& out = exchange_->outgoing(pid);
   append_value(out, Record::put);
   append_value(out, std::uint8_t{0});
   append_value(out, target);
   append_value(out, static_cast<std::uint32_t>(nbytes));
+  append_value(out, site);
   append_bytes(out, src, static_cast<std::size_t>(nbytes));
 }
 

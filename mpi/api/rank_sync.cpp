@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "mpi/api/rank.hpp"
+#include "mpi/report/put_collisions.hpp"
 #include "mpi/transport/agreement.hpp"
 
 namespace bspcheck::mpi {
@@ -34,12 +35,6 @@ struct StepRecord {
   int ending = 0;
   std::int64_t value = 0;
   SiteRecord site;
-};
-
-struct DeferredPut {
-  std::uint64_t dst;
-  const std::byte* data;
-  std::uint32_t nbytes;
 };
 
 struct GetRequest {
@@ -222,12 +217,13 @@ void Rank::deliver() {
     append_value(out, std::uint8_t{1});
     append_value(out, hp.dst);
     append_value(out, static_cast<std::uint32_t>(hp.nbytes));
+    append_value(out, hp.site);
     append_bytes(out, hp.src, static_cast<std::size_t>(hp.nbytes));
   }
   hpputs_.clear();
   exchange_->run();
 
-  std::vector<DeferredPut> puts;
+  std::vector<LandingPut> puts;
   std::vector<GetRequest> requests, hp_requests;
   messages_.start_queue();
   for (int src = 0; src < p_; ++src) {
@@ -238,14 +234,19 @@ void Rank::deliver() {
         messages_.take(in, src, &bytes_in_);
         continue;
       }
+      if (kind == Record::site) {
+        put_sites_->define(src, in);
+        continue;
+      }
       const auto hp = in.value<std::uint8_t>();
       const auto addr = in.value<std::uint64_t>();
       const auto nbytes = in.value<std::uint32_t>();
       if (kind == Record::put) {
+        const auto site = in.value<std::uint32_t>();
         const std::byte* data = in.take(nbytes);
         bytes_in_ += nbytes;
         if (hp) std::memcpy(reinterpret_cast<void*>(addr), data, nbytes);
-        else puts.push_back({addr, data, nbytes});
+        else puts.push_back({addr, nbytes, data, src, put_sites_->site(src, site)});
       } else {
         const auto index = in.value<std::uint32_t>();
         (hp ? hp_requests : requests).push_back({src, addr, nbytes, index});
@@ -271,7 +272,9 @@ void Rank::deliver() {
     }
   }
   gets_.clear();
-  for (const DeferredPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+  if (puts.size() > 1)
+    for (const Finding& f : put_collisions(puts, pid_, superstep_)) findings_.report(f);
+  for (const LandingPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
 }
 
 void Rank::report_unread_messages() {
