@@ -71,7 +71,11 @@ class Rank {
     std::uint64_t dst;
     int nbytes;
     std::uint32_t site;
+    CallSite call_site;
+    std::uint64_t src_digest;  // the source's contents at the call (hp-src-modified)
   };
+  // A digest of n bytes: equal contents, equal digests; a change is missed with odds 2^-64.
+  static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
   bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);

@@ -212,6 +212,13 @@ void Rank::apply_registrations(const Registrations::Plan& plan, const std::vecto
 void Rank::deliver() {
   // Unbuffered puts read their source now, and land first at the target.
   for (const PendingHpPut& hp : hpputs_) {
+    if (digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
+      findings_.report_here(Rule::hp_src_modified,
+                            "the source of process " + std::to_string(pid_) + "'s " + hp.call_site.call + " (" +
+                                std::to_string(hp.nbytes) + " bytes on process " + std::to_string(pid_) +
+                                ") changed between the call and the end of the superstep; an unbuffered operation "
+                                "may read its source at any moment in between",
+                            superstep_, hp.call_site, {pid_, pid_});
     std::vector<std::byte>& out = exchange_->outgoing(hp.pid);
     append_value(out, Record::put);
     append_value(out, std::uint8_t{1});
