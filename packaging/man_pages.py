@@ -156,7 +156,7 @@ def wrapper_page(m, name, source_text):
     out += [".SH EXAMPLES", ".nf", esc(f"{name} -O2 prog.{'c' if name == 'bspcc' else 'cpp'} -o prog"),
             esc("bsp-check ./prog"), ".fi"]
     out += [".SH SEE ALSO", "\\fB" + other + "\\fR(1), \\fBbsp\\-check\\fR(1), \\fBbspcheck\\-options\\fR(7),",
-            esc(DOCS + "/dialects.md") + ",", esc(DOCS + "/mpi.md")]
+            esc(DOCS + "/dialects.md") + ",", ".br", esc(DOCS + "/mpi.md")]  # two long paths: a line each
     return out
 
 

@@ -4,6 +4,8 @@
 #include "runtime/base/rng.hpp"
 #include "runtime/base/runtime_file.hpp"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cstring>
 #include <sstream>
@@ -61,8 +63,14 @@ Writer::~Writer() {
   if (rt::close_runtime_file(f_) != 0) note_write_error();
   // A trace cut short by a write error would later be refused as damaged, or replay a part of
   // the run as if it were the whole: it is not left behind (a regular file only: never a device).
-  std::error_code ec;
-  if (write_errno_ != 0 && std::filesystem::is_regular_file(path_, ec)) std::remove(path_.c_str());
+  // Looked at and removed where it was written: in the session's file system, not a run's view
+  // of it (runtime/base/outside_files.hpp).
+  if (write_errno_ != 0) {
+    const int fd = rt::open_outside(path_.c_str(), O_PATH | O_CLOEXEC);
+    struct stat st {};
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) rt::unlink_outside(path_.c_str());
+    if (fd >= 0) close(fd);
+  }
   errno = program_errno;
 }
 

@@ -36,6 +36,7 @@
 #include "runtime/isolation/libc_start_state.hpp"
 #include "engine/host/entry_points.hpp"
 #include "engine/core/foreign_contexts.hpp"
+#include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
 #include "runtime/options/driver_environment.hpp"
@@ -45,6 +46,7 @@
 #include "runtime/isolation/private_globals.hpp"
 #include "runtime/executable/program_image.hpp"
 #include "runtime/base/interpose.hpp"
+#include "runtime/base/outside_files.hpp"
 
 using bspcheck::rt::next_definition;
 
@@ -115,8 +117,13 @@ void write_report_file() {
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
   const std::string text =
       checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  std::ofstream out(options().report_file);
-  out << text;
+  const int fd = open_outside(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  for (std::size_t at = 0; fd >= 0 && at < text.size();) {
+    const ssize_t k = write(fd, text.data() + at, text.size() - at);
+    if (k <= 0) break;
+    at += static_cast<std::size_t>(k);
+  }
+  if (fd >= 0) close(fd);
 }
 
 // The report of the sections so far (the run's findings, without those outside the SPMD part).
@@ -149,6 +156,9 @@ checker::RunReport sections_so_far(bool completed) {
     r.findings.insert(r.findings.end(), found.begin(), found.end());
     for (std::string& line : w->unchecked()) r.unchecked.push_back(std::move(line));
   }
+  if (const char* why = file_view_refusal())
+    r.unchecked.push_back(std::string("each run's own view of the files it writes (") + why +
+                          "): runs see and change the real working directory and temporary directory");
   return r;
 }
 
@@ -205,7 +215,7 @@ void write_report_so_far() {
   const std::size_t n = checker::run_report_to_buffer(
       head, {&g_finished_sections.findings, &w->diagnostics().findings(), &g_outside_findings}, buf, kMaxBytes);
   if (n > 0 && !(delivers_reports() && deliver_report(std::string_view(buf, n)))) {
-    const int fd = open(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    const int fd = open_outside(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     for (std::size_t at = 0; fd >= 0 && at < n;) {
       const ssize_t k = write(fd, buf + at, n - at);
       if (k <= 0) break;
@@ -476,8 +486,8 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
 // outside, the kernel's alarm) dies as it would without bsp-check: it may have struck anywhere,
 // even inside malloc, where this handler could not safely build a report.
 void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
-  const bool self_sent =
-      (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) && info->si_pid == getpid();
+  const bool self_sent = (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) &&
+                         info->si_pid == static_cast<pid_t>(syscall(SYS_getpid));
   if (!self_sent || !g_world || in_forked_child()) {
     signal(sig, SIG_DFL);
     raise(sig);
@@ -705,7 +715,7 @@ extern "C" void* __libc_stack_end;                           // glibc: the top o
 rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
 bool g_stack_rlimit_changed = false;
 void size_main_stack(std::size_t stack_size) {
-  if (getpid() != static_cast<pid_t>(syscall(SYS_gettid))) return;  // not the main thread
+  if (syscall(SYS_getpid) != syscall(SYS_gettid)) return;  // not the main thread
   rlimit rl{};
   if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
   char here;

@@ -104,6 +104,10 @@ struct Options {
   // virtual clock, a fixed epoch plus its virtual bsp_time: the same under every seed
   // (engine/core/libc_clocks.cpp). For programs that seed rand with the time or print timings.
   bool virtual_time = false;
+  // getpid() gives process k the same value in every run (kStablePidBase + k, above any real
+  // process id; kill() of it signals the program itself), so that a program that seeds rand with
+  // its pid or names scratch files after it is reproducible (engine/core/libc_pid.cpp).
+  bool stable_pid = false;
   bool checks = true;                       // run the checker (findings); false = runtime only
   std::vector<std::string> disabled_rules;  // rule ids never reported (e.g. "put-collision")
   std::string suppressions_file;            // findings matching a line of this file are dropped

@@ -104,6 +104,7 @@ void Rank::begin(int maxprocs) {
   regs_ = std::make_unique<Registrations>(p_, pid_);
   exchange_ = std::make_unique<Exchange>(comm_, p_);
   replies_ = std::make_unique<Exchange>(comm_, p_);
+  put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
   real_start_ = MPI_Wtime();
   // The engine's processes 1..p-1 run main again inside the run, so the calls they make before

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "mpi/api/put_sites.hpp"
 #include "mpi/messages/messages.hpp"
 #include "mpi/registration/registrations.hpp"
 #include "mpi/report/findings.hpp"
@@ -69,7 +70,12 @@ class Rank {
     const void* src;
     std::uint64_t dst;
     int nbytes;
+    std::uint32_t site;
+    CallSite call_site;
+    std::uint64_t src_digest;  // the source's contents at the call (hp-src-modified)
   };
+  // A digest of n bytes: equal contents, equal digests; a change is missed with odds 2^-64.
+  static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
   bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);
@@ -87,6 +93,7 @@ class Rank {
   int report_tagsize_mismatch();
   void apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops);
   void deliver();
+  void report_unread_messages();  // queue-unconsumed, before the queue is replaced
   void advance_clock();
   [[noreturn]] void stop_job();
   // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
@@ -105,6 +112,7 @@ class Rank {
   Findings findings_;
   std::unique_ptr<Registrations> regs_;
   std::unique_ptr<Exchange> exchange_, replies_;
+  std::unique_ptr<PutSites> put_sites_;
   Messages messages_;
   std::vector<PendingGet> gets_;
   std::vector<PendingHpPut> hpputs_;
@@ -116,6 +124,7 @@ class Rank {
 };
 
 // The wire records of a superstep's exchange, one kind byte first.
-enum class Record : std::uint8_t { put = 1, get = 2, message = 3 };
+// A put names its call site by an id (put_sites.hpp), which a site record defines once.
+enum class Record : std::uint8_t { put = 1, get = 2, message = 3, site = 4 };
 
 }  // namespace bspcheck::mpi

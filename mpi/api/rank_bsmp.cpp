@@ -70,6 +70,11 @@ void Rank::move(void* payload, int reception_nbytes) {
       return;
     }
     if (n) std::memcpy(payload, messages_.front_payload_data(), static_cast<std::size_t>(n));
+    if (reception_nbytes > 0 && n < messages_.front_payload())
+      report(Rule::move_truncated, "process " + std::to_string(pid_) + " moved a payload of " +
+                                       std::to_string(messages_.front_payload()) + " bytes into a reception area of " +
+                                       std::to_string(n) + " bytes: " + std::to_string(messages_.front_payload() - n) +
+                                       " bytes were dropped");
     messages_.drop_front();
   }
 }

@@ -3,6 +3,8 @@
 // rank's copy of the slots, and packed for the sync's exchange.
 #include <sstream>
 
+#include <cstring>
+
 #include "mpi/api/rank.hpp"
 
 namespace bspcheck::mpi {
@@ -74,22 +76,38 @@ std::uint64_t Rank::resolve(int target, const void* local, int offset, int nbyte
   return e.addr + static_cast<std::uint64_t>(offset);
 }
 
+std::uint64_t Rank::digest(const void* p, std::size_t n) {
+  // FNV-1a over 8-byte words, then the tail: cheap enough to run at every bsp_hpput.
+  const auto* b = static_cast<const unsigned char*>(p);
+  std::uint64_t h = 14695981039346656037ull;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, b + i, 8);
+    h = (h ^ w) * 1099511628211ull;
+  }
+  for (; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
 void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
   if (!check_transfer_args(pid, offset, nbytes, src, "source") || nbytes == 0) return;
   const std::uint64_t target = resolve(pid, dst, offset, nbytes, true);
   if (!target) return;
   bytes_out_ += nbytes;
+  std::vector<std::byte>& out = exchange_->outgoing(pid);
+  const std::uint32_t site = put_sites_->announce(site_, pid, out, Record::site);
   if (unbuffered) {
     // Unbuffered: the source is read at the sync, a moment BSPlib allows (docs/mpi.md).
-    hpputs_.push_back({pid, src, target, nbytes});
+    hpputs_.push_back({pid, src, target, nbytes, site, site_, digest(src, static_cast<std::size_t>(nbytes))});
     return;
   }
   // Buffered on source: the bytes go into the exchange's buffer now.
-  std::vector<std::byte>& out = exchange_->outgoing(pid);
   append_value(out, Record::put);
   append_value(out, std::uint8_t{0});
   append_value(out, target);
   append_value(out, static_cast<std::uint32_t>(nbytes));
+  append_value(out, site);
   append_bytes(out, src, static_cast<std::size_t>(nbytes));
 }
 

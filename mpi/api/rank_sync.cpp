@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "mpi/api/rank.hpp"
+#include "mpi/report/put_collisions.hpp"
 #include "mpi/transport/agreement.hpp"
 
 namespace bspcheck::mpi {
@@ -36,12 +37,6 @@ struct StepRecord {
   SiteRecord site;
 };
 
-struct DeferredPut {
-  std::uint64_t dst;
-  const std::byte* data;
-  std::uint32_t nbytes;
-};
-
 struct GetRequest {
   int requester;
   std::uint64_t src;
@@ -51,6 +46,7 @@ struct GetRequest {
 }  // namespace
 
 void Rank::end_superstep(bool ending) {
+  report_unread_messages();
   const Registrations::Plan plan = regs_->plan();
   std::vector<bool> skip_pops;
   const int tagsize = agree(ending, plan, &skip_pops);
@@ -216,17 +212,25 @@ void Rank::apply_registrations(const Registrations::Plan& plan, const std::vecto
 void Rank::deliver() {
   // Unbuffered puts read their source now, and land first at the target.
   for (const PendingHpPut& hp : hpputs_) {
+    if (digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
+      findings_.report_here(Rule::hp_src_modified,
+                            "the source of process " + std::to_string(pid_) + "'s " + hp.call_site.call + " (" +
+                                std::to_string(hp.nbytes) + " bytes on process " + std::to_string(pid_) +
+                                ") changed between the call and the end of the superstep; an unbuffered operation "
+                                "may read its source at any moment in between",
+                            superstep_, hp.call_site, {pid_, pid_});
     std::vector<std::byte>& out = exchange_->outgoing(hp.pid);
     append_value(out, Record::put);
     append_value(out, std::uint8_t{1});
     append_value(out, hp.dst);
     append_value(out, static_cast<std::uint32_t>(hp.nbytes));
+    append_value(out, hp.site);
     append_bytes(out, hp.src, static_cast<std::size_t>(hp.nbytes));
   }
   hpputs_.clear();
   exchange_->run();
 
-  std::vector<DeferredPut> puts;
+  std::vector<LandingPut> puts;
   std::vector<GetRequest> requests, hp_requests;
   messages_.start_queue();
   for (int src = 0; src < p_; ++src) {
@@ -234,17 +238,22 @@ void Rank::deliver() {
     while (!in.done()) {
       const auto kind = in.value<Record>();
       if (kind == Record::message) {
-        messages_.take(in, &bytes_in_);
+        messages_.take(in, src, &bytes_in_);
+        continue;
+      }
+      if (kind == Record::site) {
+        put_sites_->define(src, in);
         continue;
       }
       const auto hp = in.value<std::uint8_t>();
       const auto addr = in.value<std::uint64_t>();
       const auto nbytes = in.value<std::uint32_t>();
       if (kind == Record::put) {
+        const auto site = in.value<std::uint32_t>();
         const std::byte* data = in.take(nbytes);
         bytes_in_ += nbytes;
         if (hp) std::memcpy(reinterpret_cast<void*>(addr), data, nbytes);
-        else puts.push_back({addr, data, nbytes});
+        else puts.push_back({addr, nbytes, data, src, put_sites_->site(src, site)});
       } else {
         const auto index = in.value<std::uint32_t>();
         (hp ? hp_requests : requests).push_back({src, addr, nbytes, index});
@@ -270,7 +279,22 @@ void Rank::deliver() {
     }
   }
   gets_.clear();
-  for (const DeferredPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+  if (puts.size() > 1)
+    for (const Finding& f : put_collisions(puts, pid_, superstep_)) findings_.report(f);
+  for (const LandingPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+}
+
+void Rank::report_unread_messages() {
+  // Decided by the receiving rank alone: its queue is its own (engine/core/world_bsmp.cpp's text).
+  const int unread = messages_.count();
+  if (unread == 0) return;
+  const std::vector<int> senders = messages_.unread_senders();
+  std::ostringstream senders_text;
+  for (std::size_t i = 0; i < senders.size(); ++i) senders_text << (i ? ", " : "") << senders[i];
+  report(Rule::queue_unconsumed, "process " + std::to_string(pid_) + " left " + std::to_string(unread) + " message" +
+                                     (unread == 1 ? "" : "s") + " unread (from process" +
+                                     (senders.size() > 1 ? "es " : " ") + senders_text.str() + ") at " + site_.call +
+                                     "; unread messages vanish when the next superstep starts");
 }
 
 void Rank::advance_clock() {

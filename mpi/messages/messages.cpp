@@ -1,5 +1,6 @@
 #include "mpi/messages/messages.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace bspcheck::mpi {
@@ -28,8 +29,9 @@ void Messages::start_queue() {
   arena_.clear();
 }
 
-void Messages::take(Reader& in, std::int64_t* bytes_in) {
+void Messages::take(Reader& in, int sender, std::int64_t* bytes_in) {
   Stored s{};
+  s.sender = sender;
   s.tag_size = in.value<std::uint32_t>();
   s.payload_size = in.value<std::uint32_t>();
   s.tag_at = aligned(arena_.size());
@@ -47,6 +49,18 @@ std::int64_t Messages::payload_bytes() const {
   std::int64_t total = 0;
   for (std::size_t i = next_; i < queue_.size(); ++i) total += queue_[i].payload_size;
   return total;
+}
+
+}  // namespace bspcheck::mpi
+
+namespace bspcheck::mpi {
+
+std::vector<int> Messages::unread_senders() const {
+  std::vector<int> senders;
+  for (std::size_t i = next_; i < queue_.size(); ++i) senders.push_back(queue_[i].sender);
+  std::sort(senders.begin(), senders.end());
+  senders.erase(std::unique(senders.begin(), senders.end()), senders.end());
+  return senders;
 }
 
 }  // namespace bspcheck::mpi

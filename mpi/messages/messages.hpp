@@ -26,7 +26,8 @@ class Messages {
   // At the sync: the old queue vanishes; `start` and `take` build the new one from the messages
   // received, in the order given; then the tag size agreed for the new superstep applies.
   void start_queue();
-  void take(Reader& in, std::int64_t* bytes_in);  // counts the message's tag and payload bytes
+  // One message from rank `sender`; counts its tag and payload bytes.
+  void take(Reader& in, int sender, std::int64_t* bytes_in);
   void set_tagsize(int size) {
     tagsize_ = size;
     request_ = -1;
@@ -41,11 +42,14 @@ class Messages {
   const std::byte* front_tag() const { return arena_.data() + queue_[next_].tag_at; }
   std::byte* front_payload_data() { return arena_.data() + queue_[next_].payload_at; }
   void drop_front() { ++next_; }
+  // The senders of the messages still unread (queue-unconsumed), ascending, each once.
+  std::vector<int> unread_senders() const;
 
  private:
   struct Stored {
     std::size_t tag_at, payload_at;
     std::uint32_t tag_size, payload_size;
+    int sender;
   };
   int tagsize_ = 0;
   int request_ = -1;

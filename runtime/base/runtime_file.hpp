@@ -15,6 +15,8 @@
 #include <cerrno>
 #include <cstdio>
 
+#include "runtime/base/outside_files.hpp"
+
 namespace bspcheck::rt {
 
 inline constexpr int kRuntimeFdFloor = 100;  // the fork server's channels start there too
@@ -73,7 +75,8 @@ inline int close_runtime_file(std::FILE* f) {
 // fopen's "r", "rb", "w" or "wb"; nullptr and errno as fopen's on failure.
 inline std::FILE* open_runtime_file(const char* path, const char* mode) {
   const bool write = mode[0] == 'w';
-  const int fd = out_of_the_way(open(path, (write ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY) | O_CLOEXEC, 0666));
+  const int fd =
+      out_of_the_way(open_outside(path, (write ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY) | O_CLOEXEC, 0666));
   if (fd < 0) return nullptr;
   std::FILE* f = fdopen(fd, mode);
   if (!f) {

@@ -14,6 +14,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "runtime/base/outside_files.hpp"
+
 namespace bspcheck::rt {
 
 // A byte count as the messages say it: "16 MiB", "4096 bytes".
@@ -30,7 +32,7 @@ inline std::string byte_count_text(std::size_t n) {
 // in blocks and checks each as it comes: /dev/zero fails in the first block.
 inline std::string read_text_file(const std::string& path, const std::string& what, std::size_t max_bytes,
                                   std::size_t max_line) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open_outside(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw std::runtime_error(path + ": cannot read the " + what + ": " + std::strerror(errno));
   struct Closer {
     int fd;

@@ -21,9 +21,12 @@
 #include <iostream>
 #include <new>
 
+#include "runtime/base/outside_files.hpp"
+#include "runtime/base/runtime_file.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/executable/executable_symbols.hpp"
 #include "runtime/fibers/fiber_stack.hpp"
+#include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server_protocol.hpp"
 #include "runtime/isolation/main_stack.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
@@ -37,7 +40,7 @@ namespace {
 constexpr std::size_t kSnapshotLimit = 16u << 20;
 
 bool redirect(int fd, const char* path) {
-  int f = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int f = open_outside(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
   if (f < 0) return false;
   dup2(f, fd);
   close(f);
@@ -163,15 +166,18 @@ void serve_as_worker(off_t input_at) {
 // Forks a worker; returns its pid in the server (-1 when fork failed) and 0 in the worker itself,
 // which has become one.
 pid_t spawn(int session_fd, const int run_fds[3]) {
-  const pid_t server = getpid();
-  std::fflush(nullptr);  // nothing buffered may be written twice
+  const pid_t server = static_cast<pid_t>(syscall(SYS_getpid));  // the kernel's (not --stable-pid's)
+  std::fflush(nullptr);                                          // nothing buffered may be written twice
   const pid_t pid = fork();
   if (pid == 0) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // a worker never outlives its server
     if (getppid() != server) std::_Exit(0);
     close(session_fd);
+    // The worker's own view of the files, made before it saves bsp_begin: each of its runs that
+    // writes no file leaves the view as it found it, and the next run takes it as it is.
+    begin_run_file_view();
     for (int i = 0; i < 3; ++i)
-      if (run_fds[i] >= 0) close(run_fds[i]);
+      if (run_fds[i] >= 0 && !is_runtime_fd(run_fds[i])) close(run_fds[i]);  // (the number may be reused by now)
     if (g_runs_per_worker > 1) {
       void* page = mmap(nullptr, sizeof(WorkerKeeps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (page != MAP_FAILED && ProcessSnapshot::leave_unsaved(page, sizeof(WorkerKeeps)))
@@ -264,7 +270,9 @@ void finish_served_run(int exit_status) {
   std::fflush(nullptr);
   // A worker that cannot come back ends as any process does (and the server posts how from
   // waitpid); exit goes on with whatever it has left, a sanitizer's leak check among it.
-  if (!ProcessSnapshot::prepare_restore()) return;
+  // A run that wrote files ends its worker: the next run needs a fresh view of them, which a
+  // fresh worker makes (runtime/isolation/file_view.hpp).
+  if (file_view_written() || !ProcessSnapshot::prepare_restore()) return;
   if (g_keeps) g_keeps->streams_open = g_keeps->streams_open && streams_as_opened();
   Channel& c = *g_channel;
   c.status = (exit_status & 0xff) << 8;  // as waitpid reports an exit

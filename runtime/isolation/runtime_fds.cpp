@@ -17,6 +17,7 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -58,7 +59,7 @@ bool names_own_fd_folder(const char* path) {
   std::string p(path);
   while (p.size() > 1 && p.back() == '/') p.pop_back();
   return p == "/proc/self/fd" || p == "/proc/thread-self/fd" || p == "/dev/fd" ||
-         p == "/proc/" + std::to_string(getpid()) + "/fd";
+         p == "/proc/" + std::to_string(syscall(SYS_getpid)) + "/fd";
 }
 
 void note_listing(DIR* d) {

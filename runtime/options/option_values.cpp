@@ -1,5 +1,7 @@
 #include "runtime/options/option_values.hpp"
 
+#include "runtime/base/outside_files.hpp"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -162,13 +164,13 @@ std::string WritablePathValue::parse(const std::string& key, const std::string& 
   PathValue::parse(key, text);
   // An unwritable report would be found only at the end, after the whole run: refuse it now,
   // leaving nothing behind.
-  int fd = open(text.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  int fd = open_outside(text.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd >= 0) {
     close(fd);
-    unlink(text.c_str());
+    unlink_outside(text.c_str());
     return text;
   }
-  if (errno == EEXIST) fd = open(text.c_str(), O_WRONLY | O_CLOEXEC);
+  if (errno == EEXIST) fd = open_outside(text.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) throw std::invalid_argument(key + ": cannot write '" + text + "': " + std::strerror(errno));
   close(fd);
   return text;

@@ -6,17 +6,10 @@ too. Usage: across_runs_stop_test.py BSP-CHECK BSPCC CFLAGS."""
 import os
 import re
 import subprocess
-import sys
 
 import debuglib
 
-bsp_check, bspcc = sys.argv[1], sys.argv[2]
-cflags = sys.argv[3].split() if len(sys.argv) > 3 else []
-debuglib.skip_unless_gdb_runs()
-work = debuglib.temp_dir()
-source = os.path.join(debuglib.HERE, "..", "..", "examples", "buggy", "message_order.c")
-prog = os.path.join(work, "message_order")
-subprocess.run([bspcc, "-g", "-O0", *cflags, source, "-o", prog], check=True)
+bsp_check, work, prog, source = debuglib.build_example("buggy/message_order.c")
 with open(source) as f:
     printf_line = next(n for n, line in enumerate(f, 1) if "printf(" in line)
 

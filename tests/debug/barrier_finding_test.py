@@ -5,17 +5,10 @@ BSPCC CFLAGS."""
 import os
 import re
 import subprocess
-import sys
 
 import debuglib
 
-bsp_check, bspcc = sys.argv[1], sys.argv[2]
-cflags = sys.argv[3].split() if len(sys.argv) > 3 else []
-debuglib.skip_unless_gdb_runs()
-work = debuglib.temp_dir()
-source = os.path.join(debuglib.HERE, "..", "..", "examples", "checks", "put_collision.c")
-prog = os.path.join(work, "put_collision")
-subprocess.run([bspcc, "-g", "-O0", *cflags, source, "-o", prog], check=True)
+bsp_check, work, prog, source = debuglib.build_example("checks/put_collision.c")
 with open(source) as f:
     lines = f.read().splitlines()
 sync_line = next(n for n, line in enumerate(lines, 1) if "BUG: put-collision" in line) + 1

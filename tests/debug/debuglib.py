@@ -45,6 +45,20 @@ def skip_unless_gdb_runs():
         sys.exit(77)
 
 
+def build_example(relative_source):
+    """For the tests that take an example of the project (usage TEST.py BSP-CHECK BSPCC CFLAGS):
+    skips where gdb cannot run, builds examples/<relative_source> with -g -O0 into a fresh folder;
+    returns (bsp-check, the folder, the program, the source)."""
+    bsp_check, bspcc = sys.argv[1], sys.argv[2]
+    cflags = sys.argv[3].split() if len(sys.argv) > 3 else []
+    skip_unless_gdb_runs()
+    work = temp_dir()
+    source = os.path.join(HERE, "..", "..", "examples", relative_source)
+    prog = os.path.join(work, os.path.splitext(os.path.basename(source))[0])
+    subprocess.run([bspcc, "-g", "-O0", *cflags, source, "-o", prog], check=True)
+    return bsp_check, work, prog, source
+
+
 def tag_line(tag):
     """The line of finding_between_processes.c marked TAG:<tag>."""
     with open(SOURCE) as f:

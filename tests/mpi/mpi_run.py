@@ -110,7 +110,11 @@ def findings(stderr):
 def cmd_fires(a):
     base = os.path.basename(a.source)
     marks = [(line, pos) for line, _, pos in checks.marked_positions(a.source, a.rule)]
-    check(marks, f"{base} has no line marked 'BUG: {a.rule}'")
+    if a.call:  # only the marked lines that make this call (the others are the engine's to decide)
+        with open(a.source, encoding="utf-8") as f:
+            text = f.read().splitlines()
+        marks = [(line, pos) for line, pos in marks if a.call + "(" in text[line - 1]]
+    check(marks, f"{base} has no line marked 'BUG: {a.rule}'" + (f" calling {a.call}" if a.call else ""))
     for p in procs_list(a.procs):
         res = run(mpiexec(a, p, a.program), env=MPI_ENV)
         if a.warning:
@@ -187,6 +191,7 @@ def main():
     sp.add_argument("--also", action="append", default=[])
     sp.add_argument("--procs", default="2-4")
     sp.add_argument("--warning", action="store_true", help="the rule is a warning: the run exits 0")
+    sp.add_argument("--call", help="check only the marked lines that call this primitive")
     sp = sub.add_parser("ends")
     sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
     sp.add_argument("--procs", default="2-4")

@@ -107,12 +107,15 @@ if grep -q "trace:" <<<"$out" || ls "$work"/*.trace >/dev/null 2>&1; then
 fi
 # A signal from outside the program (not one it sent itself: that is a crash finding, see
 # finding_locations_test.sh) ends the run as it would end the program; the driver names it.
-rm -f "$work/pid"
-timeout 120 "$b" run -p 2 --seed 1 "$work/waits_for_a_signal" "$work/pid" >"$work/signalled.out" 2>&1 </dev/null &
+# The program tells its pid through /dev/shm: a file it writes in the working or temporary
+# directory is its run's own (docs/semantics.md, "What a run sees of the machine").
+pid_file="$(mktemp /dev/shm/bsp-check-pid.XXXXXX)"
+rm -f "$pid_file"
+timeout 120 "$b" run -p 2 --seed 1 "$work/waits_for_a_signal" "$pid_file" >"$work/signalled.out" 2>&1 </dev/null &
 driver=$!
-for _ in $(seq 100); do [ -s "$work/pid" ] && break; sleep 0.1; done
-if [ -s "$work/pid" ]; then
-  kill -USR1 "$(cat "$work/pid")"
+for _ in $(seq 100); do [ -s "$pid_file" ] && break; sleep 0.1; done
+if [ -s "$pid_file" ]; then
+  kill -USR1 "$(cat "$pid_file")"
   wait "$driver"; status=$?
   [ "$status" = 1 ] || { echo "FAIL: signal from outside: driver exited $status"; fail=1; }
   grep -q "killed by SIGUSR1 (User defined signal 1) before it wrote a bsp-check report: a signal from outside" "$work/signalled.out" ||
@@ -121,6 +124,7 @@ if [ -s "$work/pid" ]; then
 else
   echo "FAIL: signal from outside: the program never wrote its pid"; kill "$driver"; fail=1
 fi
+rm -f "$pid_file"
 # A heap the C library finds corrupt inside the runtime's own allocation leaves no report, only
 # glibc's line on file descriptor 2: the driver names the corruption and the way to find it, not
 # "it never called bsp_begin".

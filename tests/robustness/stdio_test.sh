@@ -11,15 +11,18 @@ compile stdio_own
   { echo "FAIL: bspcxx could not compile unsynced_cout.cpp"; cat "$work/cc.err"; fail=1; }
 b="$BSPCHECK"
 
+# The logs go to /dev/shm, which the runs share with this script: a file a run writes in the
+# working or temporary directory is its own (docs/semantics.md, "What a run sees of the machine").
+logs="$(mktemp -d /dev/shm/bsp-check-stdio.XXXXXX)"
 for p in 1 3; do
   # A log per process, each with that process's two lines only.
-  rm -f "$work"/log_*.txt
-  expect 0 "clean" -- "$b" run -p "$p" --seeds 3 "$work/stdio_own" freopen "$work"
+  rm -f "$logs"/log_*.txt
+  expect 0 "clean" -- "$b" run -p "$p" --seeds 3 "$work/stdio_own" freopen "$logs"
   for ((s = 0; s < p; s++)); do
-    [ "$(cat "$work/log_$s.txt" 2>/dev/null)" = "$(printf 'process %d logs here\nprocess %d again' "$s" "$s")" ] ||
-      { echo "FAIL: freopen p=$p: log_$s.txt holds:"; cat "$work/log_$s.txt"; fail=1; }
+    [ "$(cat "$logs/log_$s.txt" 2>/dev/null)" = "$(printf 'process %d logs here\nprocess %d again' "$s" "$s")" ] ||
+      { echo "FAIL: freopen p=$p: log_$s.txt holds:"; cat "$logs/log_$s.txt"; fail=1; }
   done
-  out="$("$b" run -v -p "$p" --seed 1 "$work/stdio_own" freopen "$work" 2>&1 </dev/null)"
+  out="$("$b" run -v -p "$p" --seed 1 "$work/stdio_own" freopen "$logs" 2>&1 </dev/null)"
   ! grep -q "logs here" <<<"$out" || { echo "FAIL: freopen p=$p: a line reached the terminal"; fail=1; }
 
   for what in fclose setvbuf fileno; do
@@ -52,5 +55,6 @@ for p in 1 3; do
   [ "$(tail -1 <<<"$out")" = "after bsp_end" ] && [ "$(wc -l <<<"$out")" = $((2 * p + 1)) ] ||
     { echo "FAIL: cout unsynchronised before bsp_begin, p=$p: the line after bsp_end is not last"; echo "$out"; fail=1; }
 done
+rm -rf "$logs"
 no_leftovers "stdio"
 exit "$fail"

@@ -9,7 +9,10 @@ source "$(dirname "$0")/lib.sh"
 b="$BSPCHECK"
 compile second_run_differs
 # Two seeds, one run at a time, so that the summary table is printed and the runs count in order.
-"$b" run -j 1 --no-fork-server -p 2 --seeds 2 --json "$work/r.json" "$work/second_run_differs" "$work/count" \
+# The runs count themselves in /dev/shm, which they share: a file in the working or temporary
+# directory would be each run's own (docs/semantics.md, "What a run sees of the machine").
+count="$(mktemp /dev/shm/bsp-check-count.XXXXXX)"
+"$b" run -j 1 --no-fork-server -p 2 --seeds 2 --json "$work/r.json" "$work/second_run_differs" "$count" \
   >"$work/out" 2>&1 </dev/null
 python3 - "$work/r.json" "$work/out" <<'PY' || fail=1
 import json, sys
@@ -23,6 +26,7 @@ assert "No line:" in f["message"] and "did not recur" in f["message"], f"the fin
 assert "<unknown>" not in out, out
 assert f"superstep {f['superstep']}, no line" in out, f"the summary does not name the superstep: {out}"
 PY
+rm -f "$count"
 no_leftovers "unlocated findings"
 [ "$fail" = 0 ] && echo "unlocated findings test: ok"
 exit "$fail"

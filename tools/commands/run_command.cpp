@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -24,6 +26,7 @@
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
 #include "replay/trace_format.hpp"
+#include "runtime/isolation/file_view.hpp"
 #include "runtime/scheduling/coverage_map.hpp"
 #include "tools/reports/atomic_file.hpp"
 #include "tools/across_runs/determinism_check.hpp"
@@ -158,7 +161,12 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   };
   // -j: worker threads run the next runs of this shard ahead, each on fork servers of its own;
   // the loop below takes their outcomes in its order (tools/launch/run_prefetch.hpp).
-  const unsigned jobs = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // Runs forced to share the files (BSPCHECK_FILE_VIEW=refuse: the fallback where the kernel
+  // refuses each run a view of its own, runtime/isolation/file_view.hpp) run one at a time: side
+  // by side they would meet in the same files.
+  const char* file_view = std::getenv(rt::kFileViewEnvironment);
+  const bool shared_files = file_view && std::strcmp(file_view, "refuse") == 0;
+  const unsigned jobs = shared_files ? 1u : c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
   std::vector<std::map<int, std::unique_ptr<ForkServer>>> worker_servers(jobs);
   std::mutex no_server_mutex;
   std::set<int> worker_no_server;

@@ -21,6 +21,7 @@
 
 #include "checker/binary_report.hpp"
 #include "checker/finding_text.hpp"
+#include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server_protocol.hpp"
 #include "runtime/memory_checks/asan_recovery.hpp"
 #include "runtime/options/options.hpp"
@@ -97,6 +98,9 @@ ChildEnvironment run_environment(const RunConfig& c) {
   // the driver itself was given.
   env.unset(rt::fork_protocol::kEnvironment);
   env.unset(rt::fork_protocol::kBindNowEnvironment);
+  // Each run's own view of the files it writes (runtime/isolation/file_view.hpp), unless the
+  // driver's own environment forces the fallback (BSPCHECK_FILE_VIEW=refuse, docs/semantics.md).
+  env.set_default(rt::kFileViewEnvironment, "private");
   return env;
 }
 

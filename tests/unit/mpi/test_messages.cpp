@@ -33,11 +33,12 @@ TEST(MpiMessages, TheQueueHoldsTagsAndPayloadsAlignedInArrivalOrder) {
   receiver.start_queue();
   Reader in(wire);
   std::int64_t bytes = 0;
-  receiver.take(in, &bytes);
-  receiver.take(in, &bytes);
+  receiver.take(in, 2, &bytes);
+  receiver.take(in, 0, &bytes);
   EXPECT_TRUE(in.done());
   EXPECT_EQ(bytes, 3 + 4 + 3);
   EXPECT_EQ(receiver.count(), 2);
+  EXPECT_EQ(receiver.unread_senders(), (std::vector<int>{0, 2}));  // ascending, for queue-unconsumed
   EXPECT_EQ(receiver.payload_bytes(), 4);
   EXPECT_EQ(receiver.front_tag_size(), 3);
   EXPECT_EQ(std::memcmp(receiver.front_tag(), tag1, 3), 0);
@@ -46,6 +47,7 @@ TEST(MpiMessages, TheQueueHoldsTagsAndPayloadsAlignedInArrivalOrder) {
   std::memcpy(&got, receiver.front_payload_data(), sizeof got);
   EXPECT_EQ(got, 42);
   receiver.drop_front();
+  EXPECT_EQ(receiver.unread_senders(), std::vector<int>{0});  // a moved message is no longer unread
   EXPECT_EQ(receiver.front_payload(), 0);
   EXPECT_EQ(std::memcmp(receiver.front_tag(), tag2, 3), 0);
   receiver.drop_front();
