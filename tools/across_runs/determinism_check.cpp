@@ -54,9 +54,12 @@ std::string temp_trace() {
 
 // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
 // traces part where the clock did, not where the program did: nothing to compare. The same for a
-// run that ended without its report (killed, or it never reached bsp_begin).
+// run that ended without its report (it never reached bsp_begin), and for one killed by a signal
+// the runtime did not see (SIGKILL, the out-of-memory killer, a kill from outside): it has the
+// report it wrote at its last finding, and running it again would only wait for that run to be
+// killed again (or, without --timeout, for ever).
 bool stopped_from_outside(const RunOutcome& r) {
-  if (r.timed_out || !r.reported) return true;
+  if (r.timed_out || !r.reported || r.exit_status > 128) return true;
   for (const Finding& f : r.report.findings)
     if (f.rule == rule_id(Rule::timeout)) return true;
   return false;

@@ -189,15 +189,17 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
         "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg), "
         "else a kill -9 by the program or from outside; all p processes share one process's memory here, so "
         "lower -p or what each process allocates";
-  else if (!r.reported && r.exit_status > 128 && r.exit_status < 128 + 65) {
+  else if (r.exit_status > 128 && r.exit_status < 128 + 65) {
     // A signal the runtime does not report: one sent from outside the program (a kill, timeout),
     // or one the program set a handler for and then died of (a self-sent one is a crash finding).
+    // A report it has is the one written at its last finding (or at bsp_end): it is kept.
     const int sig = r.exit_status - 128;
     const char* abbrev = sigabbrev_np(sig);
     const char* what = strsignal(sig);
     r.reason = "killed by SIG" + (abbrev ? std::string(abbrev) : std::to_string(sig)) + " (" + (what ? what : "?") +
-               ") before it wrote a bsp-check report: a signal from outside the program (kill, timeout), or one the "
-               "kernel sent it (alarm, CPU limit)";
+               (r.reported ? "), a signal bsp-check did not send: " : ") before it wrote a bsp-check report: ") +
+               "a signal from outside the program (kill, timeout), or one the kernel sent it (alarm, CPU limit)";
+    if (r.reported) r.reason += "; the findings it printed before are kept";
   } else if (!r.reported && r.exit_status != 127 && !heap.empty())
     r.reason = "the C library found its heap corrupt (\"" + heap +
                "\") and aborted the program before bsp-check could write its report: a process wrote past a heap "
