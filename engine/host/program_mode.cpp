@@ -540,8 +540,10 @@ Location timeout_location(World& w, const Process& pr) {
   // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
   switch (running ? ProcState::runnable : pr.state) {
     case ProcState::runnable:
-    case ProcState::local_wait:
       l.state = running ? "running, not at the barrier" : "not at the barrier";
+      break;
+    case ProcState::local_wait:  // a counting (cBSP) or lazy (BSPk) sync: it waits for its own condition
+      l.state = std::string("waiting in ") + pr.call;
       break;
     case ProcState::in_sync:
       l.state = "waiting in bsp_sync";
@@ -561,11 +563,12 @@ void on_timeout(int) {
   // finding's processes are those that had not reached the barrier.
   Finding f;
   f.rule = rule_id(Rule::timeout);
-  std::string stuck, waiting, ended;
+  std::string stuck, waiting, waiting_own, ended;
   auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
     Location l = timeout_location(*w, pr);
     if (l.state == "waiting in bsp_sync") add(waiting, pr.pid);
+    else if (l.state.rfind("waiting in ", 0) == 0) add(waiting_own, pr.pid);
     else if (l.state == "reached bsp_end") add(ended, pr.pid);
     else {
       add(stuck, pr.pid);
@@ -580,6 +583,8 @@ void on_timeout(int) {
               ", process(es) " + stuck + " had not reached their next bsp_sync (process " + std::to_string(w->pid()) +
               " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
+  if (!waiting_own.empty())
+    f.message += "; process(es) " + waiting_own + " waited in a counting or lazy sync for their own condition";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
   f.message += w->timeout_hazard();
   f.message += "; each process is located with its state";
