@@ -385,6 +385,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
                         {"failed", failed},
                         {"planned", total},
                         {"shard", shard.text()},
+                        {"directory", session_directory()},
                         {"interrupted", stop_signal != 0}};
     if (stop_signal) j["interrupted_by"] = session.interrupted_by;
     if (!session.unchecked.empty()) j["unchecked"] = session.unchecked;
