@@ -39,11 +39,6 @@ FUNCTION_EXCEPTIONS = {
                                                           "run_command's do",
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
                                                        "run_command's do",
-    "engine/core/registration_sync.cpp:apply_registration_calls": "a function per kind of call "
-                                                                  "(push, pop) and one for the slot "
-                                                                  "check",
-    "checker/checker.cpp:check_writes": "a function per hazard family (collisions, hp source, hp "
-                                        "destination)",
     "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 

@@ -20,16 +20,51 @@ namespace {
 constexpr std::uintptr_t kPage = 4096;
 constexpr std::uintptr_t kHighestUserAddress = (std::uintptr_t{1} << 47) - 1;
 
+// The value of a sanitizer option in the environment variable `variable` (the last one wins, as
+// in the sanitizers' own parser), or null.
+const char* sanitizer_option(const char* variable, const char* name) {
+  const char* options = std::getenv(variable);
+  const std::size_t n = std::strlen(name);
+  const char* value = nullptr;
+  for (const char* p = options; p && (p = std::strstr(p, name)); p += n)
+    if ((p == options || p[-1] == ':' || p[-1] == ' ' || p[-1] == ',') && p[n] == '=') value = p + n + 1;
+  return value;
+}
+
 // LeakSanitizer's exit status when it finds leaks: its `exitcode` flag, as the options name it
 // (the last one wins, as in the sanitizers' own parser), else the default of the sanitizer that
 // checks (AddressSanitizer sets it to 1, LeakSanitizer alone keeps 23).
 int leak_exit_code() {
   int code = __asan_get_shadow_mapping ? 1 : 23;
-  const char* options = std::getenv(__asan_get_shadow_mapping ? "ASAN_OPTIONS" : "LSAN_OPTIONS");
-  for (const char* p = options; p && (p = std::strstr(p, "exitcode=")); p += 9)
-    if (p == options || p[-1] == ':' || p[-1] == ' ' || p[-1] == ',') code = std::atoi(p + 9);
+  if (const char* v = sanitizer_option(__asan_get_shadow_mapping ? "ASAN_OPTIONS" : "LSAN_OPTIONS", "exitcode"))
+    code = std::atoi(v);
   return code;
 }
+
+// Under halt_on_error=0 (the driver's ASAN_OPTIONS, runtime/memory_checks/asan_recovery.hpp: a
+// get-dst-early-read lets the program go on) AddressSanitizer registers its recoverable leak
+// check for the exit, which prints the leaks and leaves the exit status alone: a leaking run would
+// pass. So the runtime checks first, at exit (registered when the library loads: after the
+// program's own exit handlers, before the sanitizer's), and a leak ends the process with
+// LeakSanitizer's status, as the check does under halt_on_error=1. Where nothing leaked, the
+// sanitizer's own check still runs after this one and finds nothing either.
+bool option_is_off(const char* v) { return v && (std::strncmp(v, "0", 1) == 0 || std::strncmp(v, "false", 5) == 0); }
+
+void check_leaks_at_exit() {
+  std::fflush(nullptr);  // what exit would still write: a leak ends the process here
+  bool leaked = false;
+  const int code = exit_status_after_leak_check(0, &leaked);
+  if (leaked) std::_Exit(code);
+}
+
+[[maybe_unused]] const bool g_leak_check_at_exit = [] {
+  if (__asan_get_shadow_mapping && __lsan_do_recoverable_leak_check &&
+      option_is_off(sanitizer_option("ASAN_OPTIONS", "halt_on_error")) &&
+      !option_is_off(sanitizer_option("ASAN_OPTIONS", "leak_check_at_exit")) &&
+      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit")))
+    std::atexit(&check_leaks_at_exit);
+  return true;
+}();
 
 // The blocks allocated since the moment (start_counting_blocks) and not freed since: an open
 // addressing table of their addresses, in the saved memory, so that every run of a worker finds

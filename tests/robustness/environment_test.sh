@@ -50,7 +50,8 @@ for how in trace replay; do
 done
 no_leftovers "descriptors"
 
-# The environment a run gets is the driver's, with a default UBSAN_OPTIONS and nothing else: not
+# The environment a run gets is the driver's, with a default UBSAN_OPTIONS and ASAN_OPTIONS'
+# recovery settings (runtime/memory_checks/asan_recovery.hpp) and nothing else: not
 # what the driver tells the runtime (BSPCHECK_OPTIONS and the others: taken out before main,
 # runtime/options/driver_environment.hpp, so a program printing its environment prints the same in every
 # run of a seed and the determinism check finds nothing), not the fork server's channel, not the
@@ -70,7 +71,7 @@ for server in "" --no-fork-server; do
 import os, sys
 from collections import Counter
 driver = ("BSPCHECK_OPTIONS=", "BSPCHECK_REPORT=", "BSPCHECK_REPRO=", "BSPCHECK_PREFIX=")  # set by the driver per run
-runtime = ("UBSAN_OPTIONS=",)  # a default the driver adds when it is not set
+runtime = ("UBSAN_OPTIONS=", "ASAN_OPTIONS=")  # the defaults the driver adds
 given = [e.replace("\n", "\\n") for e in open(sys.argv[3]).read().split("\0")[:-1] if not e.startswith(driver + runtime)]
 lines = open(sys.argv[1]).read().splitlines()
 # p = 1, 2 with 3 seeds each: every process runs main (as under an MPI-based BSPlib), process 0

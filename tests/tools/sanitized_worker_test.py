@@ -39,7 +39,9 @@ def run(state_dir, mode, runs_per_worker, seeds=12):
     return outcome, text, len(os.listdir(state_dir))
 
 
-with tempfile.TemporaryDirectory() as state_dir:
+# The runs mark themselves in /dev/shm, which they share with this test: a file a run writes in
+# the working or temporary directory is its own (docs/semantics.md, "What a run sees of the machine").
+with tempfile.TemporaryDirectory(dir="/dev/shm") as state_dir:
     # The read past a block's end is AddressSanitizer's report in a plain build's program, and
     # UndefinedBehaviorSanitizer's (which checks the object's size first) in a sanitizer build:
     # either way a crash finding of the process that made it.
