@@ -39,6 +39,7 @@
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/isolation/sanitizer_shadow.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/options/options.hpp"
 #include "runtime/options/reproduce.hpp"
@@ -743,6 +744,7 @@ void size_main_stack(std::size_t stack_size) {
 void begin_program(int maxprocs, const Site& site) {
   if (!g_report_written && !g_world) {
     install_crash_handlers();
+    arm_leak_check_at_exit();    // before the fork server's children: each inherits it
     serve_forks_if_requested();  // returns here in each child of a fork server, with its run's options
     g_opts_read = false;
   }

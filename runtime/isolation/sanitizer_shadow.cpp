@@ -41,13 +41,6 @@ int leak_exit_code() {
   return code;
 }
 
-// Under halt_on_error=0 (the driver's ASAN_OPTIONS, runtime/memory_checks/asan_recovery.hpp: a
-// get-dst-early-read lets the program go on) AddressSanitizer registers its recoverable leak
-// check for the exit, which prints the leaks and leaves the exit status alone: a leaking run would
-// pass. So the runtime checks first, at exit (registered when the library loads: after the
-// program's own exit handlers, before the sanitizer's), and a leak ends the process with
-// LeakSanitizer's status, as the check does under halt_on_error=1. Where nothing leaked, the
-// sanitizer's own check still runs after this one and finds nothing either.
 bool option_is_off(const char* v) { return v && (std::strncmp(v, "0", 1) == 0 || std::strncmp(v, "false", 5) == 0); }
 
 void check_leaks_at_exit() {
@@ -56,15 +49,6 @@ void check_leaks_at_exit() {
   const int code = exit_status_after_leak_check(0, &leaked);
   if (leaked) std::_Exit(code);
 }
-
-[[maybe_unused]] const bool g_leak_check_at_exit = [] {
-  if (__asan_get_shadow_mapping && __lsan_do_recoverable_leak_check &&
-      option_is_off(sanitizer_option("ASAN_OPTIONS", "halt_on_error")) &&
-      !option_is_off(sanitizer_option("ASAN_OPTIONS", "leak_check_at_exit")) &&
-      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit")))
-    std::atexit(&check_leaks_at_exit);
-  return true;
-}();
 
 // The blocks allocated since the moment (start_counting_blocks) and not freed since: an open
 // addressing table of their addresses, in the saved memory, so that every run of a worker finds
@@ -156,6 +140,16 @@ int exit_status_after_leak_check(int exit_status, bool* leaked) {
   const int code = leak_exit_code();  // before the check, which may change what it reads
   *leaked = __lsan_do_recoverable_leak_check() != 0;
   return *leaked ? code : exit_status;  // as LeakSanitizer's check at exit ends the process
+}
+
+void arm_leak_check_at_exit() {
+  static bool armed = false;
+  if (armed || !__asan_get_shadow_mapping || !__lsan_do_recoverable_leak_check) return;
+  armed = true;
+  if (option_is_off(sanitizer_option("ASAN_OPTIONS", "halt_on_error")) &&
+      !option_is_off(sanitizer_option("ASAN_OPTIONS", "leak_check_at_exit")) &&
+      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit")))
+    std::atexit(&check_leaks_at_exit);
 }
 
 }  // namespace bspcheck::rt

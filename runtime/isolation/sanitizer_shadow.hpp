@@ -44,4 +44,14 @@ bool blocks_alive_since_start();
 // `exit_status` (no leak, leak detection off, or a program built without it); *leaked says which.
 int exit_status_after_leak_check(int exit_status, bool* leaked);
 
+// Under halt_on_error=0 (the driver's ASAN_OPTIONS, runtime/memory_checks/asan_recovery.hpp: a
+// get-dst-early-read lets the program go on) AddressSanitizer checks for leaks at exit with its
+// recoverable check, which prints them and leaves the exit status alone: a leaking run would pass.
+// Armed at the first bsp_begin (after every constructor, so after the sanitizer registered its
+// own check: exit handlers run last registered first), the runtime checks at exit before the
+// sanitizer does and ends the process with LeakSanitizer's status when it leaked, as the check
+// ends it under halt_on_error=1. Where nothing leaked the sanitizer's check still runs after it.
+// Nothing where halt_on_error is not 0, leak_check_at_exit is off, or without the sanitizer.
+void arm_leak_check_at_exit();
+
 }  // namespace bspcheck::rt
