@@ -266,6 +266,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
                                                     const std::optional<RecordedRun>& first) {
   RunConfig again = c;
   again.keep_trace = false;
+  again.options.keep_files.clear();  // the files kept are the checked run's, not its twin's
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
   again.options.run.guide_log.clear();

@@ -30,6 +30,7 @@
 #include "runtime/scheduling/coverage_map.hpp"
 #include "tools/reports/atomic_file.hpp"
 #include "tools/across_runs/determinism_check.hpp"
+#include "tools/launch/copy_back.hpp"
 #include "tools/launch/fork_server_client.hpp"
 #include "tools/launch/interrupt.hpp"
 #include "tools/across_runs/output_divergence.hpp"
@@ -81,7 +82,26 @@ static void print_input_reminder(const StdinFeed& in) {
                stderr);
 }
 
-int run_command(const RunConfig& c, std::string* kept_trace) {
+// The first failing run, run again to record it, keeps its files too: in --keep-files DIR, else in
+// <trace dir>/<program>-files/. The directory is named when the run wrote anything, else removed.
+static std::string failing_files_dir(const RunConfig& c, const std::string& base) {
+  return c.options.keep_files.empty() ? (std::filesystem::path(c.trace_dir) / (base + "-files")).string()
+                                      : c.options.keep_files;
+}
+static void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed) {
+  const std::string run =
+      (std::filesystem::path(dir) / ("p" + std::to_string(p) + "-s" + std::to_string(seed))).string();
+  std::error_code ignored;
+  if (!std::filesystem::exists(run, ignored)) return;
+  if (!kept_files_empty(run)) {
+    std::fprintf(stderr, "  files: %s/ (what the failing run wrote: docs/semantics.md)\n", run.c_str());
+    return;
+  }
+  std::filesystem::remove_all(run, ignored);
+  if (c.options.keep_files.empty()) std::filesystem::remove(dir, ignored);  // when empty
+}
+
+static int run_session(const RunConfig& c, std::string* kept_trace) {
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
   // Output files are opened before the first run: a typo should not cost a long session. They
@@ -453,6 +473,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
       if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
         again.options.run.expected_output = *reference;
     if (first_failure_diverged && first_failure_line) again.options.run.expected_line = *first_failure_line;
+    if (!stream) again.options.keep_files = failing_files_dir(c, base);  // a single run's are copied back
     // A single run was recorded already: its own trace is kept.
     if (!temporary_trace.path.empty()) {
       std::error_code error;
@@ -491,8 +512,44 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
                    replay_line(c.options, again.options.run.trace_file).c_str());
       if (kept_trace) *kept_trace = again.options.run.trace_file;
     }
+    if (!stream) name_failing_files(c, again.options.keep_files, first_failure->first, first_failure->second);
   }
   return 1;
+}
+
+// The run the user asked for (one p and one seed: a single run, or replay's) leaves its files where
+// the user looks: it keeps them (in --keep-files DIR, else a temporary folder) and they are copied
+// back once the session's checks of it are done (tools/launch/copy_back.hpp). Not where the runs
+// share the real directories (the fallback): they wrote there already.
+int run_command(const RunConfig& c, std::string* kept_trace) {
+  const char* file_view = std::getenv(rt::kFileViewEnvironment);
+  if (c.procs.size() * c.seeds != 1 || c.shard_count > 1 || (file_view && std::strcmp(file_view, "refuse") == 0))
+    return run_session(c, kept_trace);
+  RunConfig keeping = c;
+  std::string temporary;
+  if (keeping.options.keep_files.empty()) {
+    temporary = temp_template("files");
+    if (!mkdtemp(temporary.data())) return run_session(c, kept_trace);
+    keeping.options.keep_files = temporary;
+  }
+  const timespec since = file_clock_now();
+  const int status = run_session(keeping, kept_trace);
+  const std::string run = (std::filesystem::path(keeping.options.keep_files) /
+                           ("p" + std::to_string(c.procs.front()) + "-s" + std::to_string(c.seed)))
+                              .string();
+  CopyBack back;
+  if (!interrupted()) back = copy_back_run_files(run, since);
+  std::error_code ignored;
+  if (!back.conflicts.empty()) {
+    std::fprintf(stderr, "bsp-check: note: %zu file%s changed since the run began, left as %s: ", back.conflicts.size(),
+                 back.conflicts.size() == 1 ? "" : "s", back.conflicts.size() == 1 ? "it is" : "they are");
+    for (std::size_t i = 0; i < back.conflicts.size(); ++i)
+      std::fprintf(stderr, "%s%s", i ? ", " : "", back.conflicts[i].c_str());
+    std::fprintf(stderr, "; the run's files are in %s/\n", run.c_str());
+  } else if (!temporary.empty()) {
+    std::filesystem::remove_all(temporary, ignored);
+  }
+  return status;
 }
 
 QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed) {
