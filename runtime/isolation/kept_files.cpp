@@ -147,12 +147,26 @@ int make_outside_dir(const char* dir) {
   return at;
 }
 
+// Whether a layer holds any entry: a run that wrote nothing keeps nothing, at the cost of a listing.
+bool any_entry(int upper) {
+  const int dir = upper >= 0 ? open_dir(upper, ".") : -1;
+  if (dir < 0) return false;
+  bool found = false;
+  each_entry(dir, [&](const char*) { found = true; });
+  close(dir);
+  return found;
+}
+
 }  // namespace
 
 void keep_run_files(const char* dir, int procs, std::uint64_t seed) {
   FileViewLayer layers[3];
   const int count = file_view_layers(layers, 3);
   if (count == 0 || !dir || !*dir) return;
+  bool written = false;
+  for (int i = 0; i < count && !written; ++i)
+    written = any_entry(layers[i].session_upper) || any_entry(layers[i].run_upper);
+  if (!written) return;
   const int base = make_outside_dir(dir);
   if (base < 0) {
     std::fprintf(stderr, "bsp-check: warning: cannot keep the run's files in %s: %s\n", dir, std::strerror(errno));

@@ -15,7 +15,8 @@
 
 namespace bspcheck::rt {
 
-// Copies this run's layer into DIR/p<procs>-s<seed>/ (replacing one an earlier run left there),
+// Copies this run's layer into DIR/p<procs>-s<seed>/ (replacing one an earlier run left there;
+// nothing, not even the folder, when the run wrote nothing),
 // DIR taken in the session's file system (runtime/base/outside_files.hpp) and made if missing.
 // Allocates nothing: it is also called on the way out of a crashed run.
 void keep_run_files(const char* dir, int procs, std::uint64_t seed);

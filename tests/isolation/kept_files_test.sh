@@ -4,7 +4,8 @@
 # they removed is removed; a program run directly writes it itself; a file the user changed
 # while the run went on is left as the user left it, and named. And kept on request
 # (--keep-files DIR: every seed's files in DIR/p<P>-s<SEED>/, while the working directory is left
-# alone), and the first failing run's files beside its trace.
+# alone), and the first failing run's files beside its trace. And compared (item 2): across seeds
+# (schedule-divergence) and by the determinism check (uncontrolled-nondeterminism).
 # Usage: kept_files_test.sh BSP-CHECK BSPCC [CFLAGS]
 set -uo pipefail
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
@@ -16,8 +17,10 @@ mkdir -p "$work/cwd" "$work/tmp"
 export TMPDIR="$work/tmp"
 cd "$work/cwd" || exit 1
 fail=0
-# shellcheck disable=SC2086
-"$BSPCC" $CFLAGS "$here/programs/result_file.c" -o "$work/result_file" || { echo "FAIL: cannot compile"; exit 1; }
+for prog in result_file message_order_file clock_file; do
+  # shellcheck disable=SC2086
+  "$BSPCC" $CFLAGS "$here/programs/$prog.c" -o "$work/$prog" || { echo "FAIL: cannot compile $prog.c"; exit 1; }
+done
 bad() { echo "FAIL: $1"; [ -n "${2:-}" ] && echo "$2" | tail -5; fail=1; }
 # The user's files, made a moment before the run: a file changed in the clock tick a run begins
 # in counts as changed while it ran (the safe side), and would not be written back.
@@ -89,6 +92,25 @@ grep -q "^  files: ./result_file-files/p4-s1/ (what the failing run wrote" <<<"$
 [ "$(cat result_file-files/p4-s1/cwd/result.txt 2>/dev/null)" = "result of 4 processes" ] ||
   bad "failing: the run's result.txt is not kept"
 [ -e stale.txt ] || bad "failing: a session of many runs removed stale.txt"
+
+# Files are output (item 2): the same files under every seed pass, side by side, and the session
+# leaves nothing in TMPDIR; a file whose contents follow the message order is schedule-divergence
+# naming the file and its first differing line; the clock written into a file is the determinism
+# check's uncontrolled-nondeterminism, naming the file.
+fresh
+out="$("$BSPCHECK" run -p 4 --seeds 20 -j 2 "$work/result_file" 2>&1)" || bad "same files under every seed: status $?" "$out"
+[ -z "$(ls -A "$work/tmp")" ] || bad "many runs: left in TMPDIR: $(ls -A "$work/tmp")"
+fresh
+out="$("$BSPCHECK" run -p 4 --seeds 30 -j 2 "$work/message_order_file" 2>&1)"; status=$?
+[ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*the runs write different files under seeds 1 and [0-9]* (p = 4): cwd/order.txt, line [2-5]: seed 1 wrote \"[0-3]\", seed [0-9]* wrote \"[0-3]\"" <<<"$out" ||
+  bad "message order in a file: no schedule-divergence naming order.txt and its line (status $status)" "$out"
+grep -q "^  files: ./message_order_file-files/p4-s[0-9]*/" <<<"$out" || bad "the diverging run's files are not named" "$out"
+[ ! -e order.txt ] || bad "a session of many runs left order.txt"
+fresh
+out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"
+grep -q "warning\[uncontrolled-nondeterminism\].*two runs of the same seed write different files: cwd/stamp.txt, line 1: one run wrote \"written at" <<<"$out" ||
+  bad "the clock in a file: no uncontrolled-nondeterminism naming stamp.txt" "$out"
+grep -q "^written at" stamp.txt || bad "the single run's stamp.txt is not left"
 
 [ "$fail" = 0 ] && echo "kept files: ok"
 exit "$fail"

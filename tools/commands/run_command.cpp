@@ -30,6 +30,7 @@
 #include "runtime/scheduling/coverage_map.hpp"
 #include "tools/reports/atomic_file.hpp"
 #include "tools/across_runs/determinism_check.hpp"
+#include "tools/across_runs/file_divergence.hpp"
 #include "tools/launch/copy_back.hpp"
 #include "tools/launch/fork_server_client.hpp"
 #include "tools/launch/interrupt.hpp"
@@ -84,24 +85,48 @@ static void print_input_reminder(const StdinFeed& in) {
 
 // The first failing run, run again to record it, keeps its files too: in --keep-files DIR, else in
 // <trace dir>/<program>-files/. The directory is named when the run wrote anything, else removed.
-static std::string failing_files_dir(const RunConfig& c, const std::string& base) {
-  return c.options.keep_files.empty() ? (std::filesystem::path(c.trace_dir) / (base + "-files")).string()
-                                      : c.options.keep_files;
+static std::string failing_files_dir(const RunConfig& c, const std::string& base, bool files_temporary) {
+  return c.options.keep_files.empty() || files_temporary
+             ? (std::filesystem::path(c.trace_dir) / (base + "-files")).string()
+             : c.options.keep_files;
 }
-static void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed) {
+static void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed,
+                               bool files_temporary) {
   const std::string run =
       (std::filesystem::path(dir) / ("p" + std::to_string(p) + "-s" + std::to_string(seed))).string();
   std::error_code ignored;
-  if (!std::filesystem::exists(run, ignored)) return;
+  if (!std::filesystem::exists(run, ignored)) {
+    if (c.options.keep_files.empty() || files_temporary) std::filesystem::remove(dir, ignored);  // when empty
+    return;
+  }
   if (!kept_files_empty(run)) {
     std::fprintf(stderr, "  files: %s/ (what the failing run wrote: docs/semantics.md)\n", run.c_str());
     return;
   }
   std::filesystem::remove_all(run, ignored);
-  if (c.options.keep_files.empty()) std::filesystem::remove(dir, ignored);  // when empty
+  if (c.options.keep_files.empty() || files_temporary) std::filesystem::remove(dir, ignored);  // when empty
 }
 
-static int run_session(const RunConfig& c, std::string* kept_trace) {
+// files_temporary: c.options.keep_files is the session's own folder, where each run keeps its files
+// to be compared across seeds (the user gave no --keep-files).
+// schedule-divergence of the files: a clean run's kept files against those of its p's first clean
+// run (tools/across_runs/file_divergence.hpp). A run's files are removed once compared (but the
+// reference's) when the folder is the session's own.
+static std::optional<Finding> compare_files(const RunConfig& c, int p, std::uint64_t seed,
+                                            std::map<int, std::uint64_t>& reference, bool files_temporary) {
+  const auto [known, first] = reference.emplace(p, seed);
+  if (first) return std::nullopt;
+  const std::string mine = kept_run_dir(c.options.keep_files, p, seed);
+  std::optional<std::string> differs =
+      first_file_difference(kept_run_dir(c.options.keep_files, p, known->second), mine,
+                            "seed " + std::to_string(known->second), "seed " + std::to_string(seed));
+  std::error_code ignored;
+  if (files_temporary) std::filesystem::remove_all(mine, ignored);
+  if (!differs) return std::nullopt;
+  return file_divergence_finding(c, p, known->second, seed, *differs);
+}
+
+static int run_session(const RunConfig& c, std::string* kept_trace, bool files_temporary) {
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
   // Output files are opened before the first run: a typo should not cost a long session. They
@@ -138,6 +163,7 @@ static int run_session(const RunConfig& c, std::string* kept_trace) {
   rt::CoverageMap coverage;           // the (superstep, choice kind, outcome) tuples the session's runs reached
   // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
   bool comparing = compare_outputs_wanted(c);
+  std::map<int, std::uint64_t> file_reference;  // the seed of each p's first clean run, whose files the others' must be
   // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
   // (tools/across_runs/determinism_check.hpp); not for a replay or a guided run, whose choices are not the seed's.
   const bool wants_determinism_check =
@@ -289,6 +315,8 @@ static int run_session(const RunConfig& c, std::string* kept_trace) {
           if (f.rule == rule_id(Rule::uncontrolled_nondeterminism)) comparing = false;
           add_finding(std::move(f));
         }
+      if (r.passed && !stream && comparing && !c.options.keep_files.empty())
+        if (std::optional<Finding> f = compare_files(c, p, seed, file_reference, files_temporary)) add_finding(*f);
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
           trace_written) {
@@ -473,7 +501,8 @@ static int run_session(const RunConfig& c, std::string* kept_trace) {
       if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
         again.options.run.expected_output = *reference;
     if (first_failure_diverged && first_failure_line) again.options.run.expected_line = *first_failure_line;
-    if (!stream) again.options.keep_files = failing_files_dir(c, base);  // a single run's are copied back
+    if (!stream)
+      again.options.keep_files = failing_files_dir(c, base, files_temporary);  // a single run's are copied back
     // A single run was recorded already: its own trace is kept.
     if (!temporary_trace.path.empty()) {
       std::error_code error;
@@ -512,7 +541,8 @@ static int run_session(const RunConfig& c, std::string* kept_trace) {
                    replay_line(c.options, again.options.run.trace_file).c_str());
       if (kept_trace) *kept_trace = again.options.run.trace_file;
     }
-    if (!stream) name_failing_files(c, again.options.keep_files, first_failure->first, first_failure->second);
+    if (!stream)
+      name_failing_files(c, again.options.keep_files, first_failure->first, first_failure->second, files_temporary);
   }
   return 1;
 }
@@ -523,17 +553,28 @@ static int run_session(const RunConfig& c, std::string* kept_trace) {
 // share the real directories (the fallback): they wrote there already.
 int run_command(const RunConfig& c, std::string* kept_trace) {
   const char* file_view = std::getenv(rt::kFileViewEnvironment);
-  if (c.procs.size() * c.seeds != 1 || c.shard_count > 1 || (file_view && std::strcmp(file_view, "refuse") == 0))
-    return run_session(c, kept_trace);
+  if (file_view && std::strcmp(file_view, "refuse") == 0) return run_session(c, kept_trace, false);
+  if (c.procs.size() * c.seeds != 1 || c.shard_count > 1) {
+    // Many runs: each keeps its files in the session's folder, to be compared across seeds, when
+    // outputs are compared and the user named no folder.
+    if (!c.options.keep_files.empty() || !compare_outputs_wanted(c)) return run_session(c, kept_trace, false);
+    RunConfig comparing = c;
+    comparing.options.keep_files = temp_template("files");
+    if (!mkdtemp(comparing.options.keep_files.data())) return run_session(c, kept_trace, false);
+    const int status = run_session(comparing, kept_trace, true);
+    std::error_code ignored;
+    std::filesystem::remove_all(comparing.options.keep_files, ignored);
+    return status;
+  }
   RunConfig keeping = c;
   std::string temporary;
   if (keeping.options.keep_files.empty()) {
     temporary = temp_template("files");
-    if (!mkdtemp(temporary.data())) return run_session(c, kept_trace);
+    if (!mkdtemp(temporary.data())) return run_session(c, kept_trace, false);
     keeping.options.keep_files = temporary;
   }
   const timespec since = file_clock_now();
-  const int status = run_session(keeping, kept_trace);
+  const int status = run_session(keeping, kept_trace, false);
   const std::string run = (std::filesystem::path(keeping.options.keep_files) /
                            ("p" + std::to_string(c.procs.front()) + "-s" + std::to_string(c.seed)))
                               .string();
