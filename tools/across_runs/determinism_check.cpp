@@ -47,11 +47,8 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
          "rand without a fixed seed, getpid, the environment, a file that changes, another thread)";
 }
 
-// A temporary folder for a run's kept files.
-std::string temp_folder() {
-  std::string t = temp_template("determinism-files");
-  return mkdtemp(t.data()) ? t : std::string();
-}
+// A temporary folder for a run's kept files, made by the run if it writes any.
+std::string temp_folder() { return temp_name("determinism-files"); }
 
 // Two runs of one seed that made the same calls and printed the same but wrote different files.
 Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t seed, const std::string& differs) {
@@ -293,6 +290,14 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   const std::string files_a = files && !first ? temp_folder() : std::string();
   const std::string files_b = files ? temp_folder() : std::string();
   const std::string kept_a = first ? kept_run_dir(c.options.keep_files, p, seed) : kept_run_dir(files_a, p, seed);
+  struct RemovedAtEnd {  // the two folders go whichever way the check ends
+    std::string a, b;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      for (const std::string* folder : {&a, &b})
+        if (!folder->empty()) std::filesystem::remove_all(*folder, ignored);
+    }
+  } folders{files_a, files_b};
   again.options.keep_files = files_a;
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
@@ -361,9 +366,6 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     }
   }
   for (const std::string& t : temporary) std::remove(t.c_str());
-  std::error_code ignored;
-  for (const std::string& folder : {files_a, files_b})
-    if (!folder.empty()) std::filesystem::remove_all(folder, ignored);
   return out;
 }
 

@@ -517,8 +517,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
     // outputs are compared and the user named no folder.
     if (!c.options.keep_files.empty() || !compare_outputs_wanted(c)) return run_session(c, kept_trace, false);
     RunConfig comparing = c;
-    comparing.options.keep_files = temp_template("files");
-    if (!mkdtemp(comparing.options.keep_files.data())) return run_session(c, kept_trace, false);
+    comparing.options.keep_files = temp_name("files");  // made by the first run that writes a file
     const int status = run_session(comparing, kept_trace, true);
     std::error_code ignored;
     std::filesystem::remove_all(comparing.options.keep_files, ignored);
@@ -527,8 +526,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   RunConfig keeping = c;
   std::string temporary;
   if (keeping.options.keep_files.empty()) {
-    temporary = temp_template("files");
-    if (!mkdtemp(temporary.data())) return run_session(c, kept_trace, false);
+    temporary = temp_name("files");  // made by the run if it writes a file
     keeping.options.keep_files = temporary;
   }
   const timespec since = file_clock_now();
