@@ -38,6 +38,7 @@
 #include "engine/core/foreign_contexts.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
+#include "runtime/isolation/kept_files.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
 #include "runtime/isolation/sanitizer_shadow.hpp"
 #include "runtime/options/driver_environment.hpp"
@@ -317,6 +318,16 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 bool g_called_exit = false;
 std::uint32_t g_exit_stack = 0;
 
+// keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
+// After the program's last writes that exit sees: its own exit handlers registered after
+// bsp_begin, and the buffers of the files it left open.
+void keep_files_of_run() {
+  const ProgramOptions& o = options();
+  if (o.keep_files.empty() || in_forked_child()) return;
+  std::fflush(nullptr);
+  keep_run_files(o.keep_files.c_str(), o.run.procs, o.run.seed);
+}
+
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
     w->flush_trace();
@@ -325,6 +336,7 @@ std::uint32_t g_exit_stack = 0;
   }
   g_capture.reset();
   write_report(false);
+  keep_files_of_run();
   std::fflush(nullptr);
   std::_Exit(status);
 }
@@ -349,6 +361,7 @@ void at_exit() {
     stop_program(1);
   }
   write_report(true);
+  keep_files_of_run();
   if (g_outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
                  static_cast<unsigned long long>(g_outside_repeats), g_outside_repeats == 1 ? "" : "s");

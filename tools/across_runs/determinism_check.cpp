@@ -6,12 +6,14 @@
 #include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
 #include "replay/replay_scheduler.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/base/rng.hpp"
+#include "tools/across_runs/file_divergence.hpp"
 #include "tools/across_runs/output_divergence.hpp"
 #include "tools/cli/reproduce_command.hpp"
 #include "tools/launch/temp_files.hpp"
@@ -43,6 +45,22 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
            "memory (a struct sent whole sends its padding bytes too)";
   return "the program took another path: it read something that is not the same in every run (the wall clock, "
          "rand without a fixed seed, getpid, the environment, a file that changes, another thread)";
+}
+
+// A temporary folder for a run's kept files, made by the run if it writes any.
+std::string temp_folder() { return temp_name("determinism-files"); }
+
+// Two runs of one seed that made the same calls and printed the same but wrote different files.
+Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t seed, const std::string& differs) {
+  Finding f;
+  f.rule = rule_id(Rule::uncontrolled_nondeterminism);
+  f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
+  f.message = "two runs of the same seed write different files: " + differs +
+              "; likely source: data from the wall clock (time, gettimeofday, clock_gettime), rand without a fixed "
+              "seed, getpid or addresses written into the file. No line: the runs made the same BSPlib calls. "
+              "Reproduce: " +
+              repro_command(c, p, seed) + " (twice, with --keep-files DIR, and compare the files)";
+  return f;
 }
 
 std::string temp_trace() {
@@ -269,6 +287,21 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
                                                     const std::optional<RecordedRun>& first) {
   RunConfig again = c;
   again.keep_trace = false;
+  // Each run keeps its files apart, to be compared (a session's own run kept its own already),
+  // where the session's runs keep theirs (not where the runs share the real directories).
+  const bool files = !c.options.keep_files.empty();
+  const std::string files_a = files && !first ? temp_folder() : std::string();
+  const std::string files_b = files ? temp_folder() : std::string();
+  const std::string kept_a = first ? kept_run_dir(c.options.keep_files, p, seed) : kept_run_dir(files_a, p, seed);
+  struct RemovedAtEnd {  // the two folders go whichever way the check ends
+    std::string a, b;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      for (const std::string* folder : {&a, &b})
+        if (!folder->empty()) std::filesystem::remove_all(*folder, ignored);
+    }
+  } folders{files_a, files_b};
+  again.options.keep_files = files_a;
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
   again.options.run.guide_log.clear();
@@ -296,6 +329,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   }
   std::string trace_b = temp_trace();
   temporary.push_back(trace_b);
+  again.options.keep_files = files_b;
   RunOutcome rb;
   if (first) {
     // Recorded under the first run's own path, its trace set aside meanwhile.
@@ -328,6 +362,10 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
       out = DeterminismFinding{first ? output_nondeterminism_finding(c, path, p, seed, pid, nullptr, nullptr, in)
                                      : output_nondeterminism_finding(c, path, p, seed, pid, &a, &rb, in),
                                true};
+    } else if (const auto differs =
+                   files ? first_file_difference(kept_a, kept_run_dir(files_b, p, seed), "one run", "the other")
+                         : std::nullopt) {
+      out = DeterminismFinding{file_nondeterminism_finding(c, p, seed, *differs), true};
     }
   }
   for (const std::string& t : temporary) std::remove(t.c_str());

@@ -70,12 +70,15 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
       "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
       "PROGRAM and ARGS default to the ones recorded in the trace.",
       "bsp-check replay"};
-  std::string trace_path, prefix;
+  std::string trace_path, prefix, keep_files;
   double timeout = 0;
   app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
   app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
   app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))
       ->check(option_value("timeout"));
+  app.add_option("--keep-files", keep_files,
+                 "keep the files the replay wrote in DIR/p<P>-s<SEED>/ as well (they are copied back in any case)")
+      ->type_name("DIR");
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
@@ -91,6 +94,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   c.options.run.replay_file = trace_path;
   c.prefix = prefix;
   c.options.timeout_seconds = timeout;
+  c.options.keep_files = keep_files;
   c.version = version;
   c.command_line = repro_command(c, 0, 0);  // the replay line, with "-- PROGRAM" if one was given
   return run_command(c);
