@@ -18,7 +18,8 @@ Subcommands:
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
            give; the replay of the program with the argument "extra" (a changed program) notes
-           the change and reports replay-divergence; a missing rank's record is refused
+           the change and reports replay-divergence; a missing rank's record is refused (with
+           --only-agree: the same lines, findings and exit status only)
 """
 
 import argparse
@@ -180,30 +181,43 @@ def cmd_ends(a):
 
 
 def finding_places(found):
-    """What a replay must report again: each finding's rule, superstep and source lines."""
-    return sorted((f[1], f[2], tuple(sorted({(os.path.basename(l[0]), l[1]) for l in f[4]}))) for f in found)
+    """What a replay must report again: each finding's rule, superstep and source lines (once: a
+    rank prints what it decides alone, where the engine prints it once per call site)."""
+    return sorted({(f[1], f[2], tuple(sorted({(os.path.basename(l[0]), l[1]) for l in f[4]}))) for f in found})
 
 
 def program_lines(text):
-    return [line for line in text.splitlines() if line.strip() and not line.startswith("bsp-check:")]
+    """The program's lines, sorted: the ranks' lines interleave in any order under mpiexec."""
+    return sorted(line for line in text.splitlines() if line.strip() and not line.startswith("bsp-check:"))
 
 
 def cmd_record(a):
     for p in procs_list(a.procs):
         with tempfile.TemporaryDirectory() as tmp:
             prefix = os.path.join(tmp, "run.trace")
-            res = run(mpiexec(a, p, a.program), env=dict(MPI_ENV, BSPCHECK_OPTIONS=f"trace={prefix}"))
-            check(res.returncode == 0, f"p={p}: the MPI run exited {res.returncode}:\n{res.stderr}")
+            res = run(mpiexec(a, p, a.program), a.stdin, env=dict(MPI_ENV, BSPCHECK_OPTIONS=f"trace={prefix}"))
+            check(res.returncode == a.status, f"p={p}: the MPI run exited {res.returncode}:\n{res.stderr}")
             records = sorted(f for f in os.listdir(tmp) if f.startswith("run.trace.rank"))
             check(records == [f"run.trace.rank{k}" for k in range(p)], f"p={p}: the ranks' records: {records}")
             mpi_out, mpi_found = program_lines(res.stdout), finding_places(findings(res.stderr))
-            check(mpi_out and mpi_found, f"p={p}: the MPI run printed no lines or no finding:\n{res.stdout}{res.stderr}")
-            rep = run([a.bsp_check, "replay", prefix, "--", a.engine])
-            check(rep.returncode == 0, f"p={p}: the replay exited {rep.returncode}:\n{rep.stderr}")
+            check((mpi_out or a.only_agree) and (mpi_found or (a.only_agree and mpi_out)),
+                  f"p={p}: the MPI run printed no lines or no finding:\n{res.stdout}{res.stderr}")
+            rep = run([a.bsp_check, "replay", prefix, "--", a.engine], a.stdin)
+            check(rep.returncode == a.status, f"p={p}: the replay exited {rep.returncode}:\n{rep.stderr}")
             check(program_lines(rep.stdout) == mpi_out,
                   f"p={p}: the replay printed\n{rep.stdout}where the MPI run printed\n{res.stdout}")
-            check(finding_places(findings(rep.stderr)) == mpi_found,
-                  f"p={p}: the replay found\n{rep.stderr}where the MPI run found\n{res.stderr}")
+            rep_found = finding_places(findings(rep.stderr))
+            if a.engine_finds_more:  # the MPI run's findings, and more that only the engine decides
+                more = [f for f in rep_found if f not in mpi_found]
+                check(set(mpi_found) < set(rep_found) and all(f[0] in a.engine_finds_more for f in more),
+                      f"p={p}: the replay found\n{rep.stderr}where the MPI run found\n{res.stderr}")
+                print(f"p={p}: the engine finds more than the MPI run: {more}")
+            else:
+                check(rep_found == mpi_found,
+                      f"p={p}: the replay found\n{rep.stderr}where the MPI run found\n{res.stderr}")
+            if a.only_agree:
+                print(f"p={p}: the replay agrees: {len(mpi_out)} lines, findings {[f[0] for f in mpi_found]}")
+                continue
             # The record decided it: the engine's own seeds print other lines.
             seeded = [program_lines(run([a.engine], env={"BSPCHECK_OPTIONS": f"procs={p}:seed={s}"}).stdout)
                       for s in range(1, 9)]
@@ -254,6 +268,12 @@ def main():
     sp.add_argument("--engine", required=True, help="the same program built for the engine")
     sp.add_argument("--bsp-check", required=True)
     sp.add_argument("--procs", default="2-4")
+    sp.add_argument("--stdin", default="")
+    sp.add_argument("--status", type=int, default=0, help="the exit status of the run and of its replay")
+    sp.add_argument("--engine-finds-more", action="append", default=[], metavar="RULE",
+                    help="the replay also finds RULE where the MPI run does not (a rule only the engine decides)")
+    sp.add_argument("--only-agree", action="store_true",
+                    help="only the same lines and findings (a program whose lines no order changes)")
     a = ap.parse_args()
     try:
         return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record}[a.cmd](a)
