@@ -73,14 +73,14 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
 }
 
 // The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
-// them, or PATH itself when it is not a trace, they are merged into the engine trace PATH, which is
+// them, or PATH, they are merged into the engine trace PATH, which is
 // then replayed. False after an error (said on stderr); path is then the merged trace.
 bool merge_rank_records(std::string& path) {
   std::string prefix = trace::rank_trace_prefix(path);
   std::error_code ec;
-  if (prefix.empty() && !std::filesystem::exists(path, ec) &&
-      std::filesystem::exists(trace::rank_trace_path(path, 0), ec))
-    prefix = path;
+  // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
+  // leaves the earlier merged trace behind.
+  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
   if (prefix.empty()) return true;  // an engine trace
   try {
     const int p = trace::merge_rank_traces(prefix, prefix);
