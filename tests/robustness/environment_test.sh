@@ -40,13 +40,13 @@ for server in "" --no-fork-server; do
   [ -z "$leaked" ] || { echo "FAIL: the program inherited driver files ($server):"; echo "$leaked"; fail=1; }
   grep -q "runs clean" <<<"$out" || { echo "FAIL: open_fds did not run clean ($server)"; echo "$out" | tail -3; fail=1; }
 done
-# The runtime's own files (a trace recorded or replayed) are close-on-exec, at 100 or above: the
-# programs a process starts do not inherit them, and its own files get the numbers they would.
+# The runtime's own files (a trace recorded or replayed) are not the program's: its listing of
+# its descriptors does not show them (runtime/isolation/runtime_fds.hpp; runtime_fds_test.sh
+# checks the rest: closing them all, fcntl probes), and its own files get the numbers they would.
 for how in trace replay; do
-  out="$(BSPCHECK_OPTIONS="procs=2:seed=1:$how=$work/fds.trace" "$work/open_fds" 2>&1 </dev/null)"
-  grep -q "^open fd [0-9]* -> $work/fds.trace" <<<"$out" || { echo "FAIL: the $how's trace file not seen open"; echo "$out"; fail=1; }
-  misplaced="$(grep "^open fd [0-9]* -> $work/fds.trace" <<<"$out" | grep -vE "^open fd [1-9][0-9][0-9]+ .*\(close-on-exec\)$" || true)"
-  [ -z "$misplaced" ] || { echo "FAIL: the $how's trace file is in the program's way: $misplaced"; fail=1; }
+  out="$(BSPCHECK_OPTIONS="procs=2:seed=1:$how=$work/fds.trace" "$work/open_fds" 2>&1 </dev/null)"; status=$?
+  [ "$status" = 0 ] || { echo "FAIL: open_fds under $how: status $status"; echo "$out"; fail=1; }
+  ! grep -q "^open fd [0-9]* -> $work/fds.trace" <<<"$out" || { echo "FAIL: the $how's trace file is seen open"; echo "$out"; fail=1; }
 done
 no_leftovers "descriptors"
 
