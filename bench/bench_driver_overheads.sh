@@ -30,7 +30,7 @@ command_of() {
   case $1 in
     plain) echo "$bsp_check run -q -p 8 --seed 1 --no-determinism-check $work/prog" ;;
     record) echo "$bsp_check run -q -p 8 --seed 1 --no-determinism-check --trace $work/recorded.trace $work/prog" ;;
-    replay) echo "$bsp_check replay -q $work/replayed.trace" ;;
+    replay) echo "$bsp_check replay $work/replayed.trace" ;;
     one) echo "$bsp_check run -q -p 4 --seed 7 $sort 100000" ;;
     one_off) echo "$bsp_check run -q -p 4 --seed 7 --no-determinism-check $sort 100000" ;;
     fifty) echo "$bsp_check run -q -p 4 --seeds 50 $sort 100000" ;;
