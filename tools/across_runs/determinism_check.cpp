@@ -336,10 +336,22 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     const std::string aside = trace_b + ".first";
     temporary.push_back(aside);
     if (std::rename(trace_a.c_str(), aside.c_str()) == 0) {
+      // Its files too: kept under the first run's own folder (the same option text, hence the same
+      // heap below the program's first block), the first run's set aside in files_b meanwhile.
+      std::error_code ec;
+      const std::string files_aside = files ? files_b + "/first" : std::string();
+      const bool set_aside = files && std::filesystem::create_directories(files_b, ec) &&
+                             std::rename(kept_a.c_str(), files_aside.c_str()) == 0;
+      if (files) again.options.keep_files = c.options.keep_files;
       again.options.run.trace_file = trace_a;
       rb = run_once(again, path, p, seed, in, false);
       std::rename(trace_a.c_str(), trace_b.c_str());
       std::rename(aside.c_str(), trace_a.c_str());
+      if (files) {
+        std::filesystem::create_directories(files_b, ec);
+        std::rename(kept_a.c_str(), kept_run_dir(files_b, p, seed).c_str());  // b's files, compared below
+        if (set_aside) std::rename(files_aside.c_str(), kept_a.c_str());
+      }
     } else {
       again.options.run.trace_file = trace_b;
       rb = run_once(again, path, p, seed, in, false);
