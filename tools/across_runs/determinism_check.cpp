@@ -282,6 +282,42 @@ Finding output_nondeterminism_finding(const RunConfig& c, const std::string& pat
   return f;
 }
 
+// Where a run of the check keeps its trace and its files (the folder of its kept files, or empty).
+struct RunPlace {
+  std::string trace, files;
+};
+
+// The check's run of a session's own run: recorded under the first run's own trace path and
+// keeping its files under the first run's own folder (keep_files), the first run's set aside
+// meanwhile, so that both runs have the same option text and so the same heap below the
+// program's first block (a program that sends a heap address, as cBSP programs do, would
+// otherwise part by bsp-check's doing). Its trace and files then move to `to` (to.files holds
+// them as kept_run_dir names them); the first run's come back to `first`.
+RunOutcome run_in_first_runs_place(RunConfig& again, const std::string& keep_files, const std::string& path, int p,
+                                   std::uint64_t seed, StdinFeed& in, const RunPlace& first, const RunPlace& to) {
+  const std::string aside = to.trace + ".first";
+  if (std::rename(first.trace.c_str(), aside.c_str()) != 0) {
+    again.options.run.trace_file = to.trace;
+    return run_once(again, path, p, seed, in, false);
+  }
+  const bool files = !to.files.empty();
+  std::error_code ec;
+  const std::string files_aside = files ? to.files + "/first" : std::string();
+  const bool set_aside = files && std::filesystem::create_directories(to.files, ec) &&
+                         std::rename(first.files.c_str(), files_aside.c_str()) == 0;
+  if (files) again.options.keep_files = keep_files;
+  again.options.run.trace_file = first.trace;
+  RunOutcome r = run_once(again, path, p, seed, in, false);
+  std::rename(first.trace.c_str(), to.trace.c_str());
+  std::rename(aside.c_str(), first.trace.c_str());
+  if (files) {
+    std::filesystem::create_directories(to.files, ec);
+    std::rename(first.files.c_str(), kept_run_dir(to.files, p, seed).c_str());
+    if (set_aside) std::rename(files_aside.c_str(), first.files.c_str());
+  }
+  return r;
+}
+
 std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const std::string& path, int p,
                                                     std::uint64_t seed, StdinFeed& in,
                                                     const std::optional<RecordedRun>& first) {
@@ -332,30 +368,8 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   again.options.keep_files = files_b;
   RunOutcome rb;
   if (first) {
-    // Recorded under the first run's own path, its trace set aside meanwhile.
-    const std::string aside = trace_b + ".first";
-    temporary.push_back(aside);
-    if (std::rename(trace_a.c_str(), aside.c_str()) == 0) {
-      // Its files too: kept under the first run's own folder (the same option text, hence the same
-      // heap below the program's first block), the first run's set aside in files_b meanwhile.
-      std::error_code ec;
-      const std::string files_aside = files ? files_b + "/first" : std::string();
-      const bool set_aside = files && std::filesystem::create_directories(files_b, ec) &&
-                             std::rename(kept_a.c_str(), files_aside.c_str()) == 0;
-      if (files) again.options.keep_files = c.options.keep_files;
-      again.options.run.trace_file = trace_a;
-      rb = run_once(again, path, p, seed, in, false);
-      std::rename(trace_a.c_str(), trace_b.c_str());
-      std::rename(aside.c_str(), trace_a.c_str());
-      if (files) {
-        std::filesystem::create_directories(files_b, ec);
-        std::rename(kept_a.c_str(), kept_run_dir(files_b, p, seed).c_str());  // b's files, compared below
-        if (set_aside) std::rename(files_aside.c_str(), kept_a.c_str());
-      }
-    } else {
-      again.options.run.trace_file = trace_b;
-      rb = run_once(again, path, p, seed, in, false);
-    }
+    temporary.push_back(trace_b + ".first");
+    rb = run_in_first_runs_place(again, c.options.keep_files, path, p, seed, in, {trace_a, kept_a}, {trace_b, files_b});
   } else {
     again.options.run.trace_file = trace_b;
     rb = run_once(again, path, p, seed, in, false);
