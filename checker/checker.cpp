@@ -1,11 +1,14 @@
 #include "checker/checker.hpp"
 
+#include "checker/hp_source_races.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace bspcheck::checker {
 
@@ -26,6 +29,23 @@ std::string site_key(const rt::Site& s) {
                            : std::to_string(reinterpret_cast<std::uintptr_t>(s.pc));
   if (const std::uintptr_t caller = rt::wrapper_caller(s.stack)) key += "@" + std::to_string(caller);
   return key;
+}
+
+// site_key's inputs, unformatted: equal raw sites have equal keys (the converse need not hold: one
+// file's name may sit at two addresses). check_writes asks it first for every overlapping pair, and
+// builds the strings only for a pair of raw sites it has not met (a barrier where a million puts
+// rewrite the same words had spent 50x the unchecked run formatting keys).
+struct RawSite {
+  const char* file;
+  int line;
+  const void* pc;  // only where file is unknown, as site_key
+  std::uintptr_t caller;
+  auto tie() const { return std::tie(file, line, pc, caller); }
+  bool operator<(const RawSite& o) const { return tie() < o.tie(); }
+  bool operator==(const RawSite& o) const { return tie() == o.tie(); }
+};
+RawSite raw_site(const rt::Site& s) {
+  return {s.file, s.file ? s.line : 0, s.file ? nullptr : s.pc, rt::wrapper_caller(s.stack)};
 }
 
 // Two calls made at one wrapper line: the same call site when the wrapper was called from the same
@@ -97,37 +117,40 @@ void sort_by_runs(std::vector<T>& v, Less less) {
   }
 }
 
-}  // namespace
+// One write landing at this barrier, as check_writes sorts them: 24 bytes, so that sorting a
+// superstep's million writes moves little memory. Write counts and sizes fit in 32 bits: every
+// write is a BSPlib call with an int size. The bytes of a write of at most 8 travel with it, read
+// while the writes are walked in call order (their payloads then lie in ascending order):
+// comparing them in address order would otherwise read a record and a payload at random per write
+// (half of a checked run of overlapping puts).
+constexpr std::uint32_t kHpBit = 0x80000000u;
+constexpr std::uint32_t kSmall = sizeof(std::uint64_t);
+struct Interval {
+  std::uintptr_t lo;
+  std::uint32_t nbytes;
+  std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
+  std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
+  std::uintptr_t hi() const { return lo + nbytes; }
+  bool is_hp() const { return (tagged & kHpBit) != 0; }
+  bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }
+  std::size_t index() const { return tagged & ~kHpBit; }
+};
 
-void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
-  // 24 bytes per write, so that sorting a superstep's million writes moves little memory. Write
-  // counts and sizes fit in 32 bits: every write is a BSPlib call with an int size. The bytes of
-  // a write of at most 8 travel with it, read while the writes are walked in call order (their
-  // payloads then lie in ascending order): comparing them in address order would otherwise read
-  // a record and a payload at random per write (half of a checked run of overlapping puts).
-  constexpr std::uint32_t kHpBit = 0x80000000u;
-  constexpr std::uint32_t kSmall = sizeof(std::uint64_t);
-  struct Interval {
-    std::uintptr_t lo;
-    std::uint32_t nbytes;
-    std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
-    std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
-    std::uintptr_t hi() const { return lo + nbytes; }
-    bool is_hp() const { return (tagged & kHpBit) != 0; }
-    bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }
-    std::size_t index() const { return tagged & ~kHpBit; }
-  };
-  // The bytes of a buffered write from lo (the payload, or the copy an Interval carries).
-  const auto bytes_from = [&writes](const Interval& x, std::uintptr_t lo) {
-    return x.carries_bytes() ? reinterpret_cast<const std::byte*>(&x.small) + (lo - x.lo)
-                             : writes.bytes(writes[x.index()]) + (lo - x.lo);
-  };
-  // Grouped by writer (stable: call order within each), when there are not far more processes
-  // than writes: a process's writes usually go to ascending addresses, so the groups are a few
-  // ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
-  // over the records: one counts each writer's writes, one puts each in its place.
-  // The per-writer table never gets longer than 4 entries per record, which grouping would refuse
-  // anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
+// The bytes of a buffered write from lo (the payload, or the copy an Interval carries).
+const std::byte* bytes_from(const WriteSet& writes, const Interval& x, std::uintptr_t lo) {
+  return x.carries_bytes() ? reinterpret_cast<const std::byte*>(&x.small) + (lo - x.lo)
+                           : writes.bytes(writes[x.index()]) + (lo - x.lo);
+}
+
+// Every write of the superstep (buffered and unbuffered, none of 0 bytes) in address order (a total
+// order: the index last, so that the order and so the findings do not depend on how it is reached).
+// Grouped by writer first (stable: call order within each), when there are not far more processes
+// than writes: a process's writes usually go to ascending addresses, so the groups are a few
+// ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
+// over the records: one counts each writer's writes, one puts each in its place.
+// The per-writer table never gets longer than 4 entries per record, which grouping would refuse
+// anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
+std::vector<Interval> writes_by_address(const WriteSet& writes, std::span<const HpRecord> hp) {
   std::vector<std::uint32_t> next;  // per writer: its count, then where its next write goes
   std::size_t count = 0;
   const std::size_t table_limit = 4 * (writes.size() + hp.size());
@@ -145,7 +168,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
       if (w.nbytes) tally(w.writer);
   for (const HpRecord& h : hp)
     if (h.nbytes) tally(h.caller);
-  if (count < 2) return;
+  if (count < 2) return {};  // nothing can overlap
   const bool by_writer = !sparse && next.size() > 1 && next.size() <= 4 * count;
   if (!by_writer) next.clear();
   for (std::uint32_t w = 0, first = 0; w < next.size(); ++w) {
@@ -172,20 +195,81 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     if (hp[i].nbytes)
       place(hp[i].caller) = {reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes,
                              static_cast<std::uint32_t>(i) | kHpBit, 0};
-  // A total order (the index last), so that the order and so the findings do not depend on how
-  // it is reached.
   sort_by_runs(iv, [](const Interval& a, const Interval& b) {
     if (a.lo != b.lo) return a.lo < b.lo;
     return a.nbytes != b.nbytes ? a.nbytes < b.nbytes : a.tagged < b.tagged;
   });
+  return iv;
+}
 
-  std::set<std::pair<std::string, std::string>> reported;
+// Two writes of the superstep that overlap in [lo, hi) with different bytes, or one of them
+// unbuffered: put-collision or hp-dst-conflict.
+Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, const Interval& prev, const Interval& cur,
+                        std::uintptr_t lo, std::uintptr_t hi, int superstep, Diagnostics& diag) {
+  auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
+  auto pid_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].caller : writes[x.index()].writer; };
+  auto call_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].call : writes[x.index()].call; };
+  const int owner = cur.is_hp() ? hp[cur.index()].dst_owner : writes[cur.index()].owner;
+  Finding f;
+  std::ostringstream m;
+  if (prev.is_hp() || cur.is_hp()) {
+    const Interval& h = prev.is_hp() ? prev : cur;
+    const Interval& other = prev.is_hp() ? cur : prev;
+    f.rule = rule_id(Rule::hp_dst_conflict);
+    m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
+      << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other) << "'s "
+      << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
+  } else {
+    f.rule = rule_id(Rule::put_collision);
+    // Two gets of one process into one buffer are one process's two calls, not "processes 0".
+    if (pid_of(prev) == pid_of(cur))
+      m << "process " << pid_of(cur) << "'s " << call_of(prev) << " and " << call_of(cur);
+    else m << "processes " << pids_text({pid_of(prev), pid_of(cur)});
+    m << " write different data to the same " << hi - lo << " bytes on process " << owner
+      << " in one superstep: " << collision_outcome(call_of(prev), call_of(cur));
+  }
+  f.message = m.str();
+  f.superstep = superstep;
+  f.processes = {pid_of(prev), pid_of(cur), owner};
+  std::sort(f.processes.begin(), f.processes.end());
+  f.processes.erase(std::unique(f.processes.begin(), f.processes.end()), f.processes.end());
+  f.locations = {diag.location(site_of(prev), pid_of(prev), call_of(prev)),
+                 diag.location(site_of(cur), pid_of(cur), call_of(cur))};
+  return f;
+}
+
+}  // namespace
+
+void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
+  const std::vector<Interval> iv = writes_by_address(writes, hp);
+  auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
+  // Each write's call site as a small number, taken once as the write becomes active: comparing two
+  // writes then reads neither record (64 comparisons per write read them at random, most of a
+  // barrier where a million puts rewrite the same words).
+  constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  std::map<RawSite, std::uint32_t> site_ids;
+  std::uint32_t last_id = 0;
+  const RawSite* last_site = nullptr;
+  auto site_id = [&](const Interval& x) {
+    const RawSite r = raw_site(site_of(x));
+    if (last_site && r == *last_site) return last_id;
+    const auto at = site_ids.emplace(r, static_cast<std::uint32_t>(site_ids.size())).first;
+    last_site = &at->first;
+    return last_id = at->second;
+  };
+  std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
+  std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
+  std::pair<std::uint32_t, std::uint32_t> last_met{kNoSite, kNoSite};
   // Intervals that may still overlap later ones, as a min-heap on their end.
-  std::vector<Interval> active;
-  auto ends_later = [](const Interval& a, const Interval& b) { return a.hi() > b.hi(); };
+  struct Active {
+    Interval w;
+    std::uint32_t site;
+  };
+  std::vector<Active> active;
+  auto ends_later = [](const Active& a, const Active& b) { return a.w.hi() > b.w.hi(); };
   const Interval* last_kept = nullptr;
   for (const Interval& cur : iv) {
-    while (!active.empty() && active.front().hi() <= cur.lo) {
+    while (!active.empty() && active.front().w.hi() <= cur.lo) {
       std::pop_heap(active.begin(), active.end(), ends_later);
       active.pop_back();
     }
@@ -193,53 +277,38 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     // skipping it keeps barriers where many writes hit the same words linear.
     if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
         cur.nbytes == last_kept->nbytes &&
-        (cur.carries_bytes() ? cur.small == last_kept->small
-                             : equal_bytes(bytes_from(cur, cur.lo), bytes_from(*last_kept, cur.lo), cur.nbytes)))
+        (cur.carries_bytes()
+             ? cur.small == last_kept->small
+             : equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
       continue;
+    std::uint32_t cur_site = kNoSite;  // taken at the first overlap: disjoint writes need none
     std::size_t compared = 0;
     for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
-      const Interval& prev = *it;
+      const Interval& prev = it->w;
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
-      const bool hazard = prev.is_hp() || cur.is_hp();
-      if (!hazard) {
-        if (equal_bytes(bytes_from(prev, lo), bytes_from(cur, lo), hi - lo)) continue;  // same bytes
+      // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
+      // the bytes of writes that collide again and again are not read (most often the pair is the
+      // one just met: no set lookup).
+      if (cur_site == kNoSite) cur_site = site_id(cur);
+      if (it->site == kNoSite) it->site = site_id(prev);
+      const std::pair<std::uint32_t, std::uint32_t> pair{std::min(it->site, cur_site), std::max(it->site, cur_site)};
+      if (pair == last_met) continue;
+      if (met.count(pair)) {
+        last_met = pair;
+        continue;
       }
-      auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
-      auto pid_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].caller : writes[x.index()].writer; };
-      auto call_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].call : writes[x.index()].call; };
-      const int owner = cur.is_hp() ? hp[cur.index()].dst_owner : writes[cur.index()].owner;
+      if (!prev.is_hp() && !cur.is_hp() &&
+          equal_bytes(bytes_from(writes, prev, lo), bytes_from(writes, cur, lo), hi - lo))
+        continue;  // the same bytes: no collision
+      met.insert(pair);
+      last_met = pair;
       auto key = std::make_pair(site_key(site_of(prev)), site_key(site_of(cur)));
       if (key.first > key.second) std::swap(key.first, key.second);
       if (!reported.insert(key).second) continue;
-      Finding f;
-      std::ostringstream m;
-      if (hazard) {
-        const Interval& h = prev.is_hp() ? prev : cur;
-        const Interval& other = prev.is_hp() ? cur : prev;
-        f.rule = rule_id(Rule::hp_dst_conflict);
-        m << "the destination of process " << pid_of(h) << "'s " << call_of(h) << " (" << hi - lo
-          << " overlapping bytes on process " << owner << ") is also written by process " << pid_of(other) << "'s "
-          << call_of(other) << " in the same superstep: an unbuffered operation may land at any moment";
-      } else {
-        f.rule = rule_id(Rule::put_collision);
-        // Two gets of one process into one buffer are one process's two calls, not "processes 0".
-        if (pid_of(prev) == pid_of(cur))
-          m << "process " << pid_of(cur) << "'s " << call_of(prev) << " and " << call_of(cur);
-        else m << "processes " << pids_text({pid_of(prev), pid_of(cur)});
-        m << " write different data to the same " << hi - lo << " bytes on process " << owner
-          << " in one superstep: " << collision_outcome(call_of(prev), call_of(cur));
-      }
-      f.message = m.str();
-      f.superstep = superstep;
-      f.processes = {pid_of(prev), pid_of(cur), owner};
-      std::sort(f.processes.begin(), f.processes.end());
-      f.processes.erase(std::unique(f.processes.begin(), f.processes.end()), f.processes.end());
-      f.locations = {diag_.location(site_of(prev), pid_of(prev), call_of(prev)),
-                     diag_.location(site_of(cur), pid_of(cur), call_of(cur))};
-      diag_.report(std::move(f));
+      diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
     }
-    active.push_back(cur);
+    active.push_back({cur, cur_site});
     std::push_heap(active.begin(), active.end(), ends_later);
     last_kept = &cur;
   }
@@ -263,8 +332,12 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
     if (slot.p != p || slot.n != n || !p) slot = {p, n, rt::content_hash(p, n)};
     return slot.hash;
   };
-  for (const HpRecord& op : hp) {
-    if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
+  const std::vector<std::size_t> writers = hp_sources_written(hp);
+  for (std::size_t i = 0; i < hp.size(); ++i) {
+    const HpRecord& op = hp[i];
+    if (writers[i] != kNoWriter) {
+      report_hp_source_race(op, hp[writers[i]], superstep);
+    } else if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; ";
@@ -294,6 +367,24 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
                            {diag_.location(op.site, op.caller, op.call)}});
     }
   }
+}
+
+void Checker::report_hp_source_race(const HpRecord& op, const HpRecord& writer, int superstep) {
+  std::ostringstream m;
+  m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
+    << op.src_owner << ") is written in the same superstep by process " << writer.caller << "'s " << writer.call
+    << "; unbuffered operations take effect at any moment until the bsp_sync, in no order, so whether the " << op.call
+    << " reads the old or the new bytes depends on timing";
+  std::vector<int> pids{op.caller};
+  for (const int pid : {op.src_owner, writer.caller})
+    if (std::find(pids.begin(), pids.end(), pid) == pids.end()) pids.push_back(pid);
+  diag_.report(
+      Finding{rule_id(Rule::hp_src_modified),
+              rule_severity(Rule::hp_src_modified),
+              m.str(),
+              std::move(pids),
+              superstep,
+              {diag_.location(op.site, op.caller, op.call), diag_.location(writer.site, writer.caller, writer.call)}});
 }
 
 void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {

@@ -77,7 +77,8 @@ class Checker {
   // destinations of this superstep's unbuffered operations.
   void check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep);
   // hp-src-modified and hp-dst-conflict (owner writes) for this superstep's unbuffered
-  // operations, at the start of the barrier (before pending ones take effect).
+  // operations, at the start of the barrier (before pending ones take effect); hp-src-modified
+  // also for a source another unbuffered operation of the superstep writes, whatever the order.
   void check_hp_at_barrier(std::span<const HpRecord> hp, int superstep);
   // Before an unbuffered operation takes effect: was its destination changed since the call?
   void check_hp_before_fire(const HpRecord& op, int superstep);
@@ -95,6 +96,9 @@ class Checker {
   void hygiene_exit(int pid, const HygieneState& at_enter, const HygieneState& now, const rt::Site& exit_site);
 
  private:
+  // hp-src-modified: op's source is writer's destination in the same superstep (hp_source_races.hpp).
+  void report_hp_source_race(const HpRecord& op, const HpRecord& writer, int superstep);
+
   Diagnostics& diag_;
 };
 

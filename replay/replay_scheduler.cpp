@@ -1,6 +1,7 @@
 #include "replay/replay_scheduler.hpp"
 #include "runtime/base/rng.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace bspcheck::trace {
@@ -40,7 +41,15 @@ const Event* ReplayScheduler::next(const char* expecting) {
   }
 }
 
+int ReplayScheduler::mpi_next_process(const rt::RunnableSet& runnable, int current) const {
+  // pid order in every superstep: when all can run, process 0; then each on until it blocks.
+  if (static_cast<int>(runnable.list.size()) == runnable.nprocs()) return 0;
+  if (runnable.contains(current)) return current;
+  return *std::min_element(runnable.list.begin(), runnable.list.end());
+}
+
 int ReplayScheduler::next_process(const rt::RunnableSet& runnable, int current) {
+  if (mpi_) return mpi_next_process(runnable, current);
   constexpr auto kind = static_cast<std::uint8_t>(rt::ChoiceKind::next_process);
   std::uint64_t small = 0;
   if (!at_end_ && trace_.next_small_choice(kind, small)) return checked_pid(small, runnable);  // the usual record
@@ -57,6 +66,9 @@ void ReplayScheduler::not_runnable(std::uint64_t pid) {
 }
 
 std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
+  // The MPI run's own: hp operations at the barrier, writes in issue order, no jitter, every
+  // process granted (the record's p).
+  if (mpi_ && !mpi_from_trace(kind)) return n - 1;
   const auto k = static_cast<std::uint8_t>(kind);
   std::uint64_t small = 0;
   if (!at_end_ && trace_.next_small_choice(k, small)) return checked_choice(k, small, n);  // the usual record
@@ -69,6 +81,10 @@ std::uint32_t ReplayScheduler::choose(rt::ChoiceKind kind, std::uint32_t n) {
 }
 
 void ReplayScheduler::choose_shuffle(rt::ChoiceKind kind, std::uint32_t n, std::uint32_t* out) {
+  if (mpi_ && !mpi_from_trace(kind)) {
+    for (std::uint32_t i = n; i > 1; --i) *out++ = i - 1;
+    return;
+  }
   const auto k = static_cast<std::uint8_t>(kind);
   for (std::uint32_t i = n; i > 1;) {
     if (!at_end_) {  // the usual records, all at once
@@ -94,6 +110,7 @@ void ReplayScheduler::call_not_next(const CallRecord& actual) {
 }
 
 void ReplayScheduler::superstep(std::uint64_t n) {
+  ended_superstep_ = 0;
   const Event* e = next("the end of a superstep");
   if (!e) return;
   if (e->type != Event::superstep || e->value != n)

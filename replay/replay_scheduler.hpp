@@ -21,7 +21,8 @@ class ReplayScheduler final : public rt::Scheduler {
       : trace_(std::move(trace)),
         after_end_(std::move(after_end)),
         diverged_(std::move(diverged)),
-        note_(std::move(note)) {}
+        note_(std::move(note)),
+        mpi_(trace_.header().strategy == kMpiStrategy) {}
 
   int next_process(const rt::RunnableSet& runnable, int current) override;
   std::uint32_t choose(rt::ChoiceKind kind, std::uint32_t n) override;
@@ -31,6 +32,8 @@ class ReplayScheduler final : public rt::Scheduler {
   // The program made this call: it must be the trace's next record. Inline: every BSPlib call of
   // a replay passes here, and the trace nearly always has the same bytes next.
   void call(const CallRecord& actual) {
+    if (mpi_) [[unlikely]]
+      count_superstep_end(actual);
     if (!at_end_ && trace_.next_call_if(actual)) [[likely]]
       return;
     call_not_next(actual);
@@ -44,6 +47,19 @@ class ReplayScheduler final : public rt::Scheduler {
 
  private:
   const Event* next(const char* expecting);
+  // A trace merged from the MPI back end's rank records (rank_traces.hpp) holds the calls and the
+  // barrier's outcomes only: the processes run in pid order (each on until it blocks), an
+  // unbuffered operation waits for the barrier, writes land in issue order, and at the barrier
+  // (once every process has made the call that ends the superstep) the hp timing and the queues'
+  // order come from the trace.
+  int mpi_next_process(const rt::RunnableSet& runnable, int current) const;
+  bool mpi_from_trace(rt::ChoiceKind kind) const {
+    return ended_superstep_ >= header().procs &&
+           (kind == rt::ChoiceKind::hp_timing || kind == rt::ChoiceKind::queue_order);
+  }
+  void count_superstep_end(const CallRecord& actual) {
+    if (actual.call == Call::sync || actual.call == Call::end) ++ended_superstep_;
+  }
   // call() when the trace's next record is not that call as encoded: another record, a record
   // across two blocks, the end of a cut-off trace, or a divergence.
   void call_not_next(const CallRecord& actual);
@@ -69,6 +85,8 @@ class ReplayScheduler final : public rt::Scheduler {
   std::function<void(const std::string&)> diverged_;
   std::function<void(const std::string&)> note_;
   bool noted_end_ = false;
+  const bool mpi_;
+  std::uint32_t ended_superstep_ = 0;  // processes that made the call ending this superstep (mpi_)
 };
 
 }  // namespace bspcheck::trace

@@ -268,7 +268,7 @@ void EventStream::State::read_header(const std::string& origin) {
   h.seed = c.varint("seed");
   h.strategy = c.string("strategy", 32);
   bool known_strategy = true;  // a strategy's own name, as traces are written (not an alias)
-  if (h.strategy != kExploringStrategy) try {
+  if (h.strategy != kExploringStrategy && h.strategy != kMpiStrategy && h.strategy != kMpiRankStrategy) try {
       known_strategy = rt::StrategyValue::format(rt::StrategyValue::parse("strategy", h.strategy)) == h.strategy;
     } catch (const std::invalid_argument&) {
       known_strategy = false;

@@ -79,6 +79,12 @@ enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71, kTa
 // it: such a run is offered only the choices that can change what the program sees, so its
 // replay must be offered the same ones.
 constexpr const char* kExploringStrategy = "explore";
+// The strategies of traces the MPI back end's records make (docs/mpi.md, "Record and replay"):
+// one rank's own record (its seed field holds the rank), and the engine trace merged from all of
+// them, whose replay takes the processes in pid order and only the recorded outcomes from the
+// trace (replay_scheduler.hpp).
+constexpr const char* kMpiRankStrategy = "mpi-rank";
+constexpr const char* kMpiStrategy = "mpi";
 
 struct Header {
   std::uint16_t version = kFormatVersion;

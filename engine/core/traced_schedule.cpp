@@ -23,7 +23,12 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
         trace::EventStream::open(options.replay_file), std::move(sched_), std::move(on_divergence), std::move(note));
     replayer_ = replay.get();
     sched_ = std::move(replay);
-    if (!replayer_->header().program.empty() && identity().digest != replayer_->header().program_digest)
+    const trace::Header& recorded = replayer_->header();
+    // An MPI run's records name its build for the MPI back end, which the engine cannot run: its
+    // twin built for the engine is replayed, and only the arguments can be compared.
+    const bool mpi = recorded.strategy == trace::kMpiStrategy;
+    if (!recorded.program.empty() &&
+        (mpi ? identity().args != recorded.args : identity().digest != recorded.program_digest))
       std::fprintf(stderr,
                    "bsp-check: note: %s: the program or its arguments differ from the recorded run; "
                    "the replay stops at the first different call\n",

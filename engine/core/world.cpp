@@ -5,6 +5,7 @@
 #include "replay/trace_format.hpp"
 #include "runtime/executable/call_stacks.hpp"
 #include "runtime/executable/program_unwinder.hpp"
+#include "runtime/memory_checks/asan_recovery.hpp"
 #include "runtime/memory_checks/watchpoint_probe.hpp"
 
 #include <algorithm>
@@ -74,8 +75,8 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
   if (options.checks) checker_ = std::make_unique<checker::Checker>(diag_);
   poisoning_ = checker_ && options.asan_poisoning && Poisoning::available();
   if (Poisoning::available())
-    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write, bool trapped) {
-      report_poisoned_access(r, is_write, trapped);
+    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t, bool is_write, Caught how) {
+      report_poisoned_access(r, is_write, how);
     });
   if (options.grant_fewer && p_ > 1) {
     // BSPlib 2.1: bsp_begin(maxprocs) starts *at most* maxprocs processes. The number granted is
@@ -611,13 +612,25 @@ void World::barrier(bool final) {
   }
 }
 
-void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool trapped) {
-  // Called from AddressSanitizer's death callback (the program is being stopped), or from a
-  // watchpoint's SIGTRAP handler right after the access (runtime/memory_checks/watchpoints.hpp).
+void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, Caught how) {
+  // Called from AddressSanitizer's report or death callback, or from a watchpoint's SIGTRAP
+  // handler right after the access (runtime/memory_checks/watchpoints.hpp).
+  if (how == Caught::asan_halt_after_warning) {
+    // The warning is reported; ASan stops the program all the same.
+    std::fprintf(real_out[1],
+                 "bsp-check: note: AddressSanitizer stops the program at the warning above: it goes on when built "
+                 "with -fsanitize-recover=address (bspcc adds it) and run with ASAN_OPTIONS=%s (bsp-check run sets "
+                 "them)\n",
+                 kAsanRecoverOptions);
+    std::fflush(real_out[1]);
+    if (mode_ == Mode::program && on_fatal_stop) on_fatal_stop();
+    return;
+  }
+  const bool trapped = how == Caught::watchpoint;
   const Process& me = self();
   const PoisonedAccess access = Poisoning::describe_access(r, me.pid, is_write, me.call);
   Finding f = running_finding(access.rule, access.message);
-  // The access itself: the sanitizer's callback runs on the stack of the instruction it caught,
+  // The access itself: the sanitizer's callbacks run on the stack of the instruction it caught,
   // and the trap's handler on the stack it interrupted, so the program's line is in this stack
   // (else the process's last call, with the stack).
   Site at = me.site;
@@ -633,10 +646,10 @@ void World::report_poisoned_access(const PoisonedRegion* r, bool is_write, bool 
     std::fputs(checker::render_finding(f, "").c_str(), real_out[1]);
     std::fflush(real_out[1]);
   }
-  // A warning caught by a watchpoint (the access is done, the program can go on): the read is
-  // defined (get-dst-early-read sees the old contents), so the run continues, and the region is
-  // lifted so that the next read of it is not reported again. ASan's death callback cannot return.
-  if (trapped && r && rule_severity(access.rule) == Severity::warning) {
+  // A warning the program can go on from (the access is done, or ASan resumes it after its
+  // report): the read is defined (get-dst-early-read sees the old contents), so the run continues,
+  // and the region is lifted so that the next access to it is not reported again.
+  if (how != Caught::asan_death && r && Poisoning::may_go_on(*r)) {
     const std::uintptr_t lo = r->lo;
     poison_.release_within(lo, lo + 1);
     return;

@@ -107,6 +107,11 @@ class World {
   checker::Diagnostics& diagnostics() { return diag_; }
   // Checks this run could not make (checker::RunReport::unchecked).
   std::vector<std::string> unchecked() const;
+  // What a timeout's finding adds when the running process may be waiting, without BSPlib calls,
+  // for another process's communication of this superstep: the unbuffered operations into its
+  // memory still pending, the processes that have made no call yet in this superstep ("" when
+  // there are neither).
+  std::string timeout_hazard() const;
   const Options& options() const { return options_; }
   // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
   // the C library's clocks under virtual_time (engine/core/libc_clocks.cpp). Not a traced call.
@@ -328,7 +333,7 @@ class World {
   void apply_tagsize();
   void deliver_messages();
   void fire_hp(std::size_t pending_index, bool during_superstep);
-  void report_poisoned_access(const PoisonedRegion* region, bool is_write, bool trapped);
+  void report_poisoned_access(const PoisonedRegion* region, bool is_write, Caught how);
   // A finding of the running process in the current superstep, its locations still to be added.
   Finding running_finding(Rule rule, std::string message) const;
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);

@@ -138,8 +138,15 @@ void World::maybe_fire_hp() {
 void World::fire_hp(std::size_t pending_index, bool during_superstep) {
   checker::HpRecord& op = hp_.take(pending_index);
   const bool poisoned = poisoning_ && during_superstep && !(globals_ && globals_->in_slot(op.dst));
+  // The operation's source may be another one's destination, poisoned: reading it is the runtime's
+  // copy, not the program's read (the race of the two is hp-src-modified at the barrier,
+  // checker/hp_source_races.hpp).
+  const auto src = reinterpret_cast<std::uintptr_t>(op.src);
+  const bool src_poisoned = poisoning_ && during_superstep && poison_.poisoned_within(src, src + op.nbytes);
   if (poisoned) Poisoning::unpoison(op.dst, op.nbytes);
+  if (src_poisoned) Poisoning::unpoison(op.src, op.nbytes);
   HpOperations::fire(op, checker_.get(), superstep_, during_superstep);
+  if (src_poisoned) poison_.repoison_overlapping(src, src + op.nbytes);
   if (poisoned) Poisoning::repoison(op.dst, op.nbytes);
 }
 
@@ -167,6 +174,31 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
   if (poisoning_)
     poison_.poison({reinterpret_cast<std::uintptr_t>(dst), reinterpret_cast<std::uintptr_t>(dst) + r.nbytes,
                     Rule::hp_dst_read, me.pid, dst_owner, superstep_, me.site, me.call, r.dst != dst ? dst_owner : -1});
+}
+
+std::string World::timeout_hazard() const {
+  const Process& me = procs_[static_cast<std::size_t>(running_)];
+  if (me.state != ProcState::runnable) return "";
+  std::string pending, idle;
+  for (const checker::HpRecord& op : hp_.log()) {
+    if (op.fired || op.dst_owner != me.pid || op.caller == me.pid) continue;
+    pending += std::string(pending.empty() ? "" : ", ") + "process " + std::to_string(op.caller) + "'s " + op.call;
+    if (op.site.file) pending += std::string(" (") + op.site.file + ":" + std::to_string(op.site.line) + ")";
+  }
+  for (const Process& pr : procs_)
+    if (pr.pid != me.pid && pr.state == ProcState::runnable &&
+        (std::strcmp(pr.call, "bsp_sync") == 0 || std::strcmp(pr.call, "bsp_begin") == 0))
+      idle += (idle.empty() ? "" : ", ") + std::to_string(pr.pid);
+  if (pending.empty() && idle.empty()) return "";
+  std::string m = "; process " + std::to_string(me.pid) +
+                  " may be waiting, without BSPlib calls, for memory another process's communication of this "
+                  "superstep writes (a flag polled in a loop):";
+  if (!pending.empty()) m += " " + pending + " into its memory had not landed;";
+  if (!idle.empty()) m += " process(es) " + idle + " had made no BSPlib call in this superstep;";
+  return m +
+         " another process runs only when the running one makes a BSPlib call, and an unbuffered operation need "
+         "not land before the bsp_sync (reading its destination before then is hp-dst-read): read it after the "
+         "bsp_sync";
 }
 
 }  // namespace bspcheck::rt

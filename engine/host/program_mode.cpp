@@ -38,7 +38,9 @@
 #include "engine/core/foreign_contexts.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
+#include "runtime/isolation/kept_files.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/isolation/sanitizer_shadow.hpp"
 #include "runtime/options/driver_environment.hpp"
 #include "runtime/options/options.hpp"
 #include "runtime/options/reproduce.hpp"
@@ -316,6 +318,16 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 bool g_called_exit = false;
 std::uint32_t g_exit_stack = 0;
 
+// keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
+// After the program's last writes that exit sees: its own exit handlers registered after
+// bsp_begin, and the buffers of the files it left open.
+void keep_files_of_run() {
+  const ProgramOptions& o = options();
+  if (o.keep_files.empty() || in_forked_child()) return;
+  std::fflush(nullptr);
+  keep_run_files(o.keep_files.c_str(), o.run.procs, o.run.seed);
+}
+
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
     w->flush_trace();
@@ -324,6 +336,7 @@ std::uint32_t g_exit_stack = 0;
   }
   g_capture.reset();
   write_report(false);
+  keep_files_of_run();
   std::fflush(nullptr);
   std::_Exit(status);
 }
@@ -348,6 +361,7 @@ void at_exit() {
     stop_program(1);
   }
   write_report(true);
+  keep_files_of_run();
   if (g_outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
                  static_cast<unsigned long long>(g_outside_repeats), g_outside_repeats == 1 ? "" : "s");
@@ -540,8 +554,10 @@ Location timeout_location(World& w, const Process& pr) {
   // the alarm may come while it runs the barrier itself (a single process syncing in a loop).
   switch (running ? ProcState::runnable : pr.state) {
     case ProcState::runnable:
-    case ProcState::local_wait:
       l.state = running ? "running, not at the barrier" : "not at the barrier";
+      break;
+    case ProcState::local_wait:  // a counting (cBSP) or lazy (BSPk) sync: it waits for its own condition
+      l.state = std::string("waiting in ") + pr.call;
       break;
     case ProcState::in_sync:
       l.state = "waiting in bsp_sync";
@@ -561,11 +577,12 @@ void on_timeout(int) {
   // finding's processes are those that had not reached the barrier.
   Finding f;
   f.rule = rule_id(Rule::timeout);
-  std::string stuck, waiting, ended;
+  std::string stuck, waiting, waiting_own, ended;
   auto add = [](std::string& list, int pid) { list += (list.empty() ? "" : ", ") + std::to_string(pid); };
   for (const Process& pr : w->processes()) {
     Location l = timeout_location(*w, pr);
     if (l.state == "waiting in bsp_sync") add(waiting, pr.pid);
+    else if (l.state.rfind("waiting in ", 0) == 0) add(waiting_own, pr.pid);
     else if (l.state == "reached bsp_end") add(ended, pr.pid);
     else {
       add(stuck, pr.pid);
@@ -580,7 +597,10 @@ void on_timeout(int) {
               ", process(es) " + stuck + " had not reached their next bsp_sync (process " + std::to_string(w->pid()) +
               " was running)";
   if (!waiting.empty()) f.message += "; process(es) " + waiting + " waited in bsp_sync";
+  if (!waiting_own.empty())
+    f.message += "; process(es) " + waiting_own + " waited in a counting or lazy sync for their own condition";
   if (!ended.empty()) f.message += "; process(es) " + ended + " had reached bsp_end";
+  f.message += w->timeout_hazard();
   f.message += "; each process is located with its state";
   f.superstep = w->superstep();
   w->diagnostics().report(std::move(f));
@@ -737,6 +757,7 @@ void size_main_stack(std::size_t stack_size) {
 void begin_program(int maxprocs, const Site& site) {
   if (!g_report_written && !g_world) {
     install_crash_handlers();
+    arm_leak_check_at_exit();    // before the fork server's children: each inherits it
     serve_forks_if_requested();  // returns here in each child of a fork server, with its run's options
     g_opts_read = false;
   }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "checker/finding_text.hpp"
+#include "runtime/base/rng.hpp"
 
 namespace bspcheck::mpi {
 
@@ -24,6 +25,17 @@ bool option_set(const char* key) {
   if (!opts) return false;
   const std::string all = std::string(":") + opts + ":";
   return all.find(std::string(":") + key + "=1:") != std::string::npos;
+}
+
+// The value of key=VALUE in BSPCHECK_OPTIONS ("" when absent).
+std::string option_value(const char* key) {
+  const char* opts = std::getenv("BSPCHECK_OPTIONS");
+  if (!opts) return "";
+  const std::string all = std::string(":") + opts + ":", name = std::string(":") + key + "=";
+  const std::size_t at = all.find(name);
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + name.size();
+  return all.substr(from, all.find(':', from) - from);
 }
 
 void rank_at_exit() { Rank::the().at_exit(); }
@@ -106,6 +118,13 @@ void Rank::begin(int maxprocs) {
   replies_ = std::make_unique<Exchange>(comm_, p_);
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
+  if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
+      trace_ = open_trace(prefix);
+    } catch (const trace::TraceError& e) {
+      std::fprintf(stderr, "bsp-check: error: %s\n", e.what());
+      std::fflush(nullptr);
+      MPI_Abort(MPI_COMM_WORLD, 2);
+    }
   real_start_ = MPI_Wtime();
   // The engine's processes 1..p-1 run main again inside the run, so the calls they make before
   // bsp_begin (bsp_begin(bsp_nprocs())) are on their clocks; process 0's are not.
@@ -115,7 +134,10 @@ void Rank::begin(int maxprocs) {
 }
 
 void Rank::end() {
+  record(trace::Call::end, -1, 0);
   end_superstep(true);
+  if (trace_) trace_->end();
+  trace_.reset();
   if (pid_ == 0) report_leaked_registrations();
   int mine = findings_.errors() > 0 || failed_, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
@@ -155,13 +177,22 @@ int Rank::nprocs() {
   return world_size_;
 }
 
-double Rank::time() { return real_time_ ? MPI_Wtime() - real_start_ : clock_; }
+double Rank::time() {
+  record(trace::Call::time, -1, 0);
+  if (!real_time_) return clock_;
+  const double now = MPI_Wtime() - real_start_;
+  // A real reading is the run's own: kept in the record (in ns), which the engine's replay, with
+  // virtual readings, does not follow (docs/mpi.md).
+  if (trace_) trace_->choice(static_cast<std::uint8_t>(rt::ChoiceKind::time), static_cast<std::uint64_t>(now * 1e9));
+  return now;
+}
 
 void Rank::report(Rule rule, std::string message, std::vector<int> processes) {
   findings_.report_here(rule, std::move(message), superstep_, site_, std::move(processes));
 }
 
 void Rank::abort(const std::string& message) {
+  record(trace::Call::abort, -1, 0, message.data(), message.size());
   std::string text = message;
   while (!text.empty() && text.back() == '\n') text.pop_back();
   report(Rule::abort, "process " + std::to_string(pid_) + " called bsp_abort: " + text);
@@ -169,6 +200,7 @@ void Rank::abort(const std::string& message) {
 }
 
 void Rank::stop_job() {
+  if (trace_) trace_->flush();  // cut off where the job ends: its replay goes that far
   std::fflush(nullptr);
   active_ = false;  // at_exit has nothing more to say
   // mpiexec forwards what the ranks wrote as it reads it, and stops reading when the abort kills

@@ -17,6 +17,7 @@
 #include "mpi/registration/registrations.hpp"
 #include "mpi/report/findings.hpp"
 #include "mpi/transport/exchange.hpp"
+#include "replay/trace_format.hpp"
 
 namespace bspcheck::mpi {
 
@@ -33,7 +34,10 @@ class Rank {
   void init(void (*spmd)(void), int argc, char** argv);
   void begin(int maxprocs);
   void end();
-  void sync() { end_superstep(false); }
+  void sync() {
+    record(trace::Call::sync, -1, 0);
+    end_superstep(false);
+  }
   [[noreturn]] void abort(const std::string& message);
   int nprocs();
   int pid() const { return pid_; }
@@ -78,6 +82,21 @@ class Rank {
   static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
+  // Recording (trace=PATH, rank_trace.cpp): this rank's record, PATH.rank<K>.
+  std::unique_ptr<trace::Writer> open_trace(const std::string& prefix);
+  // The call as the engine's trace records it (engine/core/world.cpp, traced_call).
+  void record(trace::Call call, long target, long size, const void* data = nullptr, std::size_t n = 0) {
+    if (!trace_) return;
+    trace::CallRecord rec;
+    rec.call = call;
+    rec.pid = static_cast<std::uint32_t>(pid_);
+    rec.target = target;
+    rec.size = size;
+    if (data && n) rec.checksum = trace::checksum(data, n);
+    trace_->call(rec);
+  }
+  // What the sync delivered: the number of unbuffered operations that took effect, the queue's order.
+  void record_barrier(std::uint64_t hp_operations);
   bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);
   // The target's address of (local address + offset) on rank `target`, or 0 after a finding.
   std::uint64_t resolve(int target, const void* local, int offset, int nbytes, bool is_put);
@@ -120,7 +139,9 @@ class Rank {
   std::int64_t bytes_out_ = 0, bytes_in_ = 0;
   double clock_ = 0;  // virtual bsp_time, seconds since bsp_begin
   int calls_before_begin_ = 0;
-  bool any_gets_ = false;  // some rank has a get in this superstep: a second exchange returns the data
+  bool any_gets_ = false;                 // some rank has a get in this superstep: a second exchange returns the data
+  std::unique_ptr<trace::Writer> trace_;  // trace=PATH: this rank's record
+  std::uint64_t hp_operations_ = 0;       // this superstep's valid hpputs and hpgets (the record's)
 };
 
 // The wire records of a superstep's exchange, one kind byte first.

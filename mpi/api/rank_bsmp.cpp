@@ -9,6 +9,7 @@
 namespace bspcheck::mpi {
 
 void Rank::set_tagsize(int* tag_nbytes) {
+  record(trace::Call::set_tagsize, -1, tag_nbytes ? *tag_nbytes : -1);
   if (!tag_nbytes || *tag_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes " +
                                  (tag_nbytes ? "a negative tag size" : "a NULL pointer") + " to bsp_set_tagsize");
@@ -19,6 +20,7 @@ void Rank::set_tagsize(int* tag_nbytes) {
 }
 
 void Rank::send(int pid, const void* tag, const void* payload, int nbytes) {
+  record(trace::Call::send, pid, nbytes, payload, payload && nbytes > 0 ? static_cast<std::size_t>(nbytes) : 0);
   if (pid < 0 || pid >= p_) {
     report(Rule::bad_pid, "process " + std::to_string(pid_) + " sends to process " + std::to_string(pid) +
                               ", outside 0.." + std::to_string(p_ - 1));
@@ -37,6 +39,7 @@ void Rank::send(int pid, const void* tag, const void* payload, int nbytes) {
 }
 
 void Rank::qsize(int* nmessages, int* accum_nbytes) {
+  record(trace::Call::qsize, -1, 0);
   if (!nmessages || !accum_nbytes)
     report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes a NULL " +
                                  (!nmessages ? "message count" : "byte count") + " pointer to bsp_qsize");
@@ -45,6 +48,7 @@ void Rank::qsize(int* nmessages, int* accum_nbytes) {
 }
 
 void Rank::get_tag(int* status, void* tag) {
+  record(trace::Call::get_tag, -1, 0);
   if (!status) {
     report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes a NULL status pointer to bsp_get_tag");
   } else if (messages_.empty()) {
@@ -59,6 +63,7 @@ void Rank::get_tag(int* status, void* tag) {
 }
 
 void Rank::move(void* payload, int reception_nbytes) {
+  record(trace::Call::move, -1, reception_nbytes);
   if (reception_nbytes < 0) {
     report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes a negative reception size to bsp_move");
   } else if (messages_.empty()) {
@@ -80,6 +85,7 @@ void Rank::move(void* payload, int reception_nbytes) {
 }
 
 int Rank::hpmove(void** tag_ptr, void** payload_ptr) {
+  record(trace::Call::hpmove, -1, 0);
   if (!tag_ptr || !payload_ptr) {
     report(Rule::api_misuse, "process " + std::to_string(pid_) + " passes a NULL " + (!tag_ptr ? "tag" : "payload") +
                                  " pointer to bsp_hpmove");

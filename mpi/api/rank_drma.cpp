@@ -10,6 +10,7 @@
 namespace bspcheck::mpi {
 
 void Rank::push_reg(const void* ident, int size) {
+  record(trace::Call::push_reg, -1, size);
   if (size < 0) {
     // Registered as 0 bytes, as the engine does, so that the slots still line up across ranks.
     report(Rule::reg_negative_size,
@@ -19,7 +20,10 @@ void Rank::push_reg(const void* ident, int size) {
   regs_->push(ident, size, site_);
 }
 
-void Rank::pop_reg(const void* ident) { regs_->pop(ident, site_); }
+void Rank::pop_reg(const void* ident) {
+  record(trace::Call::pop_reg, -1, 0);
+  regs_->pop(ident, site_);
+}
 
 bool Rank::check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name) {
   if (pid < 0 || pid >= p_) {
@@ -91,6 +95,8 @@ std::uint64_t Rank::digest(const void* p, std::size_t n) {
 }
 
 void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool unbuffered) {
+  record(unbuffered ? trace::Call::hpput : trace::Call::put, pid, nbytes, src,
+         src && nbytes > 0 && pid >= 0 && pid < p_ ? static_cast<std::size_t>(nbytes) : 0);
   if (!check_transfer_args(pid, offset, nbytes, src, "source") || nbytes == 0) return;
   const std::uint64_t target = resolve(pid, dst, offset, nbytes, true);
   if (!target) return;
@@ -100,6 +106,7 @@ void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool
   if (unbuffered) {
     // Unbuffered: the source is read at the sync, a moment BSPlib allows (docs/mpi.md).
     hpputs_.push_back({pid, src, target, nbytes, site, site_, digest(src, static_cast<std::size_t>(nbytes))});
+    ++hp_operations_;
     return;
   }
   // Buffered on source: the bytes go into the exchange's buffer now.
@@ -112,6 +119,7 @@ void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool
 }
 
 void Rank::get(int pid, const void* src, int offset, void* dst, int nbytes, bool unbuffered) {
+  record(unbuffered ? trace::Call::hpget : trace::Call::get, pid, nbytes);
   if (!check_transfer_args(pid, offset, nbytes, dst, "destination") || nbytes == 0) return;
   const std::uint64_t source = resolve(pid, src, offset, nbytes, false);
   if (!source) return;
@@ -125,6 +133,7 @@ void Rank::get(int pid, const void* src, int offset, void* dst, int nbytes, bool
   append_value(out, static_cast<std::uint32_t>(nbytes));
   append_value(out, static_cast<std::uint32_t>(gets_.size()));
   gets_.push_back({dst, nbytes});
+  if (unbuffered) ++hp_operations_;
 }
 
 }  // namespace bspcheck::mpi

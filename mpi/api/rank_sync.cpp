@@ -52,8 +52,11 @@ void Rank::end_superstep(bool ending) {
   const int tagsize = agree(ending, plan, &skip_pops);
   apply_registrations(plan, skip_pops);
   deliver();
+  record_barrier(hp_operations_);
+  hp_operations_ = 0;
   if (tagsize >= 0) messages_.set_tagsize(tagsize);
   if (!real_time_) advance_clock();
+  if (trace_ && !ending) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
   ++superstep_;
 }
 

@@ -44,6 +44,12 @@ class Messages {
   void drop_front() { ++next_; }
   // The senders of the messages still unread (queue-unconsumed), ascending, each once.
   std::vector<int> unread_senders() const;
+  // The sender of every message of the queue, in its order (a record of the run, docs/mpi.md).
+  std::vector<int> queue_senders() const {
+    std::vector<int> senders;
+    for (const Stored& m : queue_) senders.push_back(m.sender);
+    return senders;
+  }
 
  private:
   struct Stored {

@@ -12,6 +12,9 @@
 #include <fstream>
 #include <new>
 
+// AddressSanitizer's interface (<sanitizer/asan_interface.h>), present in a program built with it.
+extern "C" void __asan_unpoison_memory_region(const volatile void* addr, std::size_t size) __attribute__((weak));
+
 namespace bspcheck::rt {
 
 namespace {
@@ -142,6 +145,11 @@ void StackPool::give_back(void* chunk, std::size_t n) {
     shelf->clear_as_fresh(chunk, bytes);
     if (shelf->shelve(chunk, bytes, shelf_key(n))) return;
   }
+  // In a worker (runtime/isolation/process_snapshot.hpp) the next run may map its stacks here
+  // again: AddressSanitizer's marks of this run's frames must not be in their shadow then. (The
+  // snapshot clears the shadow of what a run mapped where it sees the mapping; a runtime built
+  // with the sanitizer maps through the sanitizer, unseen.)
+  if (shelf && shelf->shelving() && __asan_unpoison_memory_region) __asan_unpoison_memory_region(chunk, bytes);
   munmap(chunk, bytes);
 }
 

@@ -28,6 +28,7 @@ constexpr int kMaxCovered = 3;
 // Plain data, set by the constructor below (priority 101 runs before this file's dynamic
 // initialisers, which would undo what it set).
 struct Covered {
+  const char* name;  // how a run's kept files name it (kKeptRootNames)
   char path[PATH_MAX];
   int real;           // a detached copy of the directory as the session found it (open_tree)
   int session_upper;  // what the process the driver started wrote there before bsp_begin (-1: none)
@@ -35,6 +36,11 @@ struct Covered {
 Covered g_covered[kMaxCovered];
 int g_count = 0;
 char g_cwd[PATH_MAX];
+// Every covered directory by its name, also one inside another's overlay (its path is then empty
+// only where the candidate does not exist): how kept files name what a run wrote.
+FileViewRoot g_roots[kMaxCovered];
+char g_root_paths[kMaxCovered][PATH_MAX];
+int g_root_count = 0;
 bool g_private = false;
 bool g_in_user_namespace = false;             // the overlay then keeps its marks in user.* attributes
 char g_refusal[256];                          // why there is no view, when the driver asked for one
@@ -62,6 +68,13 @@ bool choose_covered() {
         candidates[i] && realpath(candidates[i], resolved[i]) && stat(resolved[i], &st) == 0 && S_ISDIR(st.st_mode);
     if (keep[i] && std::strcmp(resolved[i], "/") == 0)
       return refuse("the working directory or the temporary directory is /, which no overlay can cover", 0), false;
+    bool named = false;  // $TMPDIR naming /tmp, say, is one directory with one name
+    for (int j = 0; keep[i] && j < g_root_count; ++j) named = named || std::strcmp(g_root_paths[j], resolved[i]) == 0;
+    if (keep[i] && !named) {
+      std::strcpy(g_root_paths[g_root_count], resolved[i]);
+      g_roots[g_root_count] = FileViewRoot{kKeptRootNames[i], g_root_paths[g_root_count]};
+      ++g_root_count;
+    }
   }
   for (int i = 0; i < kMaxCovered; ++i) {
     for (int j = 0; keep[i] && j < kMaxCovered; ++j)
@@ -70,6 +83,7 @@ bool choose_covered() {
         keep[i] = false;
     if (!keep[i]) continue;
     Covered& c = g_covered[g_count++];
+    c.name = kKeptRootNames[i];
     std::strcpy(c.path, resolved[i]);
     c.real = c.session_upper = -1;
   }
@@ -232,5 +246,18 @@ bool file_view_written() {
 const char* file_view_refusal() { return g_refusal[0] ? g_refusal : nullptr; }
 
 bool file_view_private() { return g_private; }
+
+int file_view_roots(FileViewRoot* out, int max) {
+  int n = 0;
+  for (int i = 0; g_private && i < g_root_count && n < max; ++i) out[n++] = g_roots[i];
+  return n;
+}
+
+int file_view_layers(FileViewLayer* out, int max) {
+  int n = 0;
+  for (int i = 0; g_private && i < g_count && n < max; ++i)
+    out[n++] = FileViewLayer{g_covered[i].name, g_covered[i].path, g_covered[i].session_upper, g_run_upper[i]};
+  return n;
+}
 
 }  // namespace bspcheck::rt

@@ -39,4 +39,29 @@ const char* file_view_refusal();
 // Whether this process's runs each see a private view.
 bool file_view_private();
 
+// The names a run's kept files give the covered directories (runtime/isolation/kept_files.hpp):
+// the working directory, /tmp, $TMPDIR.
+inline constexpr const char* kKeptRootNames[] = {"cwd", "tmp", "tmpdir"};
+
+// One covered directory of the view and the layers that hold what was written in it: the
+// process the driver started (before bsp_begin, or the whole run when it was started anew), and a
+// fork server's run (-1 when the run is the started process itself). Both are directories on the
+// view's tmpfs, outside any mount the run sees.
+struct FileViewLayer {
+  const char* name;  // kKeptRootNames
+  const char* path;  // the directory's real path
+  int session_upper;
+  int run_upper;
+};
+// The view's covered directories (none where the process has no private view); returns how many.
+int file_view_layers(FileViewLayer* out, int max);
+
+// Every covered directory by its name, one that lies inside another's overlay too (the working
+// directory under /tmp, say): a run's kept files are named from the innermost.
+struct FileViewRoot {
+  const char* name;  // kKeptRootNames
+  const char* path;  // its real path
+};
+int file_view_roots(FileViewRoot* out, int max);
+
 }  // namespace bspcheck::rt

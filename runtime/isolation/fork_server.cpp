@@ -30,6 +30,7 @@
 #include "runtime/isolation/fork_server_protocol.hpp"
 #include "runtime/isolation/main_stack.hpp"
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/isolation/sanitizer_shadow.hpp"
 
 namespace bspcheck::rt {
 
@@ -38,6 +39,10 @@ namespace {
 // A worker saves at most this much memory to come back to bsp_begin; a program with more writable
 // memory at bsp_begin gets a fresh child per run (a fork's cost grows more slowly with the size).
 constexpr std::size_t kSnapshotLimit = 16u << 20;
+// Under AddressSanitizer its own writable memory comes first (about 25 MiB for a small program:
+// its allocator's regions, its tables, its shadow of all that), mostly zeros that no restore
+// copies (process_snapshot.cpp).
+constexpr std::size_t kSanitizerSnapshotLimit = 256u << 20;
 
 bool redirect(int fd, const char* path) {
   int f = open_outside(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -65,6 +70,9 @@ struct WorkerKeeps {
     ino_t ino;
     int flags;  // the open file's status flags (O_APPEND, O_NONBLOCK): a run may change them
   } streams[2];
+  // LeakSanitizer's check of its runs (finish_served_run): whether a run was checked, and whether
+  // a checked run had leaks.
+  bool leaks_checked, leaks_seen;
 };
 WorkerKeeps* g_keeps = nullptr;  // null: every run opens its files (one run per worker, no memory)
 
@@ -140,10 +148,12 @@ void serve_as_worker(off_t input_at) {
   // for every run to restore, and bsp_begin clears less (runtime/isolation/main_stack.hpp).
   if (g_runs_per_worker > 1 && c.reusable)
     clear_main_stack_pages_below(reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0)) - 4096);
+  start_counting_blocks();  // from the moment on: each run starts with none (sanitizer_shadow.hpp)
   // Every run after the first comes back here. One run per worker saves nothing.
   g_reusable = g_runs_per_worker > 1 && c.reusable &&
-               ProcessSnapshot::take(kSnapshotLimit) != ProcessSnapshot::Taken::unavailable;
-  // A worker that cannot save bsp_begin (too much memory, threads, a sanitizer's shadow) makes
+               ProcessSnapshot::take(shadow_layout().present ? kSanitizerSnapshotLimit : kSnapshotLimit) !=
+                   ProcessSnapshot::Taken::unavailable;
+  // A worker that cannot save bsp_begin (too much memory, threads) makes
   // one run and ends as a process; its successors do not try again.
   if (!g_reusable) c.reusable = 0;
   for (std::uint32_t s; (s = c.state.load(std::memory_order_acquire)) != fork_protocol::kRequest;) {
@@ -158,7 +168,11 @@ void serve_as_worker(off_t input_at) {
   const std::size_t n = strnlen(c.request, sizeof c.request - 1);
   std::memcpy(c.decoded, c.request, n);
   c.decoded[n] = '\0';
-  if (!fork_protocol::decode_in_place(c.decoded, request) || !begin_run(request, input_at)) std::_Exit(127);
+  errno = 0;
+  if (!fork_protocol::decode_in_place(c.decoded, request) || !begin_run(request, input_at)) {
+    c.begin_errno = errno ? errno : EINVAL;  // shared memory: read by the driver once the run is done
+    std::_Exit(127);
+  }
 }
 
 // --- the server ----------------------------------------------------------------------------------
@@ -261,6 +275,29 @@ void serve_forks_if_requested() {
   }
 }
 
+namespace {
+
+// LeakSanitizer would check the process at its exit, which a worker's run does not reach: the run
+// is checked here, its leaks printed on its stderr and its status LeakSanitizer's. (Before the
+// restore, which takes the run's blocks away; after prepare_restore, which allocates nothing and
+// may still send the worker to a real exit, where LeakSanitizer checks.) A check costs about 1.5
+// ms here, ten small runs, so it is made only where a leak can be: in a worker's first run (a
+// leak already there at bsp_begin would be every run's), in every run once one run leaked, and
+// in any run that ends with a block alive that it allocated. The one leak that escapes: a block
+// allocated before bsp_begin whose every pointer a run overwrote, in a run that leaves none of
+// its own blocks alive (docs/cli.md, "Workers of the fork server").
+void check_leaks(int& exit_status) {
+  if (g_keeps && g_keeps->leaks_checked && !g_keeps->leaks_seen && !blocks_alive_since_start()) return;
+  bool leaked = false;
+  exit_status = exit_status_after_leak_check(exit_status, &leaked);
+  std::fflush(stderr);
+  if (!g_keeps) return;
+  g_keeps->leaks_checked = true;
+  g_keeps->leaks_seen = g_keeps->leaks_seen || leaked;
+}
+
+}  // namespace
+
 void finish_served_run(int exit_status) {
   if (!g_reusable) return;
   // What exit() would still have written.
@@ -273,6 +310,7 @@ void finish_served_run(int exit_status) {
   // A run that wrote files ends its worker: the next run needs a fresh view of them, which a
   // fresh worker makes (runtime/isolation/file_view.hpp).
   if (file_view_written() || !ProcessSnapshot::prepare_restore()) return;
+  check_leaks(exit_status);
   if (g_keeps) g_keeps->streams_open = g_keeps->streams_open && streams_as_opened();
   Channel& c = *g_channel;
   c.status = (exit_status & 0xff) << 8;  // as waitpid reports an exit

@@ -19,6 +19,7 @@
 
 #include "runtime/base/shelf.hpp"
 #include "runtime/isolation/main_stack.hpp"
+#include "runtime/isolation/sanitizer_shadow.hpp"
 
 // The C library's sigaction under its internal name: restore() sets dispositions back without
 // passing through the interposed sigaction (runtime/isolation/snapshot_interposers.cpp), which would note them again.
@@ -61,7 +62,9 @@ constexpr std::size_t kHelperStack = 128u << 10;
 constexpr std::uintptr_t kPage = 4096;
 constexpr int kMaxCreated = 1024;
 constexpr int kShelfSize = 16;
-constexpr int kMaxZeroSpans = 512;
+constexpr int kMaxZeroSpans = 4096;  // AddressSanitizer's allocator has two spans per size class
+constexpr int kMaxShadowClears = 1024;
+constexpr int kMaxReserves = 256;
 constexpr std::size_t kMincoreWindow = 4096;  // pages per mincore call
 
 enum Perm : std::uint8_t { kRead = 1, kWrite = 2, kExec = 4, kPrivate = 8 };
@@ -127,7 +130,20 @@ struct Vault {
   int nmappings, nregions, nfds, nunmap, nclose, nkeep;
   Mapping mappings[kMaxMappings];
   Piece keep[kMaxMappings + 2];  // sorted, disjoint: the saved mappings, the vault, the store
-  Region regions[kMaxMappings];
+  // [0, nregions): the saved mappings, in address order; [nregions, nall): under AddressSanitizer,
+  // the shadow of those (runtime/isolation/sanitizer_shadow.hpp), merged where pages are shared.
+  int nall;
+  Region regions[2 * kMaxMappings];
+  // AddressSanitizer: its layout (present false without it); the shadow a restore clears (of the
+  // ranges given, in the program's addresses: what the run mapped); the ranges the run mapped
+  // through the interposed mmap family, unmapped since or not (merged when the list is full);
+  // the reservations (mappings without access, the allocator's) that the run made accessible in
+  // part, mapped anew as they were.
+  ShadowLayout shadow;
+  int nshadow_clears, nmapped, nreserves;
+  Piece shadow_clears[kMaxShadowClears];
+  Piece mapped[kMaxCreated];
+  Mapping reserves[kMaxReserves];
   Piece unmap[kMaxMappings];
   // Pages of anonymous saved mappings that held only zeros at the moment, in runs of two or more
   // (about half of a small program's saved memory: the heap's free top, zeroed .bss). They are
@@ -342,9 +358,53 @@ void forget_created(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
   if (!subtract_range(v.created, v.ncreated, kMaxCreated, lo, hi)) v.untracked = true;
 }
 
+// Appends [lo, hi) to the shadow a restore clears; false when the list is full.
+bool clear_shadow_of(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  if (lo >= hi) return true;
+  if (v.nshadow_clears == kMaxShadowClears) return false;
+  v.shadow_clears[v.nshadow_clears++] = Piece{lo, hi};
+  return true;
+}
+
+// Under AddressSanitizer: the shadow of every saved region, as regions of its own after them
+// (merged where neighbours share a shadow page); returns the bytes saved, these included.
+std::size_t add_shadow_regions(Vault& v, std::size_t total) {
+  v.nall = v.nregions;
+  if (!v.shadow.present) return total;
+  for (int i = 0; i < v.nregions; ++i) {
+    const std::uintptr_t lo = v.shadow.shadow_of(v.regions[i].lo) & ~(kPage - 1);
+    const std::uintptr_t hi = page_up(v.shadow.shadow_of(v.regions[i].hi - 1) + 1);
+    Region& last = v.regions[v.nall - 1];
+    if (v.nall > v.nregions && last.hi >= lo) {
+      total = last.at + ((hi - last.lo + 63) & ~std::size_t{63});
+      last.hi = hi;
+      continue;
+    }
+    v.regions[v.nall++] = Region{lo, hi, total, kRead | kWrite | kPrivate, false, true, 0, 0};
+    total += hi - lo;
+  }
+  return total;
+}
+
+// Under AddressSanitizer, at the end of a run: the shadow of what the run mapped (whether it is
+// still mapped or not) and of the main stack's growth goes back to zeros at the restore. False
+// when the list is full.
+bool plan_shadow_clears(Vault& v) {
+  if (!v.shadow.present) return true;
+  for (int i = 0; i < v.nunmap; ++i)
+    if (!clear_shadow_of(v, v.unmap[i].lo, v.unmap[i].hi)) return false;
+  for (int i = 0; i < v.nmapped; ++i)
+    if (!clear_shadow_of(v, v.mapped[i].lo, v.mapped[i].hi)) return false;
+  v.nmapped = 0;
+  // Shelved stacks come back to the next run as fresh ones, their shadow too.
+  for (int i = 0; i < v.nshelved; ++i)
+    if (!clear_shadow_of(v, v.shelf[i].lo, v.shelf[i].hi)) return false;
+  return clear_shadow_of(v, v.stack_lo, v.stack_saved_lo);
+}
+
 // --- the helper context: runs on the vault's own stack while the main stack is saved or written --
 
-bool page_is_zero(std::uintptr_t page) {
+__attribute__((no_sanitize("address"))) bool page_is_zero(std::uintptr_t page) {
   const auto* w = reinterpret_cast<const std::uint64_t*>(page);
   std::uint64_t any = 0;
   for (std::size_t k = 0; k < kPage / 8; ++k) any |= w[k];
@@ -372,25 +432,29 @@ void find_zero_spans(Vault& v, Region& r) {
   r.zero_end = v.nzero;
 }
 
-void save_memory(Vault& v) {
+__attribute__((no_sanitize("address"))) void save_memory(Vault& v) {
   v.nzero = 0;
-  for (int i = 0; i < v.nregions; ++i) {
+  for (int i = 0; i < v.nall; ++i) {
     Region& r = v.regions[i];
     copy_bytes(reinterpret_cast<void*>(v.store_lo + r.at), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
     find_zero_spans(v, r);
   }
 }
 
-// Zeros the resident pages of [lo, hi); the others read as zeros already. `resident` holds
-// mincore's answer for `window` pages at a time.
-void clear_resident(unsigned char* resident, std::size_t window, std::uintptr_t lo, std::uintptr_t hi) {
+// Zeros the resident pages of [lo, hi) that are not zeros; the others read as zeros already.
+// `resident` holds mincore's answer for `window` pages at a time. A page that was only read is
+// resident too, as the kernel's shared page of zeros (AddressSanitizer's leak check reads every
+// page of its allocator): writing it would give it a page of its own.
+__attribute__((no_sanitize("address"))) void clear_resident(unsigned char* resident, std::size_t window,
+                                                            std::uintptr_t lo, std::uintptr_t hi) {
   for (std::uintptr_t at = lo; at < hi;) {
     const std::uintptr_t len = hi - at < window * kPage ? hi - at : window * kPage;
     if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(resident)) != 0)
       zero_bytes(reinterpret_cast<void*>(at), len);  // not expected; correct, only slower
     else
       for (std::uintptr_t k = 0; k < len / kPage; ++k)
-        if (resident[k] & 1) zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
+        if ((resident[k] & 1) && !page_is_zero(at + k * kPage))
+          zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
     at += len;
   }
 }
@@ -435,7 +499,22 @@ void restore_region(Vault& v, const Region& r, bool copy_zero_spans) {
   copy(at, r.hi);
 }
 
-void restore_memory(Vault& v) {
+// The shadow of [lo, hi) back to zeros, as it was before the run mapped the range: whole pages
+// where resident, bytes at the ends (which share their pages with the shadow of neighbours).
+void clear_shadow(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+  const std::uintptr_t s_lo = v.shadow.shadow_of(lo), s_hi = v.shadow.shadow_of(hi - 1) + 1;
+  const std::uintptr_t whole_lo = page_up(s_lo), whole_hi = s_hi & ~(kPage - 1);
+  if (whole_lo >= whole_hi) return zero_bytes(reinterpret_cast<void*>(s_lo), s_hi - s_lo);
+  zero_bytes(reinterpret_cast<void*>(s_lo), whole_lo - s_lo);
+  clear_resident(v, whole_lo, whole_hi);
+  zero_bytes(reinterpret_cast<void*>(whole_hi), s_hi - whole_hi);
+}
+
+long protection(std::uint8_t perms) {
+  return ((perms & kRead) ? PROT_READ : 0) | ((perms & kWrite) ? PROT_WRITE : 0) | ((perms & kExec) ? PROT_EXEC : 0);
+}
+
+__attribute__((no_sanitize("address"))) void restore_memory(Vault& v) {
   sigset_t all;
   std::memset(&all, 0xff, sizeof all);
   raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&all), 0, 8);
@@ -447,6 +526,9 @@ void restore_memory(Vault& v) {
     raw_syscall(SYS_mmap, static_cast<long>(r.lo), static_cast<long>(r.hi - r.lo), PROT_READ | PROT_WRITE,
                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
   }
+  for (int i = 0; i < v.nreserves; ++i)
+    raw_syscall(SYS_mmap, static_cast<long>(v.reserves[i].lo), static_cast<long>(v.reserves[i].hi - v.reserves[i].lo),
+                protection(v.reserves[i].perms), MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
   raw_syscall(SYS_brk, static_cast<long>(v.brk));
   if (v.close_gaps) {
     long from = 0;
@@ -467,7 +549,10 @@ void restore_memory(Vault& v) {
   v.signal_stack_touched = false;
   const bool grown = v.stack_lo < v.stack_saved_lo;  // by some run: zeros, as in a fresh process
   const bool copy_zero_spans = (v.nzero > 0 || grown) && swap_in_use();
-  for (int i = 0; i < v.nregions; ++i) restore_region(v, v.regions[i], copy_zero_spans);
+  // The shadow of what the run mapped first: a saved mapping the run replaced is among it, and
+  // its saved shadow then comes back with the copy.
+  for (int i = 0; i < v.nshadow_clears; ++i) clear_shadow(v, v.shadow_clears[i].lo, v.shadow_clears[i].hi);
+  for (int i = 0; i < v.nall; ++i) restore_region(v, v.regions[i], copy_zero_spans);
   if (grown) {
     if (copy_zero_spans) zero_bytes(reinterpret_cast<void*>(v.stack_lo), v.stack_saved_lo - v.stack_lo);
     else clear_resident(v, v.stack_lo, v.stack_saved_lo);
@@ -476,15 +561,14 @@ void restore_memory(Vault& v) {
     Region& r = v.regions[i];
     if (!r.recreate) continue;
     r.recreate = false;
-    const long prot = ((r.perms & kRead) ? PROT_READ : 0) | ((r.perms & kWrite) ? PROT_WRITE : 0) |
-                      ((r.perms & kExec) ? PROT_EXEC : 0);
+    const long prot = protection(r.perms);
     if (prot != (PROT_READ | PROT_WRITE))
       raw_syscall(SYS_mprotect, static_cast<long>(r.lo), static_cast<long>(r.hi - r.lo), prot);
   }
   raw_syscall(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&v.mask), 0, 8);
 }
 
-void helper_entry(fctx::transfer_t t) {
+__attribute__((no_sanitize("address"))) void helper_entry(fctx::transfer_t t) {
   Vault& v = *g_vault;
   if (reinterpret_cast<std::uintptr_t>(t.data) == kDoSave) {
     v.main = t.fctx;
@@ -539,6 +623,18 @@ Vault* map_vault() {
 
 void unmap_vault(Vault* v) { munmap(reinterpret_cast<void*>(v->lo), v->hi - v->lo); }
 
+// A reservation of the moment (no access: AddressSanitizer's allocator reserves its regions so)
+// that the run made accessible in part, from now[c...]: mapped anew as it was, and the shadow of
+// the parts made accessible (which the allocator poisoned) cleared.
+bool reserve_again(Vault& v, const Mapping& m, int c, int n) {
+  if (v.nreserves == kMaxReserves) return false;
+  v.reserves[v.nreserves++] = m;
+  for (int j = c; j < n && v.now[j].lo < m.hi; ++j)
+    if (v.now[j].perms != m.perms && !clear_shadow_of(v, std::max(v.now[j].lo, m.lo), std::min(v.now[j].hi, m.hi)))
+      return false;
+  return true;
+}
+
 // The mappings to remove (and saved ones to map anew) at the end of a run, from /proc/self/maps:
 // every part of a mapping outside the kept ranges goes; every saved mapping must still be there
 // as it was, and a writable one that is not is mapped anew and filled from the store.
@@ -551,7 +647,8 @@ bool plan_from_maps(Vault& v) {
   int k = 0;
   for (int i = 0; i < n; ++i) {
     const Mapping& c = v.now[i];
-    if (c.kind == Kind::special || c.kind == Kind::heap || c.kind == Kind::stack) continue;
+    if (c.kind == Kind::special || c.kind == Kind::heap || c.kind == Kind::stack || v.shadow.holds(c.lo, c.hi))
+      continue;
     while (k < v.nkeep && v.keep[k].hi <= c.lo) ++k;
     std::uintptr_t at = c.lo;
     for (int j = k; at < c.hi;) {
@@ -571,7 +668,7 @@ bool plan_from_maps(Vault& v) {
   for (int i = 0; i < v.nmappings; ++i) {
     Mapping& m = v.mappings[i];
     if (m.kind == Kind::special || m.kind == Kind::stack || m.kind == Kind::heap) continue;
-    if (overlaps(m.lo, m.hi, v.lo, v.hi)) continue;
+    if (overlaps(m.lo, m.hi, v.lo, v.hi) || v.shadow.holds(m.lo, m.hi)) continue;
     while (c < n && v.now[c].hi <= m.lo) ++c;
     std::uintptr_t covered = m.lo;
     for (int j = c; j < n && v.now[j].lo < m.hi; ++j) {
@@ -582,6 +679,10 @@ bool plan_from_maps(Vault& v) {
       covered = now.hi;
     }
     if (covered >= m.hi) continue;
+    if (v.shadow.present && !(m.perms & kWrite) && m.inode == 0) {  // the sanitizer's allocator grew
+      if (!reserve_again(v, m, c, n)) return false;
+      continue;
+    }
     while (r < v.nregions && v.regions[r].hi <= m.lo) ++r;
     if (r == v.nregions || v.regions[r].lo != m.lo || v.regions[r].hi != m.hi) return false;  // not saved
     v.regions[r].recreate = true;
@@ -651,6 +752,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   }
   // What to save: every private writable mapping but the vault, the main stack whole.
   std::uintptr_t here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
+  v->shadow = shadow_layout();
   v->stack_saved_lo = v->stack_lo = 0;
   std::size_t total = 0;
   v->nregions = 0;
@@ -658,6 +760,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     const Mapping& m = v->mappings[i];
     if (m.kind == Kind::special || (m.perms & (kWrite | kPrivate)) != (kWrite | kPrivate)) continue;
     if (overlaps(m.lo, m.hi, v->lo, v->hi)) continue;  // the vault itself (its guards keep it apart)
+    if (v->shadow.holds(m.lo, m.hi)) continue;         // saved in part below, as the shadow of the rest
     if (left_unsaved(m)) continue;
     Region& r = v->regions[v->nregions++];
     r = Region{m.lo, m.hi, total, m.perms, false, m.inode == 0, 0, 0};
@@ -676,6 +779,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     }
     total += (r.hi - r.lo + 63) & ~std::size_t{63};
   }
+  total = add_shadow_regions(*v, total);
   if (total > limit) {
     unmap_vault(v);
     return Taken::unavailable;
@@ -731,6 +835,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
     if (v->mappings[i].kind == Kind::heap) v->heap_lo = v->mappings[i].lo;
   v->loaded_objects = loaded_objects();
   v->ncreated = 0;
+  v->nmapped = 0;
   v->nshelved = 0;
   v->untracked = false;
   v->vm_pages = vm_pages();  // the vault and the store included
@@ -746,8 +851,8 @@ bool ProcessSnapshot::prepare_restore() {
   Vault* vp = g_vault;
   if (!vp || g_threads_started > 0) return false;
   Vault& v = *vp;
-  v.nunmap = 0;
-  if (!plan_unmapping(v)) return false;
+  v.nunmap = v.nreserves = v.nshadow_clears = 0;
+  if (!plan_unmapping(v) || !plan_shadow_clears(v)) return false;
   // Shelved mappings the run took and did not give back are in the plan's unmapping.
   int kept = 0;
   for (int i = 0; i < v.nshelved; ++i)
@@ -871,6 +976,14 @@ void note_mapped(const void* addr, std::size_t length) {
     return;
   }
   forget_created(*v, lo, hi);  // MAP_FIXED over one made since
+  if (v->shadow.present) {     // its shadow is cleared at the restore, even if the run unmaps it
+    if (v->nmapped == kMaxCreated) {
+      Piece& all = v->mapped[kMaxCreated - 1];  // one range over the last and this: cleared alike
+      all = Piece{std::min(all.lo, lo), std::max(all.hi, hi)};
+    } else {
+      v->mapped[v->nmapped++] = Piece{lo, hi};
+    }
+  }
   if (v->ncreated == kMaxCreated) v->untracked = true;
   else v->created[v->ncreated++] = Piece{lo, hi};
 }

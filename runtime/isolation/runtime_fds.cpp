@@ -12,7 +12,8 @@
 //
 // They are hidden from the program's listing of its own descriptors too: a program that checks
 // itself for leaked descriptors lists /proc/self/fd (or /dev/fd) with opendir and readdir, and
-// would see a stranger. readdir of such a listing skips the runtime's. (The runtime lists them
+// would see a stranger. readdir of such a listing skips the runtime's, and fcntl of one of them
+// (a probe of F_GETFD over every number) fails with EBADF. (The runtime lists them
 // with the system call itself, process_snapshot.cpp, and sees all.)
 #include <dirent.h>
 #include <dlfcn.h>
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdarg>
 #include <climits>
 #include <cstddef>
 #include <cstdlib>
@@ -119,6 +121,37 @@ dirent64* readdir64(DIR* d) {
   dirent64* e = real(d);
   while (e && hidden_entry(d, e->d_name)) e = real(d);
   return e;
+}
+
+// fcntl of one of the runtime's descriptors fails as it would on a number the program never
+// opened (EBADF): a program that probes fcntl(fd, F_GETFD) over 3..1023 for leaks finds no
+// stranger. The runtime never calls fcntl on a descriptor once it keeps it (out_of_the_way moves
+// a fresh one before it registers it). The argument is passed on as the C library reads it: one
+// word, whether the command takes an int, a pointer or nothing.
+int fcntl(int fd, int cmd, ...) {
+  static const auto real = next_definition<int (*)(int, int, ...)>("fcntl");
+  va_list args;
+  va_start(args, cmd);
+  void* arg = va_arg(args, void*);
+  va_end(args);
+  if (bspcheck::rt::is_runtime_fd(fd)) {
+    errno = EBADF;
+    return -1;
+  }
+  return real(fd, cmd, arg);
+}
+
+int fcntl64(int fd, int cmd, ...) {  // what a program built with _FILE_OFFSET_BITS=64 calls
+  static const auto real = next_definition<int (*)(int, int, ...)>("fcntl64");
+  va_list args;
+  va_start(args, cmd);
+  void* arg = va_arg(args, void*);
+  va_end(args);
+  if (bspcheck::rt::is_runtime_fd(fd)) {
+    errno = EBADF;
+    return -1;
+  }
+  return real(fd, cmd, arg);
 }
 
 int close(int fd) {

@@ -17,8 +17,10 @@ struct ProgramOptions {
   Options run;                 // the same options as the in-process API
   double timeout_seconds = 0;  // 0 = none
   std::string report_file;     // JSON report for the bsp-check driver
-  std::string repro_command;   // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
-  int exitcode = 1;            // exit status when error findings were reported
+  std::string
+      keep_files;  // the run's files are copied into keep_files/p<P>-s<SEED>/ (runtime/isolation/kept_files.hpp)
+  std::string repro_command;  // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
+  int exitcode = 1;           // exit status when error findings were reported
   GlobalsChoice globals = GlobalsChoice::dialect_default;
   std::size_t globals_remap_at = 192 * 1024;  // data of this size or more is remapped (measured crossover)
 

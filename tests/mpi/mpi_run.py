@@ -14,6 +14,12 @@ Subcommands:
            finding, warnings included
   ends     a job whose rank crashes, hangs or leaves the SPMD part early ends (nonzero status)
            with --expect-rule's finding when given, and leaves no process of the program behind
+  record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
+           replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
+           and the same findings (rule, superstep, lines), which the engine's own seeds do not all
+           give; the replay of the program with the argument "extra" (a changed program) notes
+           the change and reports replay-divergence; a missing rank's record is refused (with
+           --only-agree: the same lines, findings and exit status only)
 """
 
 import argparse
@@ -22,6 +28,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -173,6 +180,61 @@ def cmd_ends(a):
     return 0
 
 
+def finding_places(found):
+    """What a replay must report again: each finding's rule, superstep and source lines (once: a
+    rank prints what it decides alone, where the engine prints it once per call site)."""
+    return sorted({(f[1], f[2], tuple(sorted({(os.path.basename(l[0]), l[1]) for l in f[4]}))) for f in found})
+
+
+def program_lines(text):
+    """The program's lines, sorted: the ranks' lines interleave in any order under mpiexec."""
+    return sorted(line for line in text.splitlines() if line.strip() and not line.startswith("bsp-check:"))
+
+
+def cmd_record(a):
+    for p in procs_list(a.procs):
+        with tempfile.TemporaryDirectory() as tmp:
+            prefix = os.path.join(tmp, "run.trace")
+            res = run(mpiexec(a, p, a.program), a.stdin, env=dict(MPI_ENV, BSPCHECK_OPTIONS=f"trace={prefix}"))
+            check(res.returncode == a.status, f"p={p}: the MPI run exited {res.returncode}:\n{res.stderr}")
+            records = sorted(f for f in os.listdir(tmp) if f.startswith("run.trace.rank"))
+            check(records == [f"run.trace.rank{k}" for k in range(p)], f"p={p}: the ranks' records: {records}")
+            mpi_out, mpi_found = program_lines(res.stdout), finding_places(findings(res.stderr))
+            check((mpi_out or a.only_agree) and (mpi_found or (a.only_agree and mpi_out)),
+                  f"p={p}: the MPI run printed no lines or no finding:\n{res.stdout}{res.stderr}")
+            rep = run([a.bsp_check, "replay", prefix, "--", a.engine], a.stdin)
+            check(rep.returncode == a.status, f"p={p}: the replay exited {rep.returncode}:\n{rep.stderr}")
+            check(program_lines(rep.stdout) == mpi_out,
+                  f"p={p}: the replay printed\n{rep.stdout}where the MPI run printed\n{res.stdout}")
+            rep_found = finding_places(findings(rep.stderr))
+            if a.engine_finds_more:  # the MPI run's findings, and more that only the engine decides
+                more = [f for f in rep_found if f not in mpi_found]
+                check(set(mpi_found) < set(rep_found) and all(f[0] in a.engine_finds_more for f in more),
+                      f"p={p}: the replay found\n{rep.stderr}where the MPI run found\n{res.stderr}")
+                print(f"p={p}: the engine finds more than the MPI run: {more}")
+            else:
+                check(rep_found == mpi_found,
+                      f"p={p}: the replay found\n{rep.stderr}where the MPI run found\n{res.stderr}")
+            if a.only_agree:
+                print(f"p={p}: the replay agrees: {len(mpi_out)} lines, findings {[f[0] for f in mpi_found]}")
+                continue
+            # The record decided it: the engine's own seeds print other lines.
+            seeded = [program_lines(run([a.engine], env={"BSPCHECK_OPTIONS": f"procs={p}:seed={s}"}).stdout)
+                      for s in range(1, 9)]
+            check(any(out != mpi_out for out in seeded), f"p={p}: every seed prints the MPI run's lines {mpi_out}")
+            changed = run([a.bsp_check, "replay", prefix, "--", a.engine, "extra"])
+            check(changed.returncode != 0 and "differ from the recorded run" in changed.stderr and
+                  "error[replay-divergence]" in changed.stderr and "bsp_send by process 1" in changed.stderr,
+                  f"p={p}: the changed program's replay exited {changed.returncode}:\n{changed.stderr}")
+            os.remove(f"{prefix}.rank{p - 1}")
+            os.remove(prefix)
+            missing = run([a.bsp_check, "replay", prefix, "--", a.engine])
+            check(missing.returncode == 2 and f"run.trace.rank{p - 1}: missing" in missing.stderr,
+                  f"p={p}: a missing rank's record: exit {missing.returncode}:\n{missing.stderr}")
+        print(f"p={p}: replayed {mpi_out} with {[f[0] for f in mpi_found]}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -201,9 +263,20 @@ def main():
     sp = sub.add_parser("clean")
     sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
     sp.add_argument("--procs", default="1-4")
+    sp = sub.add_parser("record")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--engine", required=True, help="the same program built for the engine")
+    sp.add_argument("--bsp-check", required=True)
+    sp.add_argument("--procs", default="2-4")
+    sp.add_argument("--stdin", default="")
+    sp.add_argument("--status", type=int, default=0, help="the exit status of the run and of its replay")
+    sp.add_argument("--engine-finds-more", action="append", default=[], metavar="RULE",
+                    help="the replay also finds RULE where the MPI run does not (a rule only the engine decides)")
+    sp.add_argument("--only-agree", action="store_true",
+                    help="only the same lines and findings (a program whose lines no order changes)")
     a = ap.parse_args()
     try:
-        return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends}[a.cmd](a)
+        return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")
         return 1

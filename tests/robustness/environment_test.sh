@@ -40,17 +40,18 @@ for server in "" --no-fork-server; do
   [ -z "$leaked" ] || { echo "FAIL: the program inherited driver files ($server):"; echo "$leaked"; fail=1; }
   grep -q "runs clean" <<<"$out" || { echo "FAIL: open_fds did not run clean ($server)"; echo "$out" | tail -3; fail=1; }
 done
-# The runtime's own files (a trace recorded or replayed) are close-on-exec, at 100 or above: the
-# programs a process starts do not inherit them, and its own files get the numbers they would.
+# The runtime's own files (a trace recorded or replayed) are not the program's: its listing of
+# its descriptors does not show them (runtime/isolation/runtime_fds.hpp; runtime_fds_test.sh
+# checks the rest: closing them all, fcntl probes), and its own files get the numbers they would.
 for how in trace replay; do
-  out="$(BSPCHECK_OPTIONS="procs=2:seed=1:$how=$work/fds.trace" "$work/open_fds" 2>&1 </dev/null)"
-  grep -q "^open fd [0-9]* -> $work/fds.trace" <<<"$out" || { echo "FAIL: the $how's trace file not seen open"; echo "$out"; fail=1; }
-  misplaced="$(grep "^open fd [0-9]* -> $work/fds.trace" <<<"$out" | grep -vE "^open fd [1-9][0-9][0-9]+ .*\(close-on-exec\)$" || true)"
-  [ -z "$misplaced" ] || { echo "FAIL: the $how's trace file is in the program's way: $misplaced"; fail=1; }
+  out="$(BSPCHECK_OPTIONS="procs=2:seed=1:$how=$work/fds.trace" "$work/open_fds" 2>&1 </dev/null)"; status=$?
+  [ "$status" = 0 ] || { echo "FAIL: open_fds under $how: status $status"; echo "$out"; fail=1; }
+  ! grep -q "^open fd [0-9]* -> $work/fds.trace" <<<"$out" || { echo "FAIL: the $how's trace file is seen open"; echo "$out"; fail=1; }
 done
 no_leftovers "descriptors"
 
-# The environment a run gets is the driver's, with a default UBSAN_OPTIONS and nothing else: not
+# The environment a run gets is the driver's, with a default UBSAN_OPTIONS and ASAN_OPTIONS'
+# recovery settings (runtime/memory_checks/asan_recovery.hpp) and nothing else: not
 # what the driver tells the runtime (BSPCHECK_OPTIONS and the others: taken out before main,
 # runtime/options/driver_environment.hpp, so a program printing its environment prints the same in every
 # run of a seed and the determinism check finds nothing), not the fork server's channel, not the
@@ -70,7 +71,7 @@ for server in "" --no-fork-server; do
 import os, sys
 from collections import Counter
 driver = ("BSPCHECK_OPTIONS=", "BSPCHECK_REPORT=", "BSPCHECK_REPRO=", "BSPCHECK_PREFIX=")  # set by the driver per run
-runtime = ("UBSAN_OPTIONS=",)  # a default the driver adds when it is not set
+runtime = ("UBSAN_OPTIONS=", "ASAN_OPTIONS=")  # the defaults the driver adds
 given = [e.replace("\n", "\\n") for e in open(sys.argv[3]).read().split("\0")[:-1] if not e.startswith(driver + runtime)]
 lines = open(sys.argv[1]).read().splitlines()
 # p = 1, 2 with 3 seeds each: every process runs main (as under an MPI-based BSPlib), process 0

@@ -71,6 +71,10 @@ if [ "$sanitized" = 0 ]; then
   expect 1 "process 0 overflowed its stack" -- "$b" run -p 2 --seed 1 --stack-size 64k "$work/deep_recursion" 2000 0
   expect 1 "process 0 overflowed its stack" -- "$b" run -p 1 --seed 1 --stack-size 64k "$work/deep_recursion" 2000 0
   expect 0 "runs? clean" -- "$b" run -p 1-2 --seed 1 --stack-size 64k "$work/deep_recursion" 20 0
+  # Under a shell's hard limit (ulimit -s 8192) the smaller direction holds as well.
+  out="$(bash -c "ulimit -s 8192; \"$b\" run -p 2 --seed 1 --stack-size 64k \"$work/deep_recursion\" 2000 0" 2>&1 </dev/null)"
+  grep -q "process 0 overflowed its stack" <<<"$out" ||
+    { echo "FAIL: process 0 under a hard limit and 64k: no overflow"; echo "$out" | head -5; fail=1; }
   # Above a hard limit process 0 cannot have it: the overflow says why (docs/cli.md).
   out="$(bash -c "ulimit -s 8192; \"$b\" run -p 2 --seed 1 --stack-size 32m \"$work/deep_recursion\" 12000 0" 2>&1 </dev/null)"
   grep -q "process 0 overflowed its stack.*capped by the hard stack limit" <<<"$out" ||

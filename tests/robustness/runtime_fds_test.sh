@@ -3,8 +3,9 @@
 # every descriptor above 2 in the middle of its run does not break bsp-check: the trace a single
 # run records for its determinism self-check, a --trace recording and its replay, and the
 # per-process globals all survive close, close_range and closefrom, and the program's own next
-# file is still 3. A program that lists its own descriptors (/proc/self/fd, /dev/fd) to look for
-# leaks sees no more of them under bsp-check than when run alone.
+# file is still 3. A program that lists its own descriptors (/proc/self/fd, /dev/fd) or probes
+# fcntl(F_GETFD) on 3..1023 to look for leaks sees no more of them under bsp-check than when run
+# alone: in a single run, at p = 3, with --trace and in replay.
 #   runtime_fds_test.sh BSP-CHECK BSPCC [CFLAGS]
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
 # shellcheck source=lib.sh

@@ -57,6 +57,34 @@ grep -q "^never ran" <<<"$early" || { echo "FAIL: no seed left a process unstart
 grep -q "^running, not at the barrier" <<<"$early$late" || { echo "FAIL: no running process named"; fail=1; }
 grep -q "^waiting in bsp_sync" <<<"$late" || { echo "FAIL: no process waiting in bsp_sync named: $late"; fail=1; }
 python3 "$here/../tools/sarif_object_model.py" "$work/t.sarif" >/dev/null || { echo "FAIL: the SARIF breaks the object model"; fail=1; }
+
+# A process blocked in a counting sync waits in it: its state says so in the JSON, the SARIF and
+# the text, and the message does not count it among those that had not reached their sync.
+compile timeout_counting_sync
+wait_line="$(grep -n '/\* WAIT \*/' "$here/programs/timeout_counting_sync.c" | cut -d: -f1)"
+spin_line="$(grep -n '/\* LAST CALL' "$here/programs/timeout_counting_sync.c" | cut -d: -f1)"
+for seed in 1 2 3; do
+  "$b" run -p 2 --seed "$seed" --timeout 0.5 --no-keep-trace --json "$work/c.json" --sarif "$work/c.sarif" \
+    "$work/timeout_counting_sync" >"$work/c.out" 2>&1 </dev/null
+  python3 - "$work/c.json" "$work/c.sarif" "$work/c.out" "$wait_line" "$spin_line" "$seed" <<'PY' || fail=1
+import json, sys
+js, sarif, out, wait_line, spin_line, seed = sys.argv[1:]
+text = open(out).read()
+f = [f for f in json.load(open(js))["runs"][0]["findings"] if f["rule"] == "timeout"]
+assert len(f) == 1, (seed, text)
+locs = {l["process"]: l for l in f[0]["locations"]}
+assert locs[1]["state"] == "waiting in cBSP_nsync" and locs[1]["line"] == int(wait_line), (seed, locs)
+assert locs[0]["state"] == "running, not at the barrier" and locs[0]["line"] == int(spin_line), (seed, locs)
+assert f[0]["processes"] == [0], (seed, "only the spinning process had not reached its sync", f[0])
+assert "process(es) 0 had not reached" in f[0]["message"], f[0]["message"]
+assert "process(es) 1 waited in a counting or lazy sync" in f[0]["message"], f[0]["message"]
+assert "cBSP_nsync, process 1, waiting in cBSP_nsync)" in text, text
+res = [r for r in json.load(open(sarif))["runs"][0]["results"] if r["ruleId"] == "timeout"]
+flows = {t["id"]: t["locations"][0]["location"] for t in res[0]["codeFlows"][0]["threadFlows"]}
+assert flows["process 1"]["properties"]["state"] == "waiting in cBSP_nsync", flows
+PY
+done
+python3 "$here/../tools/sarif_object_model.py" "$work/c.sarif" >/dev/null || { echo "FAIL: the cBSP SARIF breaks the object model"; fail=1; }
 no_leftovers "timeouts"
 [ "$fail" = 0 ] && echo "timeout states test: ok"
 exit "$fail"

@@ -53,6 +53,40 @@ with tempfile.TemporaryDirectory() as work:
     status, out = run("-p", "1-3", "--seeds", "4", "--check-determinism", "--werror", clean)
     check(status == 0 and "uncontrolled-nondeterminism" not in out, f"a deterministic program: {out[-500:]}")
 
+    # A program that sends a heap address (as a cBSP program tells its sender where a halo row is)
+    # is deterministic: the check's run has the same heap as the run it checks, down to the length
+    # of the folders its options name, whatever the length of $TMPDIR (a single run's check once
+    # kept its files under a longer name than the run, and most lengths parted at the put).
+    sends_address = os.path.join(work, "sends_address.c")
+    with open(sends_address, "w") as f:
+        f.write("""#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  bsp_begin(bsp_nprocs());
+  double *block = malloc(384), *got = NULL;
+  bsp_push_reg(&got, sizeof got);
+  bsp_sync();
+  bsp_put((bsp_pid() + 1) % bsp_nprocs(), &block, &got, 0, sizeof block);
+  bsp_sync();
+  printf("%p\\n", (void *)got);
+  bsp_pop_reg(&got);
+  free(block);
+  bsp_end();
+  return 0;
+}
+""")
+    addr_prog = os.path.join(work, "sends_address")
+    subprocess.run([bspcc, *cflags, sends_address, "-o", addr_prog], check=True)
+    for n in range(1, 17):
+        tmpdir = os.path.join(work, "t" + "x" * n)
+        os.makedirs(tmpdir, exist_ok=True)
+        p = subprocess.run([bsp_check, "run", "-p", "2", "--seed", "1", "--werror", addr_prog], capture_output=True,
+                           timeout=300, cwd=own_folder, env=dict(os.environ, TMPDIR=tmpdir))
+        out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+        check(p.returncode == 0 and "uncontrolled-nondeterminism" not in out,
+              f"a single run sending a heap address, TMPDIR of {len(tmpdir)} characters: exit {p.returncode}: {out[-600:]}")
+
     # --virtual-time: a program that reads the wall clock runs the same under every seed and in
     # every session, and its clocks still advance.
     wall = os.path.join(work, "wall_clock")

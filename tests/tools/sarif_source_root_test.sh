@@ -58,8 +58,25 @@ done
 # merge and explore take it too.
 "$bspcheck" merge --sarif "$tmp/merged.sarif" --source-root "$checkout" "$tmp/abs_prog.json" >/dev/null 2>&1
 check_log "$tmp/merged.sarif" "$checkout" relative
-"$bspcheck" explore -q -p 2 --bound 0 --trace-dir "$tmp" --sarif "$tmp/explore.sarif" --source-root .. ./abs_prog \
-  >/dev/null 2>&1
+# A merge in another folder than the runs' (the checkout, as a CI job's next step runs): the
+# program compiled as ../src/bounds_put.c is named so in the JSON, relative to the build
+# directory the report's "directory" names; the SARIF still has src/bounds_put.c under %SRCROOT%.
+python3 - "$tmp/rel_prog.json" "$checkout/build" <<'EOF' || fail=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["directory"] == sys.argv[2], j.get("directory")
+files = {l["file"] for r in j["runs"] for f in r["findings"] for l in f["locations"]}
+assert files == {"../src/bounds_put.c"}, files
+EOF
+(cd "$checkout" && "$bspcheck" merge --sarif "$tmp/merged_elsewhere.sarif" --json "$tmp/merged_elsewhere.json" \
+  --source-root . "$tmp/rel_prog.json" >/dev/null 2>&1)
+check_log "$tmp/merged_elsewhere.sarif" "$checkout" relative
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["directory"] == sys.argv[2]' \
+  "$tmp/merged_elsewhere.json" "$checkout/build" || { echo "FAIL: the merged JSON lost its directory"; fail=1; }
+"$bspcheck" explore -q -p 2 --bound 0 --trace-dir "$tmp" --sarif "$tmp/explore.sarif" --json "$tmp/explore.json" \
+  --source-root .. ./abs_prog >/dev/null 2>&1
+python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["directory"] == sys.argv[2]' \
+  "$tmp/explore.json" "$checkout/build" || { echo "FAIL: explore's JSON has no directory"; fail=1; }
 check_log "$tmp/explore.sarif" "$checkout" relative
 # A root that is no folder is refused before any run.
 for cmd in run explore; do

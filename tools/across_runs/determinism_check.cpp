@@ -6,12 +6,14 @@
 #include <cctype>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
 
 #include "bspcheck/rules.hpp"
 #include "replay/replay_scheduler.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/base/rng.hpp"
+#include "tools/across_runs/file_divergence.hpp"
 #include "tools/across_runs/output_divergence.hpp"
 #include "tools/cli/reproduce_command.hpp"
 #include "tools/launch/temp_files.hpp"
@@ -45,6 +47,22 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
          "rand without a fixed seed, getpid, the environment, a file that changes, another thread)";
 }
 
+// A temporary folder for a run's kept files, made by the run if it writes any.
+std::string temp_folder() { return temp_name("determinism-files"); }
+
+// Two runs of one seed that made the same calls and printed the same but wrote different files.
+Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t seed, const std::string& differs) {
+  Finding f;
+  f.rule = rule_id(Rule::uncontrolled_nondeterminism);
+  f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
+  f.message = "two runs of the same seed write different files: " + differs +
+              "; likely source: data from the wall clock (time, gettimeofday, clock_gettime), rand without a fixed "
+              "seed, getpid or addresses written into the file. No line: the runs made the same BSPlib calls. "
+              "Reproduce: " +
+              repro_command(c, p, seed) + " (twice, with --keep-files DIR, and compare the files)";
+  return f;
+}
+
 std::string temp_trace() {
   std::string t = temp_template("determinism");
   const int fd = mkstemp(t.data());
@@ -54,9 +72,12 @@ std::string temp_trace() {
 
 // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
 // traces part where the clock did, not where the program did: nothing to compare. The same for a
-// run that ended without its report (killed, or it never reached bsp_begin).
+// run that ended without its report (it never reached bsp_begin), and for one killed by a signal
+// the runtime did not see (SIGKILL, the out-of-memory killer, a kill from outside): it has the
+// report it wrote at its last finding, and running it again would only wait for that run to be
+// killed again (or, without --timeout, for ever).
 bool stopped_from_outside(const RunOutcome& r) {
-  if (r.timed_out || !r.reported) return true;
+  if (r.timed_out || !r.reported || r.exit_status > 128) return true;
   for (const Finding& f : r.report.findings)
     if (f.rule == rule_id(Rule::timeout)) return true;
   return false;
@@ -261,11 +282,62 @@ Finding output_nondeterminism_finding(const RunConfig& c, const std::string& pat
   return f;
 }
 
+// Where a run of the check keeps its trace and its files (the folder of its kept files, or empty).
+struct RunPlace {
+  std::string trace, files;
+};
+
+// The check's run of a session's own run: recorded under the first run's own trace path and
+// keeping its files under the first run's own folder (keep_files), the first run's set aside
+// meanwhile, so that both runs have the same option text and so the same heap below the
+// program's first block (a program that sends a heap address, as cBSP programs do, would
+// otherwise part by bsp-check's doing). Its trace and files then move to `to` (to.files holds
+// them as kept_run_dir names them); the first run's come back to `first`.
+RunOutcome run_in_first_runs_place(RunConfig& again, const std::string& keep_files, const std::string& path, int p,
+                                   std::uint64_t seed, StdinFeed& in, const RunPlace& first, const RunPlace& to) {
+  const std::string aside = to.trace + ".first";
+  if (std::rename(first.trace.c_str(), aside.c_str()) != 0) {
+    again.options.run.trace_file = to.trace;
+    return run_once(again, path, p, seed, in, false);
+  }
+  const bool files = !to.files.empty();
+  std::error_code ec;
+  const std::string files_aside = files ? to.files + "/first" : std::string();
+  const bool set_aside = files && std::filesystem::create_directories(to.files, ec) &&
+                         std::rename(first.files.c_str(), files_aside.c_str()) == 0;
+  if (files) again.options.keep_files = keep_files;
+  again.options.run.trace_file = first.trace;
+  RunOutcome r = run_once(again, path, p, seed, in, false);
+  std::rename(first.trace.c_str(), to.trace.c_str());
+  std::rename(aside.c_str(), first.trace.c_str());
+  if (files) {
+    std::filesystem::create_directories(to.files, ec);
+    std::rename(first.files.c_str(), kept_run_dir(to.files, p, seed).c_str());
+    if (set_aside) std::rename(files_aside.c_str(), first.files.c_str());
+  }
+  return r;
+}
+
 std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const std::string& path, int p,
                                                     std::uint64_t seed, StdinFeed& in,
                                                     const std::optional<RecordedRun>& first) {
   RunConfig again = c;
   again.keep_trace = false;
+  // Each run keeps its files apart, to be compared (a session's own run kept its own already),
+  // where the session's runs keep theirs (not where the runs share the real directories).
+  const bool files = !c.options.keep_files.empty();
+  const std::string files_a = files && !first ? temp_folder() : std::string();
+  const std::string files_b = files ? temp_folder() : std::string();
+  const std::string kept_a = first ? kept_run_dir(c.options.keep_files, p, seed) : kept_run_dir(files_a, p, seed);
+  struct RemovedAtEnd {  // the two folders go whichever way the check ends
+    std::string a, b;
+    ~RemovedAtEnd() {
+      std::error_code ignored;
+      for (const std::string* folder : {&a, &b})
+        if (!folder->empty()) std::filesystem::remove_all(*folder, ignored);
+    }
+  } folders{files_a, files_b};
+  again.options.keep_files = files_a;
   again.options.run.replay_file.clear();
   again.options.run.guide_file.clear();
   again.options.run.guide_log.clear();
@@ -293,20 +365,11 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   }
   std::string trace_b = temp_trace();
   temporary.push_back(trace_b);
+  again.options.keep_files = files_b;
   RunOutcome rb;
   if (first) {
-    // Recorded under the first run's own path, its trace set aside meanwhile.
-    const std::string aside = trace_b + ".first";
-    temporary.push_back(aside);
-    if (std::rename(trace_a.c_str(), aside.c_str()) == 0) {
-      again.options.run.trace_file = trace_a;
-      rb = run_once(again, path, p, seed, in, false);
-      std::rename(trace_a.c_str(), trace_b.c_str());
-      std::rename(aside.c_str(), trace_a.c_str());
-    } else {
-      again.options.run.trace_file = trace_b;
-      rb = run_once(again, path, p, seed, in, false);
-    }
+    temporary.push_back(trace_b + ".first");
+    rb = run_in_first_runs_place(again, c.options.keep_files, path, p, seed, in, {trace_a, kept_a}, {trace_b, files_b});
   } else {
     again.options.run.trace_file = trace_b;
     rb = run_once(again, path, p, seed, in, false);
@@ -325,6 +388,10 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
       out = DeterminismFinding{first ? output_nondeterminism_finding(c, path, p, seed, pid, nullptr, nullptr, in)
                                      : output_nondeterminism_finding(c, path, p, seed, pid, &a, &rb, in),
                                true};
+    } else if (const auto differs =
+                   files ? first_file_difference(kept_a, kept_run_dir(files_b, p, seed), "one run", "the other")
+                         : std::nullopt) {
+      out = DeterminismFinding{file_nondeterminism_finding(c, p, seed, *differs), true};
     }
   }
   for (const std::string& t : temporary) std::remove(t.c_str());

@@ -86,7 +86,7 @@ int debug_command(const std::vector<std::string>& args, const char* version) {
   env.set("BSPCHECK_REPRO", "bsp-check debug " + trace_path);
   // LeakSanitizer stops the world with ptrace, which a process under gdb cannot: a program built
   // with ASan would report a failure of the leak check at its end instead of its leaks.
-  env.set_default("ASAN_OPTIONS", "detect_leaks=0");
+  env.prepend_options("ASAN_OPTIONS", "detect_leaks=0");
 
   const char* gdb_env = std::getenv("BSPCHECK_GDB");
   const std::string gdb = gdb_env && *gdb_env ? gdb_env : "gdb";

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -31,6 +32,9 @@ nlohmann::json shards_of(const nlohmann::json& report) {
 // What the shards' reports hold together: every run once, the shards, and what they must agree on.
 struct MergedReports {
   std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
+  // (p, seed) -> the folder its session ran in, which its relative file names are relative to
+  std::map<std::pair<int, std::uint64_t>, std::string> directories;
+  std::set<std::string> all_directories;  // the merged report's "directory" when there is one
   nlohmann::json shards = nlohmann::json::object();
   nlohmann::json first;  // program, args and options: every input must agree on them
   rt::CoverageMap coverage;
@@ -39,7 +43,7 @@ struct MergedReports {
 
 // Reads the reports into m; false (the error printed) when one cannot be read or is another session's.
 bool read_shards(const std::vector<std::string>& inputs, MergedReports& m) {
-  auto& [runs, shards, first, coverage, interrupted] = m;
+  auto& [runs, directories, all_directories, shards, first, coverage, interrupted] = m;
   const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
     const nlohmann::json session = {{"program", report["program"]},
                                     {"args", report.value("args", nlohmann::json::array())},
@@ -54,9 +58,13 @@ bool read_shards(const std::vector<std::string>& inputs, MergedReports& m) {
     const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
     for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
     interrupted = interrupted || report.value("interrupted", false);
+    const std::string directory =
+        report.contains("directory") && report["directory"].is_string() ? report["directory"].get<std::string>() : "";
+    all_directories.insert(directory);
     for (const auto& run : report["runs"]) {
       if (!run.is_object()) continue;
-      runs.try_emplace({run.value("procs", 0), run.value("seed", std::uint64_t{0})}, run);
+      const std::pair<int, std::uint64_t> key{run.value("procs", 0), run.value("seed", std::uint64_t{0})};
+      if (runs.try_emplace(key, run).second) directories[key] = directory;
     }
     return true;
   });
@@ -94,7 +102,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
 
   MergedReports m;
   if (!read_shards(inputs, m)) return 2;
-  auto& [runs, shards, first, coverage, interrupted] = m;
+  auto& [runs, directories, all_directories, shards, first, coverage, interrupted] = m;
 
   nlohmann::json merged_runs = nlohmann::json::array();
   std::vector<RunRecord> records;
@@ -103,6 +111,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   for (const auto& [key, run] : runs) {
     merged_runs.push_back(run);
     records.push_back(record_of(run));
+    resolve_relative_files(records.back(), directories[key]);
     if (!records.back().passed) {
       ++failed;
       if (!first_failure) first_failure = &run;
@@ -126,6 +135,8 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
                         {"planned", planned},
                         {"shards", shards},
                         {"interrupted", interrupted}};
+    // The runs keep their file names as written: relative to the one folder they all ran in.
+    if (all_directories.size() == 1 && !all_directories.begin()->empty()) j["directory"] = *all_directories.begin();
     if (!ReportFiles::commit(reports.json, dump(j) + "\n")) return 2;
   }
   SessionInfo session;

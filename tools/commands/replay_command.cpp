@@ -4,6 +4,9 @@
 
 #include <iostream>
 
+#include <filesystem>
+
+#include "replay/rank_traces.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/options/options.hpp"
 #include "tools/cli/cli_parse.hpp"
@@ -18,6 +21,11 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
     c.program = program.front();
     c.args.assign(program.begin() + 1, program.end());
     c.program_replaces_traced = true;
+  } else if (h.strategy == trace::kMpiStrategy) {
+    // The recorded program was linked against the MPI back end; the engine runs its twin.
+    error = trace_path + " records an MPI run of " + (h.program.empty() ? "a program" : h.program) +
+            ": give the same program built for the engine (bspcc without --backend=mpi) after --";
+    return false;
   } else if (!h.program.empty()) {
     c.program = h.program;
     c.args = h.args;
@@ -32,8 +40,9 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   c.keep_trace = false;
   try {
     // An explored trace answers every choice itself (its replay explores, replay_scheduler.hpp).
-    rt::set_program_option(c.options, "strategy",
-                           h.strategy == trace::kExploringStrategy ? std::string("random") : h.strategy);
+    // So does a trace merged from MPI ranks' records (with the processes in pid order).
+    const bool own_choices = h.strategy == trace::kExploringStrategy || h.strategy == trace::kMpiStrategy;
+    rt::set_program_option(c.options, "strategy", own_choices ? std::string("random") : h.strategy);
     // The recorded run's checker options, so that the replay reports what it reported (and only
     // those: printed again through the table's checker rows).
     const rt::ProgramOptions recorded = rt::parse_program_options(h.checks);
@@ -63,6 +72,28 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
   return h;
 }
 
+// The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
+// them, or PATH, they are merged into the engine trace PATH, which is
+// then replayed. False after an error (said on stderr); path is then the merged trace.
+bool merge_rank_records(std::string& path) {
+  std::string prefix = trace::rank_trace_prefix(path);
+  std::error_code ec;
+  // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
+  // leaves the earlier merged trace behind.
+  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
+  if (prefix.empty()) return true;  // an engine trace
+  try {
+    const int p = trace::merge_rank_traces(prefix, prefix);
+    std::cerr << "bsp-check: note: merged the records of " << p << " MPI ranks (" << trace::rank_trace_path(prefix, 0)
+              << " ...) into " << prefix << "\n";
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: the MPI ranks' records cannot be replayed: " << e.what() << "\n";
+    return false;
+  }
+  path = prefix;
+  return true;
+}
+
 int replay_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{
       "bsp-check replay: run a program again with the choices recorded in TRACE, checking that it makes\n"
@@ -70,15 +101,22 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
       "\nUsage: bsp-check replay [options] TRACE [-- PROGRAM ARGS...]\n"
       "PROGRAM and ARGS default to the ones recorded in the trace.",
       "bsp-check replay"};
-  std::string trace_path, prefix;
+  std::string trace_path, prefix, keep_files;
   double timeout = 0;
-  app.add_option("TRACE", trace_path, "the trace (from --trace, or kept from a failing run)")->required();
+  app.add_option("TRACE", trace_path,
+                 "the trace (from --trace, or kept from a failing run); or an MPI run's records (PATH, or "
+                 "PATH.rank<K>, from trace=PATH), merged into PATH first")
+      ->required();
   app.add_option("--prefix", prefix, "prefix every output line of process k, with %p replaced by k");
   app.add_option("--timeout", timeout, "seconds the replay may take: " + option_help("timeout"))
       ->check(option_value("timeout"));
+  app.add_option("--keep-files", keep_files,
+                 "keep the files the replay wrote in DIR/p<P>-s<SEED>/ as well (they are copied back in any case)")
+      ->type_name("DIR");
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
+  if (!merge_rank_records(trace_path)) return 2;
   const std::optional<trace::Header> checked = trace_to_run_again(trace_path);
   if (!checked) return 2;
   const trace::Header& h = *checked;
@@ -91,6 +129,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   c.options.run.replay_file = trace_path;
   c.prefix = prefix;
   c.options.timeout_seconds = timeout;
+  c.options.keep_files = keep_files;
   c.version = version;
   c.command_line = repro_command(c, 0, 0);  // the replay line, with "-- PROGRAM" if one was given
   return run_command(c);

@@ -30,6 +30,9 @@
 #include "runtime/scheduling/coverage_map.hpp"
 #include "tools/reports/atomic_file.hpp"
 #include "tools/across_runs/determinism_check.hpp"
+#include "tools/across_runs/file_divergence.hpp"
+#include "tools/commands/session_files.hpp"
+#include "tools/launch/copy_back.hpp"
 #include "tools/launch/fork_server_client.hpp"
 #include "tools/launch/interrupt.hpp"
 #include "tools/across_runs/output_divergence.hpp"
@@ -81,7 +84,7 @@ static void print_input_reminder(const StdinFeed& in) {
                stderr);
 }
 
-int run_command(const RunConfig& c, std::string* kept_trace) {
+static int run_session(const RunConfig& c, std::string* kept_trace, bool files_temporary) {
   const std::optional<std::string> program = program_path(c.program);
   if (!program) return 2;
   // Output files are opened before the first run: a typo should not cost a long session. They
@@ -118,6 +121,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   rt::CoverageMap coverage;           // the (superstep, choice kind, outcome) tuples the session's runs reached
   // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
   bool comparing = compare_outputs_wanted(c);
+  std::map<int, std::uint64_t> file_reference;  // the seed of each p's first clean run, whose files the others' must be
   // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
   // (tools/across_runs/determinism_check.hpp); not for a replay or a guided run, whose choices are not the seed's.
   const bool wants_determinism_check =
@@ -269,6 +273,8 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
           if (f.rule == rule_id(Rule::uncontrolled_nondeterminism)) comparing = false;
           add_finding(std::move(f));
         }
+      if (r.passed && !stream && comparing && !c.options.keep_files.empty())
+        if (std::optional<Finding> f = compare_files(c, p, seed, file_reference, files_temporary)) add_finding(*f);
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
           trace_written) {
@@ -385,6 +391,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
                         {"failed", failed},
                         {"planned", total},
                         {"shard", shard.text()},
+                        {"directory", session_directory()},
                         {"interrupted", stop_signal != 0}};
     if (stop_signal) j["interrupted_by"] = session.interrupted_by;
     if (!session.unchecked.empty()) j["unchecked"] = session.unchecked;
@@ -453,6 +460,8 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
       if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
         again.options.run.expected_output = *reference;
     if (first_failure_diverged && first_failure_line) again.options.run.expected_line = *first_failure_line;
+    if (!stream)
+      again.options.keep_files = failing_files_dir(c, base, files_temporary);  // a single run's are copied back
     // A single run was recorded already: its own trace is kept.
     if (!temporary_trace.path.empty()) {
       std::error_code error;
@@ -491,8 +500,54 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
                    replay_line(c.options, again.options.run.trace_file).c_str());
       if (kept_trace) *kept_trace = again.options.run.trace_file;
     }
+    if (!stream)
+      name_failing_files(c, again.options.keep_files, first_failure->first, first_failure->second, files_temporary);
   }
   return 1;
+}
+
+// The run the user asked for (one p and one seed: a single run, or replay's) leaves its files where
+// the user looks: it keeps them (in --keep-files DIR, else a temporary folder) and they are copied
+// back once the session's checks of it are done (tools/launch/copy_back.hpp). Not where the runs
+// share the real directories (the fallback): they wrote there already.
+int run_command(const RunConfig& c, std::string* kept_trace) {
+  const char* file_view = std::getenv(rt::kFileViewEnvironment);
+  if (file_view && std::strcmp(file_view, "refuse") == 0) return run_session(c, kept_trace, false);
+  if (c.procs.size() * c.seeds != 1 || c.shard_count > 1) {
+    // Many runs: each keeps its files in the session's folder, to be compared across seeds, when
+    // outputs are compared and the user named no folder.
+    if (!c.options.keep_files.empty() || !compare_outputs_wanted(c)) return run_session(c, kept_trace, false);
+    RunConfig comparing = c;
+    comparing.options.keep_files = temp_name("files");  // made by the first run that writes a file
+    const int status = run_session(comparing, kept_trace, true);
+    std::error_code ignored;
+    std::filesystem::remove_all(comparing.options.keep_files, ignored);
+    return status;
+  }
+  RunConfig keeping = c;
+  std::string temporary;
+  if (keeping.options.keep_files.empty()) {
+    temporary = temp_name("files");  // made by the run if it writes a file
+    keeping.options.keep_files = temporary;
+  }
+  const timespec since = file_clock_now();
+  const int status = run_session(keeping, kept_trace, false);
+  const std::string run = (std::filesystem::path(keeping.options.keep_files) /
+                           ("p" + std::to_string(c.procs.front()) + "-s" + std::to_string(c.seed)))
+                              .string();
+  CopyBack back;
+  if (!interrupted()) back = copy_back_run_files(run, since);
+  std::error_code ignored;
+  if (!back.conflicts.empty()) {
+    std::fprintf(stderr, "bsp-check: note: %zu file%s changed since the run began, left as %s: ", back.conflicts.size(),
+                 back.conflicts.size() == 1 ? "" : "s", back.conflicts.size() == 1 ? "it is" : "they are");
+    for (std::size_t i = 0; i < back.conflicts.size(); ++i)
+      std::fprintf(stderr, "%s%s", i ? ", " : "", back.conflicts[i].c_str());
+    std::fprintf(stderr, "; the run's files are in %s/\n", run.c_str());
+  } else if (!temporary.empty()) {
+    std::filesystem::remove_all(temporary, ignored);
+  }
+  return status;
 }
 
 QuietRun run_quietly(const RunConfig& c, const std::string& path, int p, std::uint64_t seed) {

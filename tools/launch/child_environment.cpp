@@ -22,6 +22,10 @@ std::vector<std::string>::iterator ChildEnvironment::find(std::string_view name)
   return std::find_if(entries_.begin(), entries_.end(), [&](const std::string& e) { return names(e, name); });
 }
 
+std::vector<std::string>::const_iterator ChildEnvironment::find(std::string_view name) const {
+  return std::find_if(entries_.begin(), entries_.end(), [&](const std::string& e) { return names(e, name); });
+}
+
 void ChildEnvironment::set(std::string_view name, std::string_view value) {
   std::string entry;
   entry.reserve(name.size() + 1 + value.size());
@@ -32,6 +36,13 @@ void ChildEnvironment::set(std::string_view name, std::string_view value) {
 
 void ChildEnvironment::set_default(std::string_view name, std::string_view value) {
   if (!has(name)) set(name, value);
+}
+
+void ChildEnvironment::prepend_options(std::string_view name, std::string_view options) {
+  const auto at = find(name);
+  const std::string_view old =
+      at == entries_.end() ? std::string_view{} : std::string_view(*at).substr(name.size() + 1);
+  set(name, old.empty() ? std::string(options) : std::string(options) + ":" + std::string(old));
 }
 
 void ChildEnvironment::unset(std::string_view name) {

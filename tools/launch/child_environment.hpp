@@ -21,6 +21,10 @@ class ChildEnvironment {
   void set(std::string_view name, std::string_view value);
   // Sets name only when the driver's environment does not have it.
   void set_default(std::string_view name, std::string_view value);
+  // Puts options (a sanitizer's NAME=VALUE:... list) before name's value, if any: sanitizers read
+  // such a list left to right, so that the driver's value rules where the driver's own
+  // environment names none, and its own otherwise.
+  void prepend_options(std::string_view name, std::string_view options);
   void unset(std::string_view name);
   bool has(std::string_view name) const;
 
@@ -30,6 +34,7 @@ class ChildEnvironment {
 
  private:
   std::vector<std::string>::iterator find(std::string_view name);
+  std::vector<std::string>::const_iterator find(std::string_view name) const;
   std::vector<std::string> entries_;  // NAME=VALUE, in the driver's order, new names at the end
   std::vector<char*> pointers_;
 };

@@ -23,6 +23,7 @@
 #include "checker/finding_text.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server_protocol.hpp"
+#include "runtime/memory_checks/asan_recovery.hpp"
 #include "runtime/options/options.hpp"
 #include "tools/launch/interrupt.hpp"
 #include "tools/cli/reproduce_command.hpp"
@@ -88,6 +89,9 @@ ChildEnvironment run_environment(const RunConfig& c) {
   // A program built with UBSan (-fno-sanitize-recover) otherwise exits quietly at the first
   // error; aborting lets the runtime contain it as a `crash` finding naming the process.
   env.set_default("UBSAN_OPTIONS", "abort_on_error=1:print_stacktrace=1");
+  // An ASan program goes on after a get-dst-early-read warning (its read is defined) and stops at
+  // every other report (runtime/memory_checks/asan_recovery.hpp). Plain programs ignore it.
+  env.prepend_options("ASAN_OPTIONS", rt::kAsanRecoverOptions);
   if (!c.prefix.empty()) env.set("BSPCHECK_PREFIX", c.prefix);
   else env.unset("BSPCHECK_PREFIX");
   // Only a child the driver starts as a fork server is one (fork_server_client.cpp), whatever
@@ -185,15 +189,17 @@ void finish_outcome_from_text(RunOutcome& r, const RunConfig& c, const std::stri
         "killed by SIGKILL, not by bsp-check: most likely the kernel's out-of-memory killer (see dmesg), "
         "else a kill -9 by the program or from outside; all p processes share one process's memory here, so "
         "lower -p or what each process allocates";
-  else if (!r.reported && r.exit_status > 128 && r.exit_status < 128 + 65) {
+  else if (r.exit_status > 128 && r.exit_status < 128 + 65) {
     // A signal the runtime does not report: one sent from outside the program (a kill, timeout),
     // or one the program set a handler for and then died of (a self-sent one is a crash finding).
+    // A report it has is the one written at its last finding (or at bsp_end): it is kept.
     const int sig = r.exit_status - 128;
     const char* abbrev = sigabbrev_np(sig);
     const char* what = strsignal(sig);
     r.reason = "killed by SIG" + (abbrev ? std::string(abbrev) : std::to_string(sig)) + " (" + (what ? what : "?") +
-               ") before it wrote a bsp-check report: a signal from outside the program (kill, timeout), or one the "
-               "kernel sent it (alarm, CPU limit)";
+               (r.reported ? "), a signal bsp-check did not send: " : ") before it wrote a bsp-check report: ") +
+               "a signal from outside the program (kill, timeout), or one the kernel sent it (alarm, CPU limit)";
+    if (r.reported) r.reason += "; the findings it printed before are kept";
   } else if (!r.reported && r.exit_status != 127 && !heap.empty())
     r.reason = "the C library found its heap corrupt (\"" + heap +
                "\") and aborted the program before bsp-check could write its report: a process wrote past a heap "

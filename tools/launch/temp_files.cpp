@@ -1,7 +1,11 @@
 #include "tools/launch/temp_files.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <random>
 
 namespace bspcheck::cli {
 
@@ -22,5 +26,17 @@ const std::string& temp_dir() {
 }  // namespace
 
 std::string temp_template(const std::string& what) { return temp_dir() + "/bsp-check-" + what + "-XXXXXX"; }
+
+std::string temp_name(const std::string& what) {
+  static std::mt19937_64 draw{std::random_device{}()};
+  for (;;) {
+    char tail[64];
+    std::snprintf(tail, sizeof tail, "-%ld-%016llx", static_cast<long>(getpid()),
+                  static_cast<unsigned long long>(draw()));
+    std::string path = temp_dir() + "/bsp-check-" + what + tail;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return path;
+  }
+}
 
 }  // namespace bspcheck::cli

@@ -9,4 +9,9 @@ namespace bspcheck::cli {
 // A mkstemp/mkdtemp template "<tmpdir>/bsp-check-<what>-XXXXXX".
 std::string temp_template(const std::string& what);
 
+// A path "<tmpdir>/bsp-check-<what>-<pid>-<random>" that nothing is at yet, for a folder that the
+// runs make only when they have something to put in it (a run's kept files): a session killed
+// by SIGKILL then leaves nothing behind for runs that wrote nothing.
+std::string temp_name(const std::string& what);
+
 }  // namespace bspcheck::cli

@@ -41,6 +41,7 @@ bool ExploreReport::write(const SessionInfo& session, const nlohmann::json& opti
                         {"failed", failed_},
                         {"planned", runs_.size()},
                         {"shard", "0/1"},
+                        {"directory", session_directory()},
                         {"interrupted", !session.interrupted_by.empty()}};
     if (!session.interrupted_by.empty()) j["interrupted_by"] = session.interrupted_by;  // as run's reports
     if (!ReportFiles::commit(files_.json, dump(j) + "\n")) return false;

@@ -1,5 +1,6 @@
 #include "tools/reports/run_report_file.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -117,6 +118,28 @@ RunRecord run_record(const RunOutcome& r, const std::string& repro) {
   rec.output_hash = r.report.output_hash;
   rec.coverage = r.report.coverage.size();
   return rec;
+}
+
+std::string session_directory() {
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::string() : cwd.string();
+}
+
+void resolve_relative_files(RunRecord& r, const std::string& directory) {
+  namespace fs = std::filesystem;
+  if (directory.empty() || fs::path(directory).is_relative()) return;
+  const auto resolve = [&](std::string& file) {
+    std::error_code ec;
+    if (file.empty() || fs::path(file).is_absolute()) return;
+    const fs::path under = (fs::path(directory) / file).lexically_normal();
+    if (fs::is_regular_file(under, ec)) file = under.string();
+  };
+  for (Finding& f : r.findings)
+    for (Location& l : f.locations) {
+      resolve(l.file);
+      for (StackFrame& frame : l.stack) resolve(frame.file);
+    }
 }
 
 bool for_each_report(const std::vector<std::string>& paths,

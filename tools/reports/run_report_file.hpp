@@ -28,6 +28,15 @@ RunRecord record_of(const nlohmann::json& run);
 // findings added to it) and the command that reproduces it. out and err are left empty.
 RunRecord run_record(const RunOutcome& r, const std::string& repro);
 
+// The folder a session runs in, absolute: its report's "directory", against which the relative
+// file names of its findings are read (the runtime names files under the folder the program
+// started in relative to it).
+std::string session_directory();
+// Names a relative file of r's findings (locations and their stacks) by its path under
+// `directory`, where it exists there: so that a report read elsewhere (merge, in another folder
+// than the sessions ran in) still finds the files, and SARIF names them under its %SRCROOT%.
+void resolve_relative_files(RunRecord& r, const std::string& directory);
+
 // Reads each report in turn and hands it to `use` with its path. Stops at the first report that
 // cannot be read (said on stderr) or that `use` refuses (it returns false, having said why).
 // True when every report was used.

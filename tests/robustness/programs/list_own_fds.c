@@ -1,9 +1,11 @@
 /* A program that checks itself for leaked descriptors, as some test harnesses do: it lists
- * /proc/self/fd (and /dev/fd) with opendir/readdir in the middle of its run and prints every
- * descriptor above 2 other than the listing's own. Outside bsp-check it prints none; under
+ * /proc/self/fd (and /dev/fd) with opendir/readdir in the middle of its run, and probes every
+ * number from 3 to 1023 with fcntl(F_GETFD), and prints every descriptor above 2 other than the
+ * listing's own. Outside bsp-check it prints none; under
  * bsp-check it must print none either (the runtime's files are hidden from the listing). */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -25,10 +27,20 @@ static int strangers(const char* path) {
   return n;
 }
 
+static int probed_strangers(void) {
+  int n = 0;
+  for (int fd = 3; fd < 1024; ++fd)
+    if (fcntl(fd, F_GETFD) != -1) {
+      printf("%d: stranger descriptor %d found by fcntl\n", bsp_pid(), fd);
+      ++n;
+    }
+  return n;
+}
+
 int main(void) {
   bsp_begin(bsp_nprocs());
   bsp_sync();
-  int n = strangers("/proc/self/fd") + strangers("/dev/fd/");
+  int n = strangers("/proc/self/fd") + strangers("/dev/fd/") + probed_strangers();
   printf("%d: %d stranger(s)\n", bsp_pid(), n);
   bsp_end();
   return 0;

@@ -21,17 +21,16 @@ using bspcheck::rt::ProcessSnapshot;
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;  // a sanitizer's shadow memory is far beyond any limit
+// A worker brings a sanitized program back too (runtime/isolation/sanitizer_shadow.hpp), and every
+// check below holds there, but for one: the sanitizer's own mappings (its shadow, which a restore
+// clears where a run wrote) are not listed in /proc/self/maps exactly as at the moment.
+constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;
 #endif
 
 int g_counter = 0;
 char g_text[64] = "as saved";
-
-// In the sanitized build every case checks that no snapshot is taken, which is what that build
-// does instead (the fork server then forks a child per run).
-int sanitized_verdict() { return ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable ? 0 : 10; }
 
 // Runs body in a forked child and returns its exit status (or 128 + signal).
 template <class F>
@@ -65,14 +64,14 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
       char maps_at_moment[1 << 16];
       char maps_after[1 << 16];
     };
-    auto* kept = static_cast<Kept*>(mmap(nullptr, sizeof(Kept), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    auto* kept =
+        static_cast<Kept*>(mmap(nullptr, sizeof(Kept), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
     kept->visits = 0;
     int* visits = &kept->visits;
     char* heap_block = static_cast<char*>(std::malloc(64));
     std::strcpy(heap_block, "heap as saved");
     int on_stack = 7;
     const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
-    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;  // see sanitized_verdict
     if (taken == ProcessSnapshot::Taken::unavailable) return 11;
     ++*visits;
     if (*visits == 1) {
@@ -85,9 +84,10 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
       on_stack = 8;
       std::strcpy(heap_block, "heap changed");
       for (int i = 0; i < 1000; ++i) heap_block = static_cast<char*>(std::malloc(1000));  // grows the break
-      void* big = std::malloc(8 << 20);                  // a mapping of its own
+      void* big = std::malloc(8 << 20);                                                   // a mapping of its own
       static_cast<char*>(big)[0] = 1;
-      char* made = static_cast<char*>(mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+      char* made =
+          static_cast<char*>(mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
       munmap(made + (64 << 10), 4096);  // splits the new mapping in two: both parts must go
       munmap(made, 4096);               // and one part loses its first page
       if (open("/dev/null", O_RDONLY) < 0) return 13;
@@ -104,7 +104,7 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
     if (now.sa_handler != SIG_DFL) return 19;
     const std::size_t n = read_maps(kept->maps_after, sizeof kept->maps_after - 1);
     kept->maps_after[n] = '\0';
-    if (std::strcmp(kept->maps_at_moment, kept->maps_after) != 0) return 20;
+    if (!kSanitized && std::strcmp(kept->maps_at_moment, kept->maps_after) != 0) return 20;
     return 0;
   });
   EXPECT_EQ(verdict, 0) << "10-20: which check failed (see the test)";
@@ -123,7 +123,6 @@ TEST(ProcessSnapshot, ClearsWhatARunWroteToPagesThatWereZero) {
     char* heap_zeros = static_cast<char*>(std::calloc(1, kHeapBytes));
     g_zeros[0] = 1;  // one page that is not zero, before the zero spans
     const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
-    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;
     if (taken == ProcessSnapshot::Taken::unavailable) return 11;
     const int run = ++*visits;
     for (std::size_t i = 1; i < sizeof g_zeros; ++i)
@@ -133,7 +132,8 @@ TEST(ProcessSnapshot, ClearsWhatARunWroteToPagesThatWereZero) {
       if (heap_zeros[i] != 0) return 14;
     if (run == 4) return 0;
     // Each run writes other pages (and the pages the last run wrote, which are resident now).
-    for (std::size_t at = 4096 * static_cast<std::size_t>(run); at < sizeof g_zeros; at += 4096 * 3) g_zeros[at + 17] = 'x';
+    for (std::size_t at = 4096 * static_cast<std::size_t>(run); at < sizeof g_zeros; at += 4096 * 3)
+      g_zeros[at + 17] = 'x';
     for (std::size_t at = 4096 * static_cast<std::size_t>(run); at < kHeapBytes; at += 4096 * 5) heap_zeros[at] = 'y';
     g_zeros[sizeof g_zeros - 1] = 'z';
     if (!ProcessSnapshot::prepare_restore()) return 15;
@@ -159,10 +159,10 @@ __attribute__((noinline)) std::uint64_t sum_then_fill(int run) {
 
 TEST(ProcessSnapshot, EveryRunFindsTheMainStackBelowTheMomentAsTheFirstDid) {
   const int verdict = in_child([] {
-    auto* kept = static_cast<std::uint64_t*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+    auto* kept =
+        static_cast<std::uint64_t*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
     kept[0] = 0;  // runs so far
     const ProcessSnapshot::Taken taken = ProcessSnapshot::take(64u << 20);
-    if (kSanitized) return taken == ProcessSnapshot::Taken::unavailable ? 0 : 10;
     if (taken == ProcessSnapshot::Taken::unavailable) return 11;
     const int run = static_cast<int>(++kept[0]);
     const std::uint64_t sum = sum_then_fill(run);
@@ -177,7 +177,6 @@ TEST(ProcessSnapshot, EveryRunFindsTheMainStackBelowTheMomentAsTheFirstDid) {
 
 TEST(ProcessSnapshot, ClosesDescriptorsOpenedSinceAndRewindsFiles) {
   const int verdict = in_child([] {
-    if (kSanitized) return sanitized_verdict();
     // Kept where no restore reaches: a shared mapping.
     auto* visits = static_cast<int*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
     const int file = open("/proc/self/exe", O_RDONLY);
@@ -200,22 +199,21 @@ TEST(ProcessSnapshot, ClosesDescriptorsOpenedSinceAndRewindsFiles) {
 TEST(ProcessSnapshot, RefusesWhatCannotBeBroughtBack) {
   // A thread started since the moment.
   EXPECT_EQ(in_child([] {
-    if (kSanitized) return sanitized_verdict();
-    if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
-    pthread_t t;
-    pthread_create(&t, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
-    pthread_join(t, nullptr);
-    return ProcessSnapshot::prepare_restore() ? 1 : 0;
-  }),
+              if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
+              pthread_t t;
+              pthread_create(
+                  &t, nullptr, [](void*) -> void* { return nullptr; }, nullptr);
+              pthread_join(t, nullptr);
+              return ProcessSnapshot::prepare_restore() ? 1 : 0;
+            }),
             0);
   // A descriptor of the moment closed since.
   EXPECT_EQ(in_child([] {
-    if (kSanitized) return sanitized_verdict();
-    const int file = open("/proc/self/exe", O_RDONLY);
-    if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
-    close(file);
-    return ProcessSnapshot::prepare_restore() ? 1 : 0;
-  }),
+              const int file = open("/proc/self/exe", O_RDONLY);
+              if (ProcessSnapshot::take(64u << 20) == ProcessSnapshot::Taken::unavailable) return 11;
+              close(file);
+              return ProcessSnapshot::prepare_restore() ? 1 : 0;
+            }),
             0);
   // More memory than the limit: nothing saved.
   EXPECT_EQ(in_child([] { return ProcessSnapshot::take(4096) == ProcessSnapshot::Taken::unavailable ? 0 : 1; }), 0);
@@ -223,7 +221,6 @@ TEST(ProcessSnapshot, RefusesWhatCannotBeBroughtBack) {
 
 TEST(ProcessSnapshot, SetsTheSignalStackBackAndLeavesAnUnsavedMappingAsTheRunLeftIt) {
   const int verdict = in_child([] {
-    if (kSanitized) return sanitized_verdict();
     auto* visits = static_cast<int*>(mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
     // A scratch mapping of its own (guard pages around it), left unsaved.
     const std::size_t page = 4096, bytes = 16 * page;

@@ -22,6 +22,7 @@
 #include "runtime/memory_checks/watchpoints.hpp"
 
 using bspcheck::Rule;
+using bspcheck::rt::Caught;
 using bspcheck::rt::PoisonedRegion;
 using bspcheck::rt::Poisoning;
 using bspcheck::rt::probe_watchpoints;
@@ -90,8 +91,8 @@ class WatchedPoisoningTest : public WatchpointsTest {
   void SetUp() override {
     WatchpointsTest::SetUp();
     Poisoning::set_hooks({&no_op, &no_op, &never_poisoned});
-    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t addr, bool is_write, bool trapped) {
-      EXPECT_TRUE(trapped) << "reported from the watchpoint's trap";
+    Poisoning::set_reporter([this](const PoisonedRegion* r, std::uintptr_t addr, bool is_write, Caught how) {
+      EXPECT_EQ(how, Caught::watchpoint) << "reported from the watchpoint's trap";
       reports.push_back({r ? r->rule : Rule::crash, addr, is_write});
     });
   }
