@@ -168,7 +168,11 @@ void serve_as_worker(off_t input_at) {
   const std::size_t n = strnlen(c.request, sizeof c.request - 1);
   std::memcpy(c.decoded, c.request, n);
   c.decoded[n] = '\0';
-  if (!fork_protocol::decode_in_place(c.decoded, request) || !begin_run(request, input_at)) std::_Exit(127);
+  errno = 0;
+  if (!fork_protocol::decode_in_place(c.decoded, request) || !begin_run(request, input_at)) {
+    c.begin_errno = errno ? errno : EINVAL;  // shared memory: read by the driver once the run is done
+    std::_Exit(127);
+  }
 }
 
 // --- the server ----------------------------------------------------------------------------------

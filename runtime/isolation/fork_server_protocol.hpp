@@ -109,6 +109,10 @@ struct Channel {
   std::int32_t worker_pid;          // the server's worker of the moment (the driver kills it past --timeout)
   std::int32_t reusable;            // 0 once a worker could not save bsp_begin: later ones do not try
   std::int32_t worker_runs;         // runs the current worker has made
+  // kDone: 0, or the errno with which the worker failed to begin the run it took (its output
+  // files would not open, the request would not decode): the program never ran, and the driver
+  // runs it the usual way instead of reporting the worker's exit as the run's.
+  std::int32_t begin_errno;
   // kDone: the run's report, in its binary form (checker/binary_report.hpp), is `report`'s first
   // report_bytes bytes; -1 (as the driver posts a request): it is in the report file (JSON), or
   // there is none. A report larger than `report` goes to the file.

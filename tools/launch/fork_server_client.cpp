@@ -146,9 +146,20 @@ bool ForkServer::run(const RunConfig& c, int p, std::uint64_t seed, RunOutcome& 
   std::memcpy(channel_->request, request->c_str(), request->size() + 1);
   channel_->taken.store(0, std::memory_order_relaxed);  // published by the post
   channel_->report_bytes.store(-1, std::memory_order_relaxed);
+  channel_->begin_errno = 0;
   rt::fork_protocol::post(*channel_, rt::fork_protocol::kRequest);
   const double limit = c.options.timeout_seconds > 0 ? c.options.timeout_seconds + 5 : -1;
   if (!await_done(limit, &r.timed_out)) return false;
+  if (const int e = channel_->begin_errno) {
+    // Not the program's exit: the worker could not set the run up. Said once per server, then
+    // the run (and the later ones at this p) goes the usual way.
+    if (!c.quiet)
+      std::fprintf(
+          stderr,
+          "bsp-check: note: p = %d: a fork server's worker could not begin a run (%s); runs at p = %d start anew\n", p,
+          std::strerror(e), p);
+    return false;
+  }
   const int status = channel_->status;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (WIFEXITED(status)) r.exit_status = WEXITSTATUS(status);
