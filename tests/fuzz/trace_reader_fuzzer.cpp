@@ -97,7 +97,10 @@ void check_consistent(const trace::Reader& r, std::size_t n) {
   const trace::Header& h = r.header();
   if (h.version < trace::kOldestFormatVersion || h.version > trace::kFormatVersion) bug("version");
   if (h.procs < 1) bug("procs");
-  if (h.strategy != "random" && h.strategy != "round_robin" && h.strategy != "pct" && h.strategy != "explore") bug("strategy");
+  // The schedulers' names, an exploring run's, and a trace merged from an MPI run's records.
+  if (h.strategy != "random" && h.strategy != "round_robin" && h.strategy != "pct" &&
+      h.strategy != trace::kExploringStrategy && h.strategy != trace::kMpiStrategy)
+    bug("strategy");
   std::size_t last = 0;
   bool first = true;
   for (std::size_t i = 0; i < r.events().size(); ++i) {
