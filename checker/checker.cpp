@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace bspcheck::checker {
 
@@ -27,6 +29,23 @@ std::string site_key(const rt::Site& s) {
                            : std::to_string(reinterpret_cast<std::uintptr_t>(s.pc));
   if (const std::uintptr_t caller = rt::wrapper_caller(s.stack)) key += "@" + std::to_string(caller);
   return key;
+}
+
+// site_key's inputs, unformatted: equal raw sites have equal keys (the converse need not hold: one
+// file's name may sit at two addresses). check_writes asks it first for every overlapping pair, and
+// builds the strings only for a pair of raw sites it has not met (a barrier where a million puts
+// rewrite the same words had spent 50x the unchecked run formatting keys).
+struct RawSite {
+  const char* file;
+  int line;
+  const void* pc;  // only where file is unknown, as site_key
+  std::uintptr_t caller;
+  auto tie() const { return std::tie(file, line, pc, caller); }
+  bool operator<(const RawSite& o) const { return tie() < o.tie(); }
+  bool operator==(const RawSite& o) const { return tie() == o.tie(); }
+};
+RawSite raw_site(const rt::Site& s) {
+  return {s.file, s.file ? s.line : 0, s.file ? nullptr : s.pc, rt::wrapper_caller(s.stack)};
 }
 
 // Two calls made at one wrapper line: the same call site when the wrapper was called from the same
@@ -224,13 +243,33 @@ Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, co
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
   const std::vector<Interval> iv = writes_by_address(writes, hp);
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
+  // Each write's call site as a small number, taken once as the write becomes active: comparing two
+  // writes then reads neither record (64 comparisons per write read them at random, most of a
+  // barrier where a million puts rewrite the same words).
+  constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  std::map<RawSite, std::uint32_t> site_ids;
+  std::uint32_t last_id = 0;
+  const RawSite* last_site = nullptr;
+  auto site_id = [&](const Interval& x) {
+    const RawSite r = raw_site(site_of(x));
+    if (last_site && r == *last_site) return last_id;
+    const auto at = site_ids.emplace(r, static_cast<std::uint32_t>(site_ids.size())).first;
+    last_site = &at->first;
+    return last_id = at->second;
+  };
   std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
+  std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
+  std::pair<std::uint32_t, std::uint32_t> last_met{kNoSite, kNoSite};
   // Intervals that may still overlap later ones, as a min-heap on their end.
-  std::vector<Interval> active;
-  auto ends_later = [](const Interval& a, const Interval& b) { return a.hi() > b.hi(); };
+  struct Active {
+    Interval w;
+    std::uint32_t site;
+  };
+  std::vector<Active> active;
+  auto ends_later = [](const Active& a, const Active& b) { return a.w.hi() > b.w.hi(); };
   const Interval* last_kept = nullptr;
   for (const Interval& cur : iv) {
-    while (!active.empty() && active.front().hi() <= cur.lo) {
+    while (!active.empty() && active.front().w.hi() <= cur.lo) {
       std::pop_heap(active.begin(), active.end(), ends_later);
       active.pop_back();
     }
@@ -242,20 +281,34 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
              ? cur.small == last_kept->small
              : equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
       continue;
+    std::uint32_t cur_site = kNoSite;  // taken at the first overlap: disjoint writes need none
     std::size_t compared = 0;
     for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
-      const Interval& prev = *it;
+      const Interval& prev = it->w;
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
+      // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
+      // the bytes of writes that collide again and again are not read (most often the pair is the
+      // one just met: no set lookup).
+      if (cur_site == kNoSite) cur_site = site_id(cur);
+      if (it->site == kNoSite) it->site = site_id(prev);
+      const std::pair<std::uint32_t, std::uint32_t> pair{std::min(it->site, cur_site), std::max(it->site, cur_site)};
+      if (pair == last_met) continue;
+      if (met.count(pair)) {
+        last_met = pair;
+        continue;
+      }
       if (!prev.is_hp() && !cur.is_hp() &&
           equal_bytes(bytes_from(writes, prev, lo), bytes_from(writes, cur, lo), hi - lo))
         continue;  // the same bytes: no collision
+      met.insert(pair);
+      last_met = pair;
       auto key = std::make_pair(site_key(site_of(prev)), site_key(site_of(cur)));
       if (key.first > key.second) std::swap(key.first, key.second);
       if (!reported.insert(key).second) continue;
       diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
     }
-    active.push_back(cur);
+    active.push_back({cur, cur_site});
     std::push_heap(active.begin(), active.end(), ends_later);
     last_kept = &cur;
   }
