@@ -207,6 +207,15 @@ __attribute__((constructor(101))) void make_view_at_load() {
   unsetenv(kFileViewEnvironment);  // the program's environment is the one it would have outside
   if (forced_refusal) return refuse("refused on request (BSPCHECK_FILE_VIEW=refuse)", 0);
   g_private = make_session_view();
+  if (std::strcmp(asked, kFileViewProbe) == 0) {
+    // The driver asks whether the kernel grants this program's runs a view here
+    // (tools/launch/file_view_probe.hpp): the answer on standard output, and none of the
+    // program's code runs.
+    char answer[sizeof g_refusal + 64];
+    const int n =
+        std::snprintf(answer, sizeof answer, "%s%s\n", kFileViewProbeAnswer, g_private ? "private" : g_refusal);
+    _exit(n > 0 && write(STDOUT_FILENO, answer, static_cast<std::size_t>(n)) == n ? 0 : 1);
+  }
 }
 
 }  // namespace

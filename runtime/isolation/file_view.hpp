@@ -20,8 +20,13 @@
 namespace bspcheck::rt {
 
 // The variable through which the driver asks for the view: "private" (make one), "refuse" (act
-// as if the kernel refused it: the fallback's test). Taken out of the environment at load.
+// as if the kernel refused it: the fallback's test), kFileViewProbe (make one, say on standard
+// output whether it was made, "private", or why not, and end before the program's code runs).
+// Taken out of the environment at load.
 inline constexpr const char* kFileViewEnvironment = "BSPCHECK_FILE_VIEW";
+inline constexpr const char* kFileViewProbe = "probe";
+// How the probe's answer starts ("private", or the refusal follows): output without it is not one.
+inline constexpr const char* kFileViewProbeAnswer = "bsp-check file view: ";
 
 // In a forked child of a fork server, before it saves bsp_begin: its own view, over the real
 // directories and the server's. Does nothing where the session has no view.

@@ -3,8 +3,8 @@
 # no other run's files (issue 42): a file as a critical section, a log each process appends to, a
 # file created only if absent, each over 200 seeds at -j 1, -j 2 and without the fork server; the
 # user's files untouched by a run that overwrites, renames and removes them and then crashes; and
-# the fallback, forced with BSPCHECK_FILE_VIEW=refuse, which runs one at a time and says so; and
-# --stable-pid (issue 42, item 4).
+# the fallback, forced with BSPCHECK_FILE_VIEW=refuse and refused by the kernel, which runs one at a
+# time and says so; and --stable-pid (issue 42, item 4).
 # Usage: isolation_test.sh BSP-CHECK BSPCC [CFLAGS]
 set -uo pipefail
 BSPCHECK="$1"; BSPCC="$2"; CFLAGS="${3:-}"
@@ -82,6 +82,30 @@ out="$(BSPCHECK_FILE_VIEW=refuse "$BSPCHECK" run -p 3 --seeds 5 -j 2 "$work/crea
   { echo "FAIL: forced fallback: create_if_absent did not meet the earlier run's file"; echo "$out" | tail -3; fail=1; }
 [ -e bsp-check-isolation.once ] || { echo "FAIL: forced fallback: the run did not write the real directory"; fail=1; }
 rm -f ./*.trace bsp-check-isolation.once
+
+# The fallback, for real: a user namespace of the test's own whose limits allow no further mount
+# or user namespace, as a container or a sysctl refuses them. The session asks the program's
+# runtime before runs go side by side, learns of the refusal and runs them one at a time, saying
+# so: the file as a critical section passes at -j 2 over 200 seeds. Where the kernel grants a
+# view, nothing is said.
+refused_here() {
+  unshare --user --map-root-user sh -c 'echo 0 >/proc/sys/user/max_mnt_namespaces &&
+    echo 0 >/proc/sys/user/max_user_namespaces && exec "$@"' refused "$@"
+}
+if ! unshare --user --map-root-user true 2>/dev/null; then
+  echo "FAIL: cannot make a user namespace to refuse the view in (unshare --user): the real fallback is untested"
+  fail=1
+else
+  out="$(refused_here "$BSPCHECK" run -p 3 --seeds 200 -j 2 "$work/file_lock" 2>&1 </dev/null)"; status=$?
+  [ "$status" = 0 ] && grep -q "200 runs clean" <<<"$out" ||
+    { echo "FAIL: refused by the kernel, file_lock -j 2: status $status"; echo "$out" | tail -4; fail=1; }
+  grep -q "runs go one at a time, not 2 side by side: the kernel refused each run a view of its own files" <<<"$out" ||
+    { echo "FAIL: refused by the kernel: the session did not say it runs one at a time"; echo "$out" | tail -4; fail=1; }
+  rm -f ./*.trace bsp-check-isolation.lock
+fi
+out="$("$BSPCHECK" run -p 3 --seeds 20 -j 2 "$work/file_lock" 2>&1 </dev/null)"
+grep -q "one at a time" <<<"$out" && { echo "FAIL: a granted view was said to be refused: $out"; fail=1; }
+nothing_left "the real fallback"
 
 # --stable-pid: each process has an id of its own, the same in every run (the files it names after
 # getpid() never collide, and what it draws from srand(getpid()) is the same under every seed);

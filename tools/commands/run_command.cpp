@@ -33,6 +33,7 @@
 #include "tools/across_runs/file_divergence.hpp"
 #include "tools/commands/session_files.hpp"
 #include "tools/launch/copy_back.hpp"
+#include "tools/launch/file_view_probe.hpp"
 #include "tools/launch/fork_server_client.hpp"
 #include "tools/launch/interrupt.hpp"
 #include "tools/across_runs/output_divergence.hpp"
@@ -82,6 +83,24 @@ static void print_input_reminder(const StdinFeed& in) {
   if (in.gave_input())
     std::fputs("  (the runs were given bsp-check's standard input: give a reproduction the same input, e.g. < FILE)\n",
                stderr);
+}
+
+// How many runs go side by side: -j's (default: one per core), or one at a time where the runs
+// share the real directories. That is the fallback where the kernel refuses each run a view of
+// its own files (runtime/isolation/file_view.hpp), forced (BSPCHECK_FILE_VIEW=refuse, the
+// fallback's test) or found by asking the program's runtime once: side by side the runs would
+// meet in the same files. Said once, at the start (with -q too: the runs' results depend on it).
+static unsigned session_jobs(const RunConfig& c, const std::string& program, std::uint64_t total) {
+  const unsigned asked = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const char* file_view = std::getenv(rt::kFileViewEnvironment);
+  if (file_view && std::strcmp(file_view, "refuse") == 0) return 1;
+  if (asked == 1 || total < 2 || (file_view && std::strcmp(file_view, "private") != 0)) return asked;
+  const std::string refusal = file_view_refusal_of(program);
+  if (refusal.empty()) return asked;
+  std::cerr << "bsp-check: note: runs go one at a time, not " << asked
+            << " side by side: the kernel refused each run a view of its own files (" << refusal
+            << "), so they share the working directory and the temporary directory\n";
+  return 1;
 }
 
 static int run_session(const RunConfig& c, std::string* kept_trace, bool files_temporary) {
@@ -165,12 +184,7 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
   };
   // -j: worker threads run the next runs of this shard ahead, each on fork servers of its own;
   // the loop below takes their outcomes in its order (tools/launch/run_prefetch.hpp).
-  // Runs forced to share the files (BSPCHECK_FILE_VIEW=refuse: the fallback where the kernel
-  // refuses each run a view of its own, runtime/isolation/file_view.hpp) run one at a time: side
-  // by side they would meet in the same files.
-  const char* file_view = std::getenv(rt::kFileViewEnvironment);
-  const bool shared_files = file_view && std::strcmp(file_view, "refuse") == 0;
-  const unsigned jobs = shared_files ? 1u : c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned jobs = session_jobs(c, *program, total);
   std::vector<std::map<int, std::unique_ptr<ForkServer>>> worker_servers(jobs);
   std::mutex no_server_mutex;
   std::set<int> worker_no_server;
