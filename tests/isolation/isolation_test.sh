@@ -86,7 +86,7 @@ rm -f ./*.trace bsp-check-isolation.once
 # The fallback, for real: a user namespace of the test's own whose limits allow no further mount
 # or user namespace, as a container or a sysctl refuses them. The session asks the program's
 # runtime before runs go side by side, learns of the refusal and runs them one at a time, saying
-# so: the file as a critical section passes at -j 2 over 200 seeds. Where the kernel grants a
+# so: the file as a critical section passes at -j 2 over 100 seeds. Where the kernel grants a
 # view, nothing is said.
 refused_here() {
   unshare --user --map-root-user sh -c 'echo 0 >/proc/sys/user/max_mnt_namespaces &&
@@ -96,8 +96,8 @@ if ! unshare --user --map-root-user true 2>/dev/null; then
   echo "FAIL: cannot make a user namespace to refuse the view in (unshare --user): the real fallback is untested"
   fail=1
 else
-  out="$(refused_here "$BSPCHECK" run -p 3 --seeds 200 -j 2 "$work/file_lock" 2>&1 </dev/null)"; status=$?
-  [ "$status" = 0 ] && grep -q "200 runs clean" <<<"$out" ||
+  out="$(refused_here "$BSPCHECK" run -p 3 --seeds 100 -j 2 "$work/file_lock" 2>&1 </dev/null)"; status=$?
+  [ "$status" = 0 ] && grep -q "100 runs clean" <<<"$out" ||
     { echo "FAIL: refused by the kernel, file_lock -j 2: status $status"; echo "$out" | tail -4; fail=1; }
   grep -q "runs go one at a time, not 2 side by side: the kernel refused each run a view of its own files" <<<"$out" ||
     { echo "FAIL: refused by the kernel: the session did not say it runs one at a time"; echo "$out" | tail -4; fail=1; }
