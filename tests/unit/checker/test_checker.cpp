@@ -157,9 +157,40 @@ TEST(Checker, TwoGetsOfOneProcessIntoOneBufferAreNamedAsItsTwoCalls) {
     });
     const bspcheck::Finding* f = find(r, "put-collision");
     ASSERT_NE(f, nullptr) << r.summary();
-    EXPECT_EQ(f->message.rfind("process 0's bsp_get and bsp_get write different data to the same 4 bytes on process 0", 0),
-              0u)
+    EXPECT_EQ(
+        f->message.rfind("process 0's bsp_get and bsp_get write different data to the same 4 bytes on process 0", 0),
+        0u)
         << f->message;
+  }
+}
+
+// check_writes recognises a pair of call sites met before without reading bytes: a second pair,
+// among hundreds of collisions of the first, is still found, and each pair is reported once.
+TEST(Checker, EachPairOfCollidingSitesIsReportedOnceAmongManyRepeatedCollisions) {
+  for (std::uint64_t seed : unit::seeds(5)) {
+    auto r = run(3, seed, [] {
+      bsp_begin(3);
+      std::uint64_t area[4] = {0, 0, 0, 0};
+      bsp_push_reg(area, sizeof area);
+      bsp_sync();
+      if (bsp_pid() == 0)
+        for (std::uint64_t i = 0; i < 300; ++i) {
+          const std::uint64_t v[2] = {i, i + 1};
+          bsp_put(1, v, area, static_cast<int>(8 * (i % 3)), sizeof v);  // site A: 300 overlapping puts
+        }
+      if (bsp_pid() == 2) {
+        const std::uint64_t w = 1000;
+        bsp_put(1, &w, area, 8, sizeof w);  // site B: overlaps A's, different data
+      }
+      bsp_sync();
+      bsp_pop_reg(area);
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("put-collision"), 2u) << "A with A, A with B\n" << r.summary();
+    bool a_with_b = false;
+    for (const bspcheck::Finding& f : r.findings)
+      a_with_b = a_with_b || (f.rule == "put-collision" && f.processes == std::vector<int>{0, 1, 2});
+    EXPECT_TRUE(a_with_b) << r.summary();
   }
 }
 
