@@ -36,6 +36,7 @@
 #include "runtime/isolation/libc_start_state.hpp"
 #include "engine/host/entry_points.hpp"
 #include "engine/core/foreign_contexts.hpp"
+#include "runtime/isolation/file_byte_watch.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
 #include "runtime/isolation/kept_files.hpp"
@@ -318,6 +319,46 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 bool g_called_exit = false;
 std::uint32_t g_exit_stack = 0;
 
+// How a watched byte ended (runtime/isolation/file_byte_watch.hpp).
+std::string byte_state_text(int state) {
+  if (state == kFileEndsBefore) return "beyond the file's end";
+  if (state == kFileAbsent) return "in no file (there is none)";
+  char text[32];
+  if (state >= 0x20 && state < 0x7f) std::snprintf(text, sizeof text, "'%c' (0x%02x)", state, state);
+  else std::snprintf(text, sizeof text, "0x%02x", state);
+  return text;
+}
+
+// The end of the watch of a file's byte: a kept trace's expectation (expect_file) that the run does
+// not meet is schedule-divergence, located at the process that last wrote the byte (its last
+// BSPlib call before the write), as the session that kept the trace reported it.
+void finish_watching_file(int pid, int superstep, const char* call, const char* file, int line) {
+  const FileByteChange* last = nullptr;
+  int state = 0;
+  if (!finish_file_watch(pid, superstep, call, file, line, &last, &state)) return;
+  const ExpectedFileByte& e = options().run.expected_file;
+  Finding f;
+  f.rule = rule_id(Rule::schedule_divergence);
+  f.severity = rule_severity(Rule::schedule_divergence);
+  f.message =
+      "the run leaves " + e.name + " otherwise than the reference run of its session: byte " +
+      std::to_string(e.offset) + " is " + byte_state_text(state) + ", the reference run's " + byte_state_text(e.state) +
+      (last->seen ? " (the location: the process that last wrote it, at its last BSPlib call before the write)" : "");
+  if (last->seen) {
+    f.processes = {last->pid};
+    f.superstep = last->superstep;
+    f.locations = {Location{last->file, last->line, last->pid, last->call, {}, {}}};
+  }
+  ++g_errors;
+  std::fputs(checker::render_finding(f, repro_command()).c_str(), stderr);
+  std::fflush(stderr);
+  g_outside_findings.push_back(f);
+  if (g_report_written && !options().report_file.empty()) {
+    g_report.findings.push_back(std::move(f));
+    write_report_file();
+  }
+}
+
 // keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
 // After the program's last writes that exit sees: its own exit handlers registered after
 // bsp_begin, and the buffers of the files it left open.
@@ -330,6 +371,8 @@ void keep_files_of_run() {
 
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
+    const Process& me = w->self();
+    if (g_file_watch_on) finish_watching_file(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
     w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
@@ -361,6 +404,9 @@ void at_exit() {
     stop_program(1);
   }
   write_report(true);
+  // After bsp_end: process 0 alone goes on.
+  finish_watching_file(0, g_final_superstep, "bsp_end",
+                       g_end_location.file.empty() ? nullptr : g_end_location.file.c_str(), g_end_location.line);
   keep_files_of_run();
   if (g_outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
@@ -618,7 +664,11 @@ void install_crash_handlers() {
   // Mapped, not allocated, so that its pages are touched only by a crash (a zero-filled vector
   // cost every forked run 64 KiB of page faults); between guard pages, which keep it a mapping of
   // its own that a snapshot can leave unsaved (its bytes matter only during a crash).
-  constexpr std::size_t kAltStack = 1 << 16;
+  // 1 MiB: a crash's report, its stacks symbolised and the run's kept files copied (a 4 KiB
+  // directory buffer per level) take more than 64 KiB under AddressSanitizer, whose frames carry
+  // redzones, and a frame larger than the guard page would step over it. Untouched pages cost
+  // nothing.
+  constexpr std::size_t kAltStack = 1 << 20;
   const std::size_t page = StackPool::page_size();
   void* m = mmap(nullptr, kAltStack + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m != MAP_FAILED) {
@@ -762,6 +812,11 @@ void begin_program(int maxprocs, const Site& site) {
     g_opts_read = false;
   }
   const ProgramOptions& o = options();
+  if (!g_report_written && !g_world) {  // the first section: a file's byte watched from here on
+    if (!o.watch_file.empty()) start_file_watch(o.watch_file.c_str(), o.watch_byte);
+    else if (!o.run.expected_file.name.empty())
+      start_file_expectation(o.run.expected_file.name.c_str(), o.run.expected_file.offset, o.run.expected_file.state);
+  }
   // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
   // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
   const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);

@@ -67,6 +67,7 @@ template struct WholeValue<int, 1, 1000000>;
 template struct WholeValue<std::uint64_t, 1, 1000000000>;
 template struct WholeValue<int, 0, 255>;
 template struct WholeValue<int, 0, 2147483647>;
+template struct WholeValue<std::uint64_t, 0, 9223372036854775807>;
 
 int ProcsValue::parse(const std::string& key, const std::string& text) {
   if (text == "0") throw std::invalid_argument(key + ": must be at least 1, got 0");
@@ -250,6 +251,28 @@ std::string ExpectedLineValue::format(const ExpectedLine& v) {
   std::snprintf(digest, sizeof digest, "%016llx", static_cast<unsigned long long>(v.digest));
   return std::to_string(v.process) + "/" + std::to_string(v.stream) + "/" + std::to_string(v.line) + "/" +
          (v.reference_has_it ? digest : "none");
+}
+
+ExpectedFileByte ExpectedFileByteValue::parse(const std::string& key, const std::string& text) {
+  ExpectedFileByte e;
+  if (text.empty()) return e;
+  const std::size_t a = text.find('/'), b = a == std::string::npos ? a : text.find('/', a + 1);
+  if (b == std::string::npos || b + 1 == text.size() || text.find(':') != std::string::npos)
+    refuse(key, syntax(), text);
+  e.offset = parse_whole_number(key, text.substr(0, a), 0, INT64_MAX);
+  const std::string state = text.substr(a + 1, b - a - 1);
+  e.state = state == "short"    ? ExpectedFileByte::kFileEndsBefore
+            : state == "absent" ? ExpectedFileByte::kFileAbsent
+                                : static_cast<int>(parse_whole_number(key, state, 0, 255));
+  e.name = text.substr(b + 1);
+  return e;
+}
+std::string ExpectedFileByteValue::format(const ExpectedFileByte& v) {
+  if (v.name.empty()) return "";
+  const std::string state = v.state == ExpectedFileByte::kFileEndsBefore ? "short"
+                            : v.state == ExpectedFileByte::kFileAbsent   ? "absent"
+                                                                         : std::to_string(v.state);
+  return std::to_string(v.offset) + "/" + state + "/" + v.name;
 }
 
 std::vector<std::uint64_t> DigestListValue::parse(const std::string& key, const std::string& text) {

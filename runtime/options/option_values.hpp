@@ -47,6 +47,7 @@ using PctDepthValue = WholeValue<int, 1, 1000000>;
 using PctStepsValue = WholeValue<std::uint64_t, 1, 1000000000>;
 using ExitCodeValue = WholeValue<int, 0, 255>;
 using ProcessValue = WholeValue<int, 0, 2147483647>;
+using ByteOffsetValue = WholeValue<std::uint64_t, 0, 9223372036854775807>;
 
 struct BreakSuperstepValue {  // a superstep, or -1: never
   using type = int;
@@ -125,6 +126,14 @@ struct RuleListValue {  // rule ids of the catalogue, comma-separated
 struct ExpectedLineValue {  // PROCESS/STREAM/LINE/DIGEST, DIGEST in hex or "none" (Options::expected_line)
   using type = ExpectedLine;
   static std::string syntax() { return "process/stream/line/digest"; }
+  static type parse(const std::string& key, const std::string& text);
+  static std::string format(const type& v);
+};
+
+// A file divergence's reference byte (Options::expected_file).
+struct ExpectedFileByteValue {  // OFFSET/STATE/NAME, STATE 0-255, "short" or "absent"
+  using type = ExpectedFileByte;
+  static std::string syntax() { return "offset/state/name (state: 0-255, short or absent; name: cwd/..., tmp/...)"; }
   static type parse(const std::string& key, const std::string& text);
   static std::string format(const type& v);
 };
