@@ -203,11 +203,13 @@ bool make_session_view() {
 __attribute__((constructor(101))) void make_view_at_load() {
   const char* asked = std::getenv(kFileViewEnvironment);
   if (!asked) return;
+  // Read before unsetenv, which may free or overwrite the text `asked` points at.
   const bool forced_refusal = std::strcmp(asked, "refuse") == 0;
+  const bool probe = std::strcmp(asked, kFileViewProbe) == 0;
   unsetenv(kFileViewEnvironment);  // the program's environment is the one it would have outside
   if (forced_refusal) return refuse("refused on request (BSPCHECK_FILE_VIEW=refuse)", 0);
   g_private = make_session_view();
-  if (std::strcmp(asked, kFileViewProbe) == 0) {
+  if (probe) {
     // The driver asks whether the kernel grants this program's runs a view here
     // (tools/launch/file_view_probe.hpp): the answer on standard output, and none of the
     // program's code runs.

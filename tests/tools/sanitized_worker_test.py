@@ -65,10 +65,13 @@ with tempfile.TemporaryDirectory(dir="/dev/shm") as state_dir:
             # A run after a leaking one in the same worker: its leak-free run is reported clean.
             after = [seed for seed in range(2, 13) if seed - 1 in failed and seed not in failed]
             check(after, f"{mode}: no clean run follows a leaking one among seeds 1..12: {failed}")
-    # Without findings, a few workers make all the runs.
+    # Without findings, a few workers make all the runs: one worker makes the 20 runs and the
+    # determinism self-check two more (fresh, recorded), 3 processes; fresh children would be 22.
+    # A worker that cannot bring one run back (a mapping the run made that the plan cannot undo)
+    # ends and the server forks the next: seen once in CI, so one or two such ends are allowed.
     clean, text, processes = run(state_dir, "none", 1000, seeds=20)
     check(all(status == 0 for _, status, _ in clean) and len(clean) == 20, f"none: {clean}\n{text[-2000:]}")
-    check(1 <= processes <= 3, f"none: 20 runs made by {processes} processes; workers are not reused")
+    check(1 <= processes <= 5, f"none: 20 runs made by {processes} processes; workers are not reused\n{text[-2000:]}")
 
 if failures:
     print(f"{len(failures)} failure(s)")
