@@ -33,6 +33,7 @@
 #include "engine/core/work_meter.hpp"
 #include "engine/core/registration_table.hpp"
 #include "runtime/scheduling/scheduler.hpp"
+#include "runtime/isolation/file_byte_watch.hpp"
 #include "runtime/isolation/shared_write_watch.hpp"
 
 extern "C" void bspcheck_breakpoint(int superstep, int process);
@@ -151,6 +152,11 @@ class World {
   // its fields were just stored separately (c_api.cpp, enter_at).
   Process& enter(const char* call, const char* file, int line, const void* pc, std::uint32_t stack = 0) {
     Process& me = self();
+    // What the process wrote since its previous call (locating a file divergence: off but in
+    // the driver's locating runs).
+    if (__builtin_expect(g_file_watch_on, false))
+      file_watch_look(me.pid, local_ ? static_cast<int>(local_->superstep(me.pid)) : superstep_, me.call, me.site.file,
+                      me.site.line);
     me.call = call;
     me.site.file = file;
     me.site.line = line;

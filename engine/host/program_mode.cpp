@@ -36,6 +36,7 @@
 #include "runtime/isolation/libc_start_state.hpp"
 #include "engine/host/entry_points.hpp"
 #include "engine/core/foreign_contexts.hpp"
+#include "runtime/isolation/file_byte_watch.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
 #include "runtime/isolation/kept_files.hpp"
@@ -330,6 +331,8 @@ void keep_files_of_run() {
 
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
+    const Process& me = w->self();
+    finish_file_watch(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
     w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
@@ -361,6 +364,9 @@ void at_exit() {
     stop_program(1);
   }
   write_report(true);
+  // After bsp_end: process 0 alone goes on.
+  finish_file_watch(0, g_final_superstep, "bsp_end",
+                    g_end_location.file.empty() ? nullptr : g_end_location.file.c_str(), g_end_location.line);
   keep_files_of_run();
   if (g_outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
@@ -762,6 +768,7 @@ void begin_program(int maxprocs, const Site& site) {
     g_opts_read = false;
   }
   const ProgramOptions& o = options();
+  if (!o.watch_file.empty() && !g_report_written && !g_world) start_file_watch(o.watch_file.c_str(), o.watch_byte);
   // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
   // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
   const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);

@@ -67,6 +67,7 @@ template struct WholeValue<int, 1, 1000000>;
 template struct WholeValue<std::uint64_t, 1, 1000000000>;
 template struct WholeValue<int, 0, 255>;
 template struct WholeValue<int, 0, 2147483647>;
+template struct WholeValue<std::uint64_t, 0, 9223372036854775807>;
 
 int ProcsValue::parse(const std::string& key, const std::string& text) {
   if (text == "0") throw std::invalid_argument(key + ": must be at least 1, got 0");

@@ -47,6 +47,7 @@ using PctDepthValue = WholeValue<int, 1, 1000000>;
 using PctStepsValue = WholeValue<std::uint64_t, 1, 1000000000>;
 using ExitCodeValue = WholeValue<int, 0, 255>;
 using ProcessValue = WholeValue<int, 0, 2147483647>;
+using ByteOffsetValue = WholeValue<std::uint64_t, 0, 9223372036854775807>;
 
 struct BreakSuperstepValue {  // a superstep, or -1: never
   using type = int;

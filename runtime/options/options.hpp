@@ -19,8 +19,10 @@ struct ProgramOptions {
   std::string report_file;     // JSON report for the bsp-check driver
   std::string
       keep_files;  // the run's files are copied into keep_files/p<P>-s<SEED>/ (runtime/isolation/kept_files.hpp)
-  std::string repro_command;  // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
-  int exitcode = 1;           // exit status when error findings were reported
+  std::string watch_file;        // where a file divergence was written (runtime/isolation/file_byte_watch.hpp)
+  std::uint64_t watch_byte = 0;  // the byte of watch_file watched
+  std::string repro_command;     // how to reproduce this run, printed with findings (BSPCHECK_REPRO)
+  int exitcode = 1;              // exit status when error findings were reported
   GlobalsChoice globals = GlobalsChoice::dialect_default;
   std::size_t globals_remap_at = 192 * 1024;  // data of this size or more is remapped (measured crossover)
 

@@ -17,7 +17,7 @@ mkdir -p "$work/cwd" "$work/tmp"
 export TMPDIR="$work/tmp"
 cd "$work/cwd" || exit 1
 fail=0
-for prog in result_file message_order_file clock_file; do
+for prog in result_file message_order_file late_writer clock_file; do
   # shellcheck disable=SC2086
   "$BSPCC" $CFLAGS "$here/programs/$prog.c" -o "$work/$prog" || { echo "FAIL: cannot compile $prog.c"; exit 1; }
 done
@@ -102,9 +102,23 @@ out="$("$BSPCHECK" run -p 4 --seeds 20 -j 2 "$work/result_file" 2>&1)" || bad "s
 [ -z "$(ls -A "$work/tmp")" ] || bad "many runs: left in TMPDIR: $(ls -A "$work/tmp")"
 fresh
 out="$("$BSPCHECK" run -p 4 --seeds 30 -j 2 "$work/message_order_file" 2>&1)"; status=$?
-[ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*the runs write different files under seeds 1 and [0-9]* (p = 4): cwd/order.txt, line [2-5]: seed 1 wrote \"[0-3]\", seed [0-9]* wrote \"[0-3]\"" <<<"$out" ||
+[ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*the runs write different files under seeds 1 and [0-9]* (p = 4)\(, from superstep 1\)\?: cwd/order.txt, line [2-5]: seed 1 wrote \"[0-3]\", seed [0-9]* wrote \"[0-3]\"" <<<"$out" ||
   bad "message order in a file: no schedule-divergence naming order.txt and its line (status $status)" "$out"
 grep -q "^  files: ./message_order_file-files/p4-s[0-9]*/" <<<"$out" || bad "the diverging run's files are not named" "$out"
+# Located (both seeds run again watching the first differing byte): process 0 wrote it when it
+# closed the file, after its last bsp_move, in superstep 1.
+grep -q "(p = 4), from superstep 1: cwd/order.txt" <<<"$out" &&
+  grep -q "^  at .*message_order_file.c:18 (bsp_move, process 0)" <<<"$out" ||
+  bad "message order in a file: the divergence is not located at process 0's last bsp_move" "$out"
+# Written two supersteps later by another process, with write(2): located at that process, that
+# superstep and its bsp_sync before the write, under both seeds (one location).
+fresh
+out="$("$BSPCHECK" run -p 3 --seeds 30 -j 2 "$work/late_writer" 2>&1)"; status=$?
+[ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*(p = 3), from superstep 2: cwd/first.txt, line 1: seed 1 wrote \"first sender: [0-2]\", seed [0-9]* wrote \"first sender: [0-2]\"" <<<"$out" &&
+  [ "$(grep -c "^  at .*late_writer.c:" <<<"$out")" = 1 ] &&
+  grep -q "^  at .*late_writer.c:22 (bsp_sync, process 2)" <<<"$out" ||
+  bad "a file written by process 2 in superstep 2: the divergence is not located there (status $status)" "$out"
+[ ! -e first.txt ] || bad "a session of many runs left first.txt"
 [ ! -e order.txt ] || bad "a session of many runs left order.txt"
 fresh
 out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"

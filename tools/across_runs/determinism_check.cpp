@@ -391,7 +391,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     } else if (const auto differs =
                    files ? first_file_difference(kept_a, kept_run_dir(files_b, p, seed), "one run", "the other")
                          : std::nullopt) {
-      out = DeterminismFinding{file_nondeterminism_finding(c, p, seed, *differs), true};
+      out = DeterminismFinding{file_nondeterminism_finding(c, p, seed, differs->text), true};
     }
   }
   for (const std::string& t : temporary) std::remove(t.c_str());

@@ -8,7 +8,9 @@
 
 #include "bspcheck/rules.hpp"
 #include "tools/across_runs/output_divergence.hpp"
+#include "runtime/isolation/file_byte_watch.hpp"
 #include "tools/cli/reproduce_command.hpp"
+#include "tools/launch/run_launcher.hpp"
 
 namespace bspcheck::cli {
 
@@ -45,11 +47,14 @@ std::string quoted(const std::string& line) {
 }
 
 // Where two contents part: the first differing line of text, or byte of binary data.
+std::size_t first_differing_byte(const std::string& a, const std::string& b) {
+  return static_cast<std::size_t>(std::mismatch(a.begin(), a.end(), b.begin(), b.end()).first - a.begin());
+}
+
 std::string where_contents_part(const std::string& a, const std::string& b, const std::string& name_a,
                                 const std::string& name_b) {
   const bool binary = a.find('\0') != std::string::npos || b.find('\0') != std::string::npos;
-  const auto part = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
-  const auto at = static_cast<std::size_t>(part.first - a.begin());
+  const std::size_t at = first_differing_byte(a, b);
   if (binary)
     return "byte " + std::to_string(at) + " (" + std::to_string(a.size()) + " bytes under " + name_a + ", " +
            std::to_string(b.size()) + " under " + name_b + ")";
@@ -73,9 +78,32 @@ std::string kept_run_dir(const std::string& dir, int p, std::uint64_t seed) {
   return (fs::path(dir) / ("p" + std::to_string(p) + "-s" + std::to_string(seed))).string();
 }
 
-std::optional<std::string> first_file_difference(const std::string& kept_a, const std::string& kept_b,
-                                                 const std::string& name_a, const std::string& name_b) {
+// The path the runs saw for a kept entry ("cwd/out/a.txt"): its root's path, from the run's
+// roots.txt ("cwd<TAB>/home/u/proj"), and the rest; empty when the root is not listed.
+std::string path_of_entry(const std::string& kept, const std::string& entry) {
+  const std::size_t slash = entry.find('/');
+  if (slash == std::string::npos) return {};
+  std::ifstream roots(fs::path(kept) / "roots.txt");
+  for (std::string line; std::getline(roots, line);) {
+    const std::size_t tab = line.find('\t');
+    if (tab != std::string::npos && line.compare(0, tab, entry, 0, slash) == 0 && tab == slash)
+      return line.substr(tab + 1) + entry.substr(slash);
+  }
+  return {};
+}
+
+std::optional<FileDifference> first_file_difference(const std::string& kept_a, const std::string& kept_b,
+                                                    const std::string& name_a, const std::string& name_b) {
   const std::map<std::string, std::string> a = kept_entries(kept_a), b = kept_entries(kept_b);
+  const auto is_file = [](const std::string& what) { return what.rfind("file:", 0) == 0 || what == "removed"; };
+  // Only one run left something at `entry`, or removed it.
+  const auto alone = [&](const std::string& entry, const std::string& what, const std::string& who,
+                         const std::string& other, const std::string& kept) {
+    FileDifference d{
+        entry + (what == "removed" ? " is removed" : " is written") + " under " + who + ", not under " + other,
+        is_file(what) ? path_of_entry(kept, entry) : std::string(), 0};
+    return d;
+  };
   auto x = a.begin(), y = b.begin();
   for (; x != a.end() || y != b.end();) {
     if (y == b.end() || (x != a.end() && x->first < y->first)) {
@@ -83,22 +111,26 @@ std::optional<std::string> first_file_difference(const std::string& kept_a, cons
         ++x;  // a directory alone is where a file lies, compared by its files
         continue;
       }
-      return x->first + (x->second == "removed" ? " is removed" : " is written") + " under " + name_a + ", not under " +
-             name_b;
+      return alone(x->first, x->second, name_a, name_b, kept_a);
     }
     if (x == a.end() || y->first < x->first) {
       if (y->second == "a directory") {
         ++y;
         continue;
       }
-      return y->first + (y->second == "removed" ? " is removed" : " is written") + " under " + name_b + ", not under " +
-             name_a;
+      return alone(y->first, y->second, name_b, name_a, kept_b);
     }
     if (x->second != y->second) {
-      if (x->second.rfind("file:", 0) == 0 && y->second.rfind("file:", 0) == 0)
-        return x->first + ", " + where_contents_part(x->second.substr(5), y->second.substr(5), name_a, name_b);
-      return x->first + ": " + (x->second.rfind("file:", 0) == 0 ? "a file" : x->second) + " under " + name_a + ", " +
-             (y->second.rfind("file:", 0) == 0 ? "a file" : y->second) + " under " + name_b;
+      if (x->second.rfind("file:", 0) == 0 && y->second.rfind("file:", 0) == 0) {
+        const std::string ca = x->second.substr(5), cb = y->second.substr(5);
+        return FileDifference{x->first + ", " + where_contents_part(ca, cb, name_a, name_b),
+                              path_of_entry(kept_b, x->first), first_differing_byte(ca, cb)};
+      }
+      return FileDifference{x->first + ": " + (x->second.rfind("file:", 0) == 0 ? "a file" : x->second) + " under " +
+                                name_a + ", " + (y->second.rfind("file:", 0) == 0 ? "a file" : y->second) + " under " +
+                                name_b,
+                            {},
+                            0};
     }
     ++x;
     ++y;
@@ -106,15 +138,65 @@ std::optional<std::string> first_file_difference(const std::string& kept_a, cons
   return std::nullopt;
 }
 
-Finding file_divergence_finding(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b,
-                                const std::string& differs) {
+namespace {
+
+// The answer of a run that watched a byte (runtime/isolation/file_byte_watch.hpp) on its stderr:
+// the process that last changed it, and where; nothing when it did not say or saw no change.
+std::optional<std::pair<int, Location>> watch_answer(const std::string& err) {
+  const std::string tag = std::string(rt::kFileWatchAnswer) + "changed ";
+  const std::size_t at = err.rfind(tag);
+  if (at == std::string::npos) return std::nullopt;
+  std::istringstream in(err.substr(at + tag.size(), err.find('\n', at) - at - tag.size()));
+  int superstep = 0;
+  Location l;
+  std::string file;
+  if (!(in >> l.process >> superstep >> l.line >> l.call) || !std::getline(in >> std::ws, file)) return std::nullopt;
+  if (file != "-") l.file = file;
+  return std::make_pair(superstep, l);
+}
+
+}  // namespace
+
+bool locate_file_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                            std::uint64_t seed_b, const FileDifference& d, StdinFeed& in, Finding& f) {
+  if (d.file.empty()) return false;
+  RunConfig again = c;
+  again.keep_trace = false;
+  again.options.run.trace_file.clear();
+  again.options.keep_files.clear();  // what these runs write goes with them
+  again.options.watch_file = d.file;
+  again.options.watch_byte = d.offset;
+  std::optional<std::pair<int, Location>> answers[2];
+  for (int i = 0; i < 2; ++i)
+    answers[i] = watch_answer(run_once(again, path, p, i == 0 ? seed_a : seed_b, in, false).err);
+  if (!answers[0] && !answers[1]) return false;
+  f.superstep = answers[1] ? answers[1]->first : answers[0]->first;
+  for (const auto& answer : answers) {
+    if (!answer) continue;
+    const Location& l = answer->second;
+    const bool again_same = !f.locations.empty() && f.locations[0].process == l.process &&
+                            f.locations[0].file == l.file && f.locations[0].line == l.line &&
+                            f.locations[0].call == l.call;
+    if (!again_same) f.locations.push_back(l);  // once when both runs agree
+    if (std::find(f.processes.begin(), f.processes.end(), l.process) == f.processes.end())
+      f.processes.push_back(l.process);
+  }
+  return true;
+}
+
+Finding file_divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                                std::uint64_t seed_b, const FileDifference& d, StdinFeed& in) {
   Finding f;
   f.rule = rule_id(Rule::schedule_divergence);
   f.severity = rule_severity(Rule::schedule_divergence);
+  const bool located = locate_file_difference(c, path, p, seed_a, seed_b, d, in, f);
   f.message = "the runs write different files under seeds " + std::to_string(seed_a) + " and " +
-              std::to_string(seed_b) + " (p = " + std::to_string(p) + "): " + differs +
-              ". No line: a file is compared as the runs left it, not write by write. Reproduce: " +
-              divergence_reproduce(c, p, seed_a, seed_b) +
+              std::to_string(seed_b) + " (p = " + std::to_string(p) + ")" +
+              (located ? ", from superstep " + std::to_string(f.superstep) : std::string()) + ": " + d.text +
+              (located ? " (the locations: the process that wrote that byte under each seed, at its last BSPlib call "
+                         "before the write)"
+                       : ". No line: a file is compared as the runs left it, not write by write") +
+              ". Reproduce: " + divergence_reproduce(c, p, seed_a, seed_b) +
               " ; each seed alone (with --keep-files DIR to see its files): " + repro_command(c, p, seed_a) + " ; " +
               repro_command(c, p, seed_b) +
               ". If the files legitimately depend on the schedule, use --schedule-dependent-output";

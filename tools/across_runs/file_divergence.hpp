@@ -11,22 +11,40 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "tools/cli/run_config.hpp"
+#include "tools/launch/stdin_feed.hpp"
 
 namespace bspcheck::cli {
 
 // A run's kept folder: DIR/p<P>-s<SEED>.
 std::string kept_run_dir(const std::string& dir, int p, std::uint64_t seed);
 
-// The first difference between the files two runs kept (a folder that does not exist: the run
-// wrote nothing), e.g. `cwd/result.txt, line 3: seed 1 wrote "x", seed 2 wrote "y"`, `cwd/log.bin,
-// byte 17`, `cwd/a.txt is written under seed 1, not under seed 2`; nothing when they wrote the
-// same files with the same contents and removed the same ones.
-std::optional<std::string> first_file_difference(const std::string& kept_a, const std::string& kept_b,
-                                                 const std::string& name_a, const std::string& name_b);
+// The first difference between the files two runs kept.
+struct FileDifference {
+  // What differs and where, e.g. `cwd/result.txt, line 3: seed 1 wrote "x", seed 2 wrote "y"`,
+  // `cwd/log.bin, byte 17 (...)`, `cwd/a.txt is written under seed 1, not under seed 2`.
+  std::string text;
+  // The file, as the runs saw it (an absolute path), and the first byte where its contents part
+  // (0 for a file only one run left or removed); empty for a directory or a link.
+  std::string file;
+  std::uint64_t offset = 0;
+};
 
-// schedule-divergence: the runs of seeds seed_a (the reference of p) and seed_b wrote different
-// files, `differs` saying where (first_file_difference).
-Finding file_divergence_finding(const RunConfig& c, int p, std::uint64_t seed_a, std::uint64_t seed_b,
-                                const std::string& differs);
+// The first difference between the files two runs kept (a folder that does not exist: the run
+// wrote nothing); nothing when they wrote the same files with the same contents and removed the
+// same ones.
+std::optional<FileDifference> first_file_difference(const std::string& kept_a, const std::string& kept_b,
+                                                    const std::string& name_a, const std::string& name_b);
+
+// Where the runs of seed_a and seed_b wrote a difference: each seed run again watching its byte
+// (runtime/isolation/file_byte_watch.hpp). Sets f.superstep, f.processes and f.locations (each
+// run's process that last changed the byte, at its last BSPlib call before the write); false
+// when no run says.
+bool locate_file_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                            std::uint64_t seed_b, const FileDifference& d, StdinFeed& in, Finding& f);
+
+// schedule-divergence: the runs of seeds seed_a (the reference of p) and seed_b of program `path`
+// wrote different files, `d` saying where; located by running both again.
+Finding file_divergence_finding(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
+                                std::uint64_t seed_b, const FileDifference& d, StdinFeed& in);
 
 }  // namespace bspcheck::cli

@@ -288,7 +288,8 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
           add_finding(std::move(f));
         }
       if (r.passed && !stream && comparing && !c.options.keep_files.empty())
-        if (std::optional<Finding> f = compare_files(c, p, seed, file_reference, files_temporary)) add_finding(*f);
+        if (std::optional<Finding> f = compare_files(c, *program, p, seed, file_reference, files_temporary, stdin_feed))
+          add_finding(*f);
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
           trace_written) {

@@ -36,18 +36,18 @@ void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::
 // schedule-divergence of the files: a clean run's kept files against those of its p's first clean
 // run (tools/across_runs/file_divergence.hpp). A run's files are removed once compared (but the
 // reference's) when the folder is the session's own.
-std::optional<Finding> compare_files(const RunConfig& c, int p, std::uint64_t seed,
-                                     std::map<int, std::uint64_t>& reference, bool files_temporary) {
+std::optional<Finding> compare_files(const RunConfig& c, const std::string& path, int p, std::uint64_t seed,
+                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in) {
   const auto [known, first] = reference.emplace(p, seed);
   if (first) return std::nullopt;
   const std::string mine = kept_run_dir(c.options.keep_files, p, seed);
-  std::optional<std::string> differs =
+  std::optional<FileDifference> differs =
       first_file_difference(kept_run_dir(c.options.keep_files, p, known->second), mine,
                             "seed " + std::to_string(known->second), "seed " + std::to_string(seed));
   std::error_code ignored;
   if (files_temporary) std::filesystem::remove_all(mine, ignored);
   if (!differs) return std::nullopt;
-  return file_divergence_finding(c, p, known->second, seed, *differs);
+  return file_divergence_finding(c, path, p, known->second, seed, *differs, in);
 }
 
 }  // namespace bspcheck::cli

@@ -10,6 +10,7 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "tools/cli/run_config.hpp"
+#include "tools/launch/stdin_feed.hpp"
 
 namespace bspcheck::cli {
 
@@ -22,9 +23,10 @@ std::string failing_files_dir(const RunConfig& c, const std::string& base, bool 
 // folder goes (and `dir` too, when it is the driver's and empty).
 void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed, bool files_temporary);
 
-// schedule-divergence of the files of the clean run (p, seed) against the first clean run of p
-// (reference: p's seed, set by the first call for p).
-std::optional<Finding> compare_files(const RunConfig& c, int p, std::uint64_t seed,
-                                     std::map<int, std::uint64_t>& reference, bool files_temporary);
+// schedule-divergence of the files of the clean run (p, seed) of program `path` against the first
+// clean run of p (reference: p's seed, set by the first call for p); a difference is located by
+// running both seeds again.
+std::optional<Finding> compare_files(const RunConfig& c, const std::string& path, int p, std::uint64_t seed,
+                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in);
 
 }  // namespace bspcheck::cli
