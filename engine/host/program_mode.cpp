@@ -322,6 +322,46 @@ std::uint32_t g_exit_stack = 0;
 // keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
 // After the program's last writes that exit sees: its own exit handlers registered after
 // bsp_begin, and the buffers of the files it left open.
+// How a watched byte ended (runtime/isolation/file_byte_watch.hpp).
+std::string byte_state_text(int state) {
+  if (state == kFileEndsBefore) return "beyond the file's end";
+  if (state == kFileAbsent) return "in no file (there is none)";
+  char text[32];
+  if (state >= 0x20 && state < 0x7f) std::snprintf(text, sizeof text, "'%c' (0x%02x)", state, state);
+  else std::snprintf(text, sizeof text, "0x%02x", state);
+  return text;
+}
+
+// The end of the watch of a file's byte: a kept trace's expectation (expect_file) that the run does
+// not meet is schedule-divergence, located at the process that last wrote the byte (its last
+// BSPlib call before the write), as the session that kept the trace reported it.
+void finish_watching_file(int pid, int superstep, const char* call, const char* file, int line) {
+  const FileByteChange* last = nullptr;
+  int state = 0;
+  if (!finish_file_watch(pid, superstep, call, file, line, &last, &state)) return;
+  const ExpectedFileByte& e = options().run.expected_file;
+  Finding f;
+  f.rule = rule_id(Rule::schedule_divergence);
+  f.severity = rule_severity(Rule::schedule_divergence);
+  f.message =
+      "the run leaves " + e.name + " otherwise than the reference run of its session: byte " +
+      std::to_string(e.offset) + " is " + byte_state_text(state) + ", the reference run's " + byte_state_text(e.state) +
+      (last->seen ? " (the location: the process that last wrote it, at its last BSPlib call before the write)" : "");
+  if (last->seen) {
+    f.processes = {last->pid};
+    f.superstep = last->superstep;
+    f.locations = {Location{last->file, last->line, last->pid, last->call, {}, {}}};
+  }
+  ++g_errors;
+  std::fputs(checker::render_finding(f, repro_command()).c_str(), stderr);
+  std::fflush(stderr);
+  g_outside_findings.push_back(f);
+  if (g_report_written && !options().report_file.empty()) {
+    g_report.findings.push_back(std::move(f));
+    write_report_file();
+  }
+}
+
 void keep_files_of_run() {
   const ProgramOptions& o = options();
   if (o.keep_files.empty() || in_forked_child()) return;
@@ -332,7 +372,7 @@ void keep_files_of_run() {
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
     const Process& me = w->self();
-    finish_file_watch(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
+    finish_watching_file(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
     w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
@@ -365,8 +405,8 @@ void at_exit() {
   }
   write_report(true);
   // After bsp_end: process 0 alone goes on.
-  finish_file_watch(0, g_final_superstep, "bsp_end",
-                    g_end_location.file.empty() ? nullptr : g_end_location.file.c_str(), g_end_location.line);
+  finish_watching_file(0, g_final_superstep, "bsp_end",
+                       g_end_location.file.empty() ? nullptr : g_end_location.file.c_str(), g_end_location.line);
   keep_files_of_run();
   if (g_outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
@@ -768,7 +808,11 @@ void begin_program(int maxprocs, const Site& site) {
     g_opts_read = false;
   }
   const ProgramOptions& o = options();
-  if (!o.watch_file.empty() && !g_report_written && !g_world) start_file_watch(o.watch_file.c_str(), o.watch_byte);
+  if (!g_report_written && !g_world) {  // the first section: a file's byte watched from here on
+    if (!o.watch_file.empty()) start_file_watch(o.watch_file.c_str(), o.watch_byte);
+    else if (!o.run.expected_file.name.empty())
+      start_file_expectation(o.run.expected_file.name.c_str(), o.run.expected_file.offset, o.run.expected_file.state);
+  }
   // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
   // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
   const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);

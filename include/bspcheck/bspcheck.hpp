@@ -83,6 +83,19 @@ struct ExpectedLine {
   bool operator==(const ExpectedLine&) const = default;
 };
 
+// The first byte where a file the failing run of a session wrote differs from the reference
+// run's (docs/checks.md, schedule-divergence): the file by its kept name (cwd/order.txt, tmp/...,
+// tmpdir/...), the byte's offset and its state in the reference run, 0 to 255, kFileEndsBefore or
+// kFileAbsent. A kept trace carries it: its replay leaves the byte otherwise and fails the same
+// way, located at the process that wrote it.
+struct ExpectedFileByte {
+  static constexpr int kFileEndsBefore = -1, kFileAbsent = -2;
+  std::string name;  // empty: none expected
+  std::uint64_t offset = 0;
+  int state = 0;
+  bool operator==(const ExpectedFileByte&) const = default;
+};
+
 struct Options {
   int procs = 4;           // processors available: bsp_begin(m) grants min(m, procs)
   std::uint64_t seed = 1;  // every nondeterministic choice is drawn from it
@@ -116,7 +129,8 @@ struct Options {
   // The output digest of each process in a reference run (the kept trace of a schedule-divergence
   // carries them): a program run whose process prints otherwise reports schedule-divergence.
   std::vector<std::uint64_t> expected_output;
-  ExpectedLine expected_line;  // with expected_output: where the first differing line is written
+  ExpectedLine expected_line;      // with expected_output: where the first differing line is written
+  ExpectedFileByte expected_file;  // a file divergence's reference byte, checked at the run's end
   // In AddressSanitizer builds, poison hp and get destinations and stale bsp_hpmove storage so
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.

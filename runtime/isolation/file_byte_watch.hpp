@@ -21,15 +21,35 @@ inline constexpr const char* kFileWatchAnswer = "bsp-check file watch: ";
 
 extern bool g_file_watch_on;  // a run watches (read on every BSPlib call: one predictable branch)
 
-// Starts watching byte `offset` of `path` (as the run sees it), from its state now.
+// The byte's state: 0 to 255, or one of these.
+inline constexpr int kFileEndsBefore = -1, kFileAbsent = -2;
+
+// Locating (watch_file, watch_byte): starts watching byte `offset` of `path` (as the run sees it)
+// from its state now; the run's end prints the answer.
 void start_file_watch(const char* path, std::uint64_t offset);
+
+// A kept trace's expectation (expect_file): byte `offset` of the file kept as `kept_name`
+// (cwd/order.txt: resolved under the run's own working directory, /tmp or $TMPDIR) must end as
+// `state`, the reference run's. Watched like the above; the run's end says whether it does.
+void start_file_expectation(const char* kept_name, std::uint64_t offset, int state);
 
 // At the start of a BSPlib call of process `pid` in `superstep`: `call`, `file`, `line` are the
 // process's previous call (null call: none since bsp_begin). Called only when g_file_watch_on.
 void file_watch_look(int pid, int superstep, const char* call, const char* file, int line);
 
+// The last change the watch saw (static storage).
+struct FileByteChange {
+  bool seen = false;
+  int pid = -1, superstep = 0, line = 0;
+  char call[64] = {};
+  char file[1024] = {};  // "" when unknown
+};
+
 // At the end of the run: the C library's streams flushed, one last look (what process `pid` wrote
-// after `call`), and the answer printed. Once; nothing when the run does not watch.
-void finish_file_watch(int pid, int superstep, const char* call, const char* file, int line);
+// after `call`), the locating answer printed. Returns true when an expectation is not met: the
+// byte ends otherwise than the reference's (*last: the last change, *state: the byte's end).
+// Once; false when the run does not watch.
+bool finish_file_watch(int pid, int superstep, const char* call, const char* file, int line,
+                       const FileByteChange** last, int* state);
 
 }  // namespace bspcheck::rt

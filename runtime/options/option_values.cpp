@@ -253,6 +253,28 @@ std::string ExpectedLineValue::format(const ExpectedLine& v) {
          (v.reference_has_it ? digest : "none");
 }
 
+ExpectedFileByte ExpectedFileByteValue::parse(const std::string& key, const std::string& text) {
+  ExpectedFileByte e;
+  if (text.empty()) return e;
+  const std::size_t a = text.find('/'), b = a == std::string::npos ? a : text.find('/', a + 1);
+  if (b == std::string::npos || b + 1 == text.size() || text.find(':') != std::string::npos)
+    refuse(key, syntax(), text);
+  e.offset = parse_whole_number(key, text.substr(0, a), 0, INT64_MAX);
+  const std::string state = text.substr(a + 1, b - a - 1);
+  e.state = state == "short"    ? ExpectedFileByte::kFileEndsBefore
+            : state == "absent" ? ExpectedFileByte::kFileAbsent
+                                : static_cast<int>(parse_whole_number(key, state, 0, 255));
+  e.name = text.substr(b + 1);
+  return e;
+}
+std::string ExpectedFileByteValue::format(const ExpectedFileByte& v) {
+  if (v.name.empty()) return "";
+  const std::string state = v.state == ExpectedFileByte::kFileEndsBefore ? "short"
+                            : v.state == ExpectedFileByte::kFileAbsent   ? "absent"
+                                                                         : std::to_string(v.state);
+  return std::to_string(v.offset) + "/" + state + "/" + v.name;
+}
+
 std::vector<std::uint64_t> DigestListValue::parse(const std::string& key, const std::string& text) {
   std::vector<std::uint64_t> digests;
   for (const std::string& item : split_list(text, ',')) {

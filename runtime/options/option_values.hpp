@@ -130,6 +130,14 @@ struct ExpectedLineValue {  // PROCESS/STREAM/LINE/DIGEST, DIGEST in hex or "non
   static std::string format(const type& v);
 };
 
+// A file divergence's reference byte (Options::expected_file).
+struct ExpectedFileByteValue {  // OFFSET/STATE/NAME, STATE 0-255, "short" or "absent"
+  using type = ExpectedFileByte;
+  static std::string syntax() { return "offset/state/name (state: 0-255, short or absent; name: cwd/..., tmp/...)"; }
+  static type parse(const std::string& key, const std::string& text);
+  static std::string format(const type& v);
+};
+
 struct DigestListValue {  // 64-bit digests in hex, comma-separated (one per process)
   using type = std::vector<std::uint64_t>;
   static std::string syntax() { return "hexadecimal digests, comma-separated"; }

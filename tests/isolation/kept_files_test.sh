@@ -119,6 +119,13 @@ out="$("$BSPCHECK" run -p 3 --seeds 30 -j 2 "$work/late_writer" 2>&1)"; status=$
   grep -q "^  at .*late_writer.c:22 (bsp_sync, process 2)" <<<"$out" ||
   bad "a file written by process 2 in superstep 2: the divergence is not located there (status $status)" "$out"
 [ ! -e first.txt ] || bad "a session of many runs left first.txt"
+# Its kept trace holds the reference run's byte (expect_file): the replay leaves the file
+# otherwise and fails the same way, located at the same write.
+trace="$(sed -n 's/^  trace: //p' <<<"$out")"
+out="$("$BSPCHECK" replay "$trace" 2>&1)"; status=$?
+[ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*the run leaves cwd/first.txt otherwise than the reference run of its session: byte 14 is '[0-2]' (0x3[0-2]), the reference run's '[0-2]'" <<<"$out" &&
+  grep -q "^  at .*late_writer.c:22 (bsp_sync, process 2)" <<<"$out" ||
+  bad "the kept trace of a file divergence does not replay it (status $status, trace $trace)" "$out"
 [ ! -e order.txt ] || bad "a session of many runs left order.txt"
 fresh
 out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"

@@ -37,9 +37,10 @@ rc::Gen<std::string> value_text() {
       rc::gen::map(rc::gen::pair(rc::gen::inRange(0, 2000), rc::gen::element<std::string>("k", "m", "g", "K", "x", "")),
                    [](const std::pair<int, std::string>& p) { return std::to_string(p.first) + p.second; }),
       rc::gen::map(rc::gen::inRange(0, 100000), [](int n) { return std::to_string(n / 100.0); }),
-      rc::gen::element<std::string>("0", "1", "-1", "true", "no", "0x1F", "0xg", "", " 1", "1e3", "nan",
-                                    "random", "round_robin", "round-robin", "pct", "private", "shared", "a/b.supp",
-                                    "[%p] "),
+      rc::gen::element<std::string>("0", "1", "-1", "true", "no", "0x1F", "0xg", "", " 1", "1e3", "nan", "random",
+                                    "round_robin", "round-robin", "pct", "private", "shared", "a/b.supp", "[%p] ",
+                                    "14/51/cwd/first.txt", "0/short/tmp/x", "3/absent/tmpdir/a/b", "3/256/cwd/x",
+                                    "1/x/cwd/a", "1/2/"),
       rc::gen::map(rc::gen::container<std::vector<std::string>>(rc::gen::elementOf(rules)),
                    [](const std::vector<std::string>& v) {
                      std::string s;
@@ -122,7 +123,8 @@ TEST(OptionsTable, DefaultsPrintOnlySeedAndProcs) {
 }
 
 TEST(OptionsTable, ReproduceLeavesSessionOptionsOut) {
-  const rt::ProgramOptions o = rt::parse_program_options("seed=9:procs=3:stack=1m:werror=1:prefix=x:trace=t.trace:guide=g");
+  const rt::ProgramOptions o =
+      rt::parse_program_options("seed=9:procs=3:stack=1m:werror=1:prefix=x:trace=t.trace:guide=g");
   EXPECT_EQ(rt::format_program_options(o, rt::OptionScope::reproduce), "seed=9:procs=3:stack=1m:werror=1");
   EXPECT_EQ(rt::format_program_options(o, rt::OptionScope::checker), "werror=1");
 }

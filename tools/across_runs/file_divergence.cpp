@@ -96,12 +96,35 @@ std::optional<FileDifference> first_file_difference(const std::string& kept_a, c
                                                     const std::string& name_a, const std::string& name_b) {
   const std::map<std::string, std::string> a = kept_entries(kept_a), b = kept_entries(kept_b);
   const auto is_file = [](const std::string& what) { return what.rfind("file:", 0) == 0 || what == "removed"; };
+  // The byte at `offset` of `entry` as run a left it: what it wrote, its removal, or (nothing
+  // kept) the file as the session found it, which no run changes.
+  const auto reference = [&](const std::string& entry, std::uint64_t offset, const std::string& real) {
+    ExpectedFileByte e{entry, offset, ExpectedFileByte::kFileAbsent};
+    if (entry.find(':') != std::string::npos || real.empty()) return ExpectedFileByte{};
+    std::string contents;
+    if (const auto it = a.find(entry); it != a.end()) {
+      if (it->second.rfind("file:", 0) != 0) return e;  // removed
+      contents = it->second.substr(5);
+    } else {
+      std::ifstream in(real, std::ios::binary);
+      if (!in) return e;
+      std::ostringstream text;
+      text << in.rdbuf();
+      contents = text.str();
+    }
+    e.state =
+        offset < contents.size() ? static_cast<unsigned char>(contents[offset]) : ExpectedFileByte::kFileEndsBefore;
+    return e;
+  };
   // Only one run left something at `entry`, or removed it.
   const auto alone = [&](const std::string& entry, const std::string& what, const std::string& who,
                          const std::string& other, const std::string& kept) {
     FileDifference d{
         entry + (what == "removed" ? " is removed" : " is written") + " under " + who + ", not under " + other,
-        is_file(what) ? path_of_entry(kept, entry) : std::string(), 0};
+        is_file(what) ? path_of_entry(kept, entry) : std::string(),
+        0,
+        {}};
+    if (!d.file.empty()) d.reference = reference(entry, 0, d.file);
     return d;
   };
   auto x = a.begin(), y = b.begin();
@@ -123,14 +146,19 @@ std::optional<FileDifference> first_file_difference(const std::string& kept_a, c
     if (x->second != y->second) {
       if (x->second.rfind("file:", 0) == 0 && y->second.rfind("file:", 0) == 0) {
         const std::string ca = x->second.substr(5), cb = y->second.substr(5);
-        return FileDifference{x->first + ", " + where_contents_part(ca, cb, name_a, name_b),
-                              path_of_entry(kept_b, x->first), first_differing_byte(ca, cb)};
+        FileDifference d{x->first + ", " + where_contents_part(ca, cb, name_a, name_b),
+                         path_of_entry(kept_b, x->first),
+                         first_differing_byte(ca, cb),
+                         {}};
+        d.reference = reference(x->first, d.offset, d.file);
+        return d;
       }
       return FileDifference{x->first + ": " + (x->second.rfind("file:", 0) == 0 ? "a file" : x->second) + " under " +
                                 name_a + ", " + (y->second.rfind("file:", 0) == 0 ? "a file" : y->second) + " under " +
                                 name_b,
                             {},
-                            0};
+                            0,
+                            {}};
     }
     ++x;
     ++y;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "bspcheck/bspcheck.hpp"
+#include "runtime/options/option_values.hpp"
 #include "tools/cli/run_config.hpp"
 #include "tools/launch/stdin_feed.hpp"
 
@@ -27,6 +28,9 @@ struct FileDifference {
   // (0 for a file only one run left or removed); empty for a directory or a link.
   std::string file;
   std::uint64_t offset = 0;
+  // That byte as the first run (kept_a) left it, by the file's kept name: what a replay of the
+  // other run's kept trace is held to (expect_file); no name when it cannot be said.
+  ExpectedFileByte reference;
 };
 
 // The first difference between the files two runs kept (a folder that does not exist: the run

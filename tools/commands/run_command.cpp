@@ -136,6 +136,7 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
   std::set<int> no_server;
   bool first_failure_diverged = false;                              // it failed only by comparison with another seed
   std::optional<ExpectedLine> divergence_line, first_failure_line;  // its first line that differs
+  ExpectedFileByte file_divergence_byte, first_failure_byte;        // or its file's first byte
   checker::OutputComparison outputs;  // schedule-divergence: each process's output must not depend on the schedule
   rt::CoverageMap coverage;           // the (superstep, choice kind, outcome) tuples the session's runs reached
   // Off when a seed turns out not to print the same twice (uncontrolled-nondeterminism).
@@ -288,7 +289,8 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
           add_finding(std::move(f));
         }
       if (r.passed && !stream && comparing && !c.options.keep_files.empty())
-        if (std::optional<Finding> f = compare_files(c, *program, p, seed, file_reference, files_temporary, stdin_feed))
+        if (std::optional<Finding> f =
+                compare_files(c, *program, p, seed, file_reference, files_temporary, stdin_feed, &file_divergence_byte))
           add_finding(*f);
       // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
       if (wants_determinism_check && (c.determinism_check == 2 || done == 1) && (!stream || check_single) &&
@@ -360,6 +362,7 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
           first_failure_diverged =
               r.exit_status == 0 && !findings.empty() && findings.back().rule == rule_id(Rule::schedule_divergence);
           if (first_failure_diverged) first_failure_line = divergence_line;
+          if (first_failure_diverged) first_failure_byte = file_divergence_byte;
         }
         if (!r.reason.empty()) std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
         if (!c.keep_going) break;
@@ -475,6 +478,7 @@ static int run_session(const RunConfig& c, std::string* kept_trace, bool files_t
       if (const std::vector<std::uint64_t>* reference = outputs.reference(first_failure->first))
         again.options.run.expected_output = *reference;
     if (first_failure_diverged && first_failure_line) again.options.run.expected_line = *first_failure_line;
+    if (first_failure_diverged) again.options.run.expected_file = first_failure_byte;  // a file's divergence
     if (!stream)
       again.options.keep_files = failing_files_dir(c, base, files_temporary);  // a single run's are copied back
     // A single run was recorded already: its own trace is kept.

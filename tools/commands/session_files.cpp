@@ -37,7 +37,8 @@ void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::
 // run (tools/across_runs/file_divergence.hpp). A run's files are removed once compared (but the
 // reference's) when the folder is the session's own.
 std::optional<Finding> compare_files(const RunConfig& c, const std::string& path, int p, std::uint64_t seed,
-                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in) {
+                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in,
+                                     ExpectedFileByte* expected) {
   const auto [known, first] = reference.emplace(p, seed);
   if (first) return std::nullopt;
   const std::string mine = kept_run_dir(c.options.keep_files, p, seed);
@@ -47,6 +48,7 @@ std::optional<Finding> compare_files(const RunConfig& c, const std::string& path
   std::error_code ignored;
   if (files_temporary) std::filesystem::remove_all(mine, ignored);
   if (!differs) return std::nullopt;
+  *expected = differs->reference;
   return file_divergence_finding(c, path, p, known->second, seed, *differs, in);
 }
 

@@ -25,8 +25,10 @@ void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::
 
 // schedule-divergence of the files of the clean run (p, seed) of program `path` against the first
 // clean run of p (reference: p's seed, set by the first call for p); a difference is located by
-// running both seeds again.
+// running both seeds again. *expected is set to the differing byte as the reference run left it
+// (for the kept trace of the run: expect_file).
 std::optional<Finding> compare_files(const RunConfig& c, const std::string& path, int p, std::uint64_t seed,
-                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in);
+                                     std::map<int, std::uint64_t>& reference, bool files_temporary, StdinFeed& in,
+                                     ExpectedFileByte* expected);
 
 }  // namespace bspcheck::cli
