@@ -319,9 +319,6 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 bool g_called_exit = false;
 std::uint32_t g_exit_stack = 0;
 
-// keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
-// After the program's last writes that exit sees: its own exit handlers registered after
-// bsp_begin, and the buffers of the files it left open.
 // How a watched byte ended (runtime/isolation/file_byte_watch.hpp).
 std::string byte_state_text(int state) {
   if (state == kFileEndsBefore) return "beyond the file's end";
@@ -362,6 +359,9 @@ void finish_watching_file(int pid, int superstep, const char* call, const char* 
   }
 }
 
+// keep_files=DIR: the run's files, copied out of its view as it ends (runtime/isolation/kept_files.hpp).
+// After the program's last writes that exit sees: its own exit handlers registered after
+// bsp_begin, and the buffers of the files it left open.
 void keep_files_of_run() {
   const ProgramOptions& o = options();
   if (o.keep_files.empty() || in_forked_child()) return;

@@ -6,10 +6,13 @@
 // every call names the process, its superstep and its last BSPlib call before the write. The
 // run ends by printing the last change it saw on standard error (kFileWatchAnswer), which the
 // driver reads. A FILE's buffer reaches the file when it is flushed (fflush, fclose, exit), and
-// that is when the watch sees it.
+// that is when the watch sees it. The kept trace of such a divergence holds the reference run's
+// byte (expect_file): its replay watches the byte the same way and checks how it ends.
 #pragma once
 
 #include <cstdint>
+
+#include "bspcheck/bspcheck.hpp"
 
 namespace bspcheck::rt {
 
@@ -21,8 +24,8 @@ inline constexpr const char* kFileWatchAnswer = "bsp-check file watch: ";
 
 extern bool g_file_watch_on;  // a run watches (read on every BSPlib call: one predictable branch)
 
-// The byte's state: 0 to 255, or one of these.
-inline constexpr int kFileEndsBefore = -1, kFileAbsent = -2;
+// The byte's state: 0 to 255, or one of these (as Options::expected_file says them).
+inline constexpr int kFileEndsBefore = ExpectedFileByte::kFileEndsBefore, kFileAbsent = ExpectedFileByte::kFileAbsent;
 
 // Locating (watch_file, watch_byte): starts watching byte `offset` of `path` (as the run sees it)
 // from its state now; the run's end prints the answer.
