@@ -26,8 +26,6 @@ FILE_EXCEPTIONS = {
                                               "the shelf to snapshot_vault.cpp",
     "engine/host/program_mode.cpp": "its 26 file-scope variables become one ProgramSession first; then "
                                     "report, signals and begin/end move to files of their own",
-    "engine/core/world.cpp": "reporting and the process life cycle move to world_report.cpp and "
-                             "world_lifecycle.cpp, beside world_drma.cpp and world_bsmp.cpp",
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
