@@ -372,7 +372,7 @@ void keep_files_of_run() {
 [[noreturn]] void stop_program(int status) {
   if (World* w = g_world.get()) {
     const Process& me = w->self();
-    finish_watching_file(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
+    if (g_file_watch_on) finish_watching_file(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
     w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
@@ -664,7 +664,11 @@ void install_crash_handlers() {
   // Mapped, not allocated, so that its pages are touched only by a crash (a zero-filled vector
   // cost every forked run 64 KiB of page faults); between guard pages, which keep it a mapping of
   // its own that a snapshot can leave unsaved (its bytes matter only during a crash).
-  constexpr std::size_t kAltStack = 1 << 16;
+  // 1 MiB: a crash's report, its stacks symbolised and the run's kept files copied (a 4 KiB
+  // directory buffer per level) take more than 64 KiB under AddressSanitizer, whose frames carry
+  // redzones, and a frame larger than the guard page would step over it. Untouched pages cost
+  // nothing.
+  constexpr std::size_t kAltStack = 1 << 20;
   const std::size_t page = StackPool::page_size();
   void* m = mmap(nullptr, kAltStack + 2 * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m != MAP_FAILED) {

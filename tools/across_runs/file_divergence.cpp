@@ -187,7 +187,7 @@ std::optional<std::pair<int, Location>> watch_answer(const std::string& err) {
 
 bool locate_file_difference(const RunConfig& c, const std::string& path, int p, std::uint64_t seed_a,
                             std::uint64_t seed_b, const FileDifference& d, StdinFeed& in, Finding& f) {
-  if (d.file.empty()) return false;
+  if (d.file.empty() || d.file.find(':') != std::string::npos) return false;  // options hold no ':'
   RunConfig again = c;
   again.keep_trace = false;
   again.options.run.trace_file.clear();
