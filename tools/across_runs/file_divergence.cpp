@@ -18,6 +18,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A file's bytes; nothing when it cannot be opened.
+std::optional<std::string> whole_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 // What a run left at each name ("cwd/out/a.txt"): a file's contents, a link's target, a
 // directory, or its removal.
 std::map<std::string, std::string> kept_entries(const fs::path& kept) {
@@ -29,12 +38,7 @@ std::map<std::string, std::string> kept_entries(const fs::path& kept) {
     if (it.depth() == 0 && !it->is_directory()) continue;  // roots.txt, removed.txt
     if (it->is_symlink()) entries[name] = "link to " + fs::read_symlink(it->path(), e).string();
     else if (it->is_directory()) entries[name] = "a directory";
-    else {
-      std::ifstream in(it->path(), std::ios::binary);
-      std::ostringstream text;
-      text << in.rdbuf();
-      entries[name] = "file:" + text.str();
-    }
+    else entries[name] = "file:" + whole_file(it->path()).value_or("");
   }
   std::ifstream removed(kept / "removed.txt");
   for (std::string line; std::getline(removed, line);) entries[line] = "removed";
@@ -106,11 +110,9 @@ std::optional<FileDifference> first_file_difference(const std::string& kept_a, c
       if (it->second.rfind("file:", 0) != 0) return e;  // removed
       contents = it->second.substr(5);
     } else {
-      std::ifstream in(real, std::ios::binary);
-      if (!in) return e;
-      std::ostringstream text;
-      text << in.rdbuf();
-      contents = text.str();
+      const std::optional<std::string> whole = whole_file(real);
+      if (!whole) return e;
+      contents = *whole;
     }
     e.state =
         offset < contents.size() ? static_cast<unsigned char>(contents[offset]) : ExpectedFileByte::kFileEndsBefore;
@@ -202,10 +204,7 @@ bool locate_file_difference(const RunConfig& c, const std::string& path, int p, 
   for (const auto& answer : answers) {
     if (!answer) continue;
     const Location& l = answer->second;
-    const bool again_same = !f.locations.empty() && f.locations[0].process == l.process &&
-                            f.locations[0].file == l.file && f.locations[0].line == l.line &&
-                            f.locations[0].call == l.call;
-    if (!again_same) f.locations.push_back(l);  // once when both runs agree
+    if (f.locations.empty() || !same_call_site(f.locations[0], l)) f.locations.push_back(l);  // once when both agree
     if (std::find(f.processes.begin(), f.processes.end(), l.process) == f.processes.end())
       f.processes.push_back(l.process);
   }

@@ -99,6 +99,10 @@ std::vector<PrintedLine> printed_lines(const std::string& text, int pid) {
 
 }  // namespace
 
+bool same_call_site(const Location& x, const Location& y) {
+  return x.file == y.file && x.line == y.line && x.process == y.process && x.call == y.call;
+}
+
 bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Finding& f) {
   for (std::string RunOutcome::*stream : {&RunOutcome::out, &RunOutcome::err}) {
     const std::vector<PrintedLine> la = printed_lines(a.*stream, pid), lb = printed_lines(b.*stream, pid);
@@ -109,10 +113,7 @@ bool locate_difference(const RunOutcome& a, const RunOutcome& b, int pid, Findin
     const PrintedLine* pb = i < lb.size() ? &lb[i] : lb.empty() ? nullptr : &lb.back();
     f.superstep = pb ? pb->superstep : pa ? pa->superstep : 0;
     if (pa) f.locations.push_back(pa->after);
-    const auto same = [](const Location& x, const Location& y) {
-      return x.file == y.file && x.line == y.line && x.process == y.process && x.call == y.call;
-    };
-    if (pb && !(pa && same(pa->after, pb->after))) f.locations.push_back(pb->after);  // once when both agree
+    if (pb && !(pa && same_call_site(pa->after, pb->after))) f.locations.push_back(pb->after);  // once when both agree
     return true;
   }
   return false;

@@ -41,6 +41,9 @@ Finding divergence_finding(const RunConfig& c, const std::string& path, int p, s
 // site) before it, for locate_difference.
 extern const char* const kContextPrefix;
 
+// The same call site of the same process (a divergence located alike under both seeds is named once).
+bool same_call_site(const Location& x, const Location& y);
+
 // Where process pid's outputs of two runs captured with kContextPrefix part: sets f.superstep
 // and f.locations (each run's last BSPlib call before its differing line, or before its last
 // line when one output is a prefix of the other); false when they do not part.
