@@ -110,9 +110,22 @@ World::World(const Options& options, Mode mode, int nprocs, std::function<void()
   break_pending_ = options.break_superstep >= 0;
   g_real_start = std::chrono::steady_clock::now();
   current_world_ = this;
+  set_file_watch_caller(&World::running_caller);
   t_world_thread = true;  // the processes are fibers of this thread (engine/core/foreign_contexts.hpp)
   publish_debug_view();
   bspcheck_world_started();
+}
+
+bool World::running_caller(FileWatchCaller* who) {
+  const World* w = current_world_;
+  if (!w || w->running_ < 0 || w->running_ >= w->p_) return false;
+  const Process& me = w->procs_[static_cast<std::size_t>(w->running_)];
+  who->pid = me.pid;
+  who->superstep = w->local_ ? static_cast<int>(w->local_->superstep(me.pid)) : w->superstep_;
+  who->call = me.call;
+  who->file = me.site.file;
+  who->line = me.site.line;
+  return true;
 }
 
 void World::publish_debug_view() {

@@ -100,6 +100,9 @@ class World {
 
   // The world of the running BSPlib computation, or nullptr outside bsp_begin/bsp_end.
   static World* current() { return current_world_; }
+  // Who runs, for a watched file's change (runtime/isolation/file_byte_watch.hpp): the running
+  // process of the current World, its superstep and its last BSPlib call. Only reads.
+  static bool running_caller(FileWatchCaller* who);
 
   int nprocs() const { return p_; }
   int pid() const { return running_; }
@@ -152,11 +155,6 @@ class World {
   // its fields were just stored separately (c_api.cpp, enter_at).
   Process& enter(const char* call, const char* file, int line, const void* pc, std::uint32_t stack = 0) {
     Process& me = self();
-    // What the process wrote since its previous call (locating a file divergence: off but in
-    // the driver's locating runs).
-    if (__builtin_expect(g_file_watch_on, false))
-      file_watch_look(me.pid, local_ ? static_cast<int>(local_->superstep(me.pid)) : superstep_, me.call, me.site.file,
-                      me.site.line);
     me.call = call;
     me.site.file = file;
     me.site.line = line;

@@ -1,8 +1,11 @@
 #include "runtime/isolation/file_byte_watch.hpp"
 
 #include <fcntl.h>
+#include <sys/inotify.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -25,6 +28,14 @@ bool g_answer = false;     // locating: print the answer at the end
 int g_expected = 0;        // with g_expecting: the reference run's state of the byte
 bool g_expecting = false;  // a kept trace's expectation
 FileByteChange g_last;
+RunningCaller g_caller = nullptr;
+int g_inotify = -1;            // watches the file's directory; -1 when not
+const char* g_name = nullptr;  // the file's name in it (within g_path)
+struct sigaction g_previous_action;
+
+// The signal the kernel sends when the directory's inotify descriptor has events: a real-time
+// one, which a program is unlikely to use for itself (SIGIO might be).
+int watch_signal() { return SIGRTMIN + 3; }
 
 int byte_state() {
   const int fd = open(g_path, O_RDONLY | O_CLOEXEC);
@@ -35,10 +46,88 @@ int byte_state() {
   return n == 1 ? b : kFileEndsBefore;
 }
 
+void look(int pid, int superstep, const char* call, const char* file, int line) {
+  const int now = byte_state();
+  if (now == g_state) return;
+  g_state = now;
+  g_last.seen = true;
+  g_last.pid = pid;
+  g_last.superstep = superstep;
+  g_last.line = file ? line : 0;
+  std::snprintf(g_last.call, sizeof g_last.call, "%s", call ? call : "bsp_begin");
+  std::snprintf(g_last.file, sizeof g_last.file, "%s", file ? file : "");
+}
+
+// Whether the events read from the directory name the watched file (or the directory itself).
+bool names_the_file(const char* events, ssize_t n) {
+  bool named = false;
+  for (ssize_t at = 0; at + static_cast<ssize_t>(sizeof(inotify_event)) <= n;) {
+    const auto* e = reinterpret_cast<const inotify_event*>(events + at);
+    if (e->len == 0 || std::strcmp(e->name, g_name) == 0 || (e->mask & IN_Q_OVERFLOW)) named = true;
+    at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+  }
+  return named;
+}
+
+// Runs as the writing system call returns, in the writing process (async-signal-safe: read,
+// open, pread, close and snprintf of integers and strings).
+void on_file_event(int) {
+  const int saved = errno;
+  alignas(inotify_event) char events[4096];
+  bool named = false;
+  for (ssize_t n; g_inotify >= 0 && (n = read(g_inotify, events, sizeof events)) > 0;)
+    named = names_the_file(events, n) || named;
+  FileWatchCaller who;
+  if (named && g_file_watch_on && g_caller && g_caller(&who))
+    look(who.pid, who.superstep, who.call, who.file, who.line);
+  errno = saved;
+}
+
+// Asks the kernel for a signal whenever the file's directory changes. Without it (no inotify,
+// a path without a directory) the run still sees the byte's end, charged to the end.
+void watch_directory() {
+  char* slash = std::strrchr(g_path, '/');
+  char dir[sizeof g_path];
+  if (slash) std::snprintf(dir, sizeof dir, "%.*s", static_cast<int>(slash - g_path), g_path);
+  else std::snprintf(dir, sizeof dir, ".");
+  if (slash && slash == g_path) std::snprintf(dir, sizeof dir, "/");
+  g_name = slash ? slash + 1 : g_path;
+  const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (fd < 0) return;
+  if (inotify_add_watch(
+          fd, dir, IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF) <
+      0) {
+    close(fd);
+    return;
+  }
+  struct sigaction sa {};
+  sa.sa_handler = &on_file_event;
+  sa.sa_flags = SA_RESTART | SA_ONSTACK;  // the crash handlers' stack, not a process's small one
+  sigemptyset(&sa.sa_mask);
+  sigaction(watch_signal(), &sa, &g_previous_action);
+  g_inotify = fd;
+  if (fcntl(fd, F_SETSIG, watch_signal()) < 0 || fcntl(fd, F_SETOWN, getpid()) < 0 ||
+      fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0) {
+    g_inotify = -1;
+    close(fd);
+    sigaction(watch_signal(), &g_previous_action, nullptr);
+  }
+}
+
+void stop_watching_directory() {
+  if (g_inotify < 0) return;
+  const int fd = g_inotify;
+  fcntl(fd, F_SETFL, O_NONBLOCK);  // no more signals
+  g_inotify = -1;
+  close(fd);
+  sigaction(watch_signal(), &g_previous_action, nullptr);
+}
+
 void start(std::uint64_t offset) {
   g_offset = offset;
   g_state = byte_state();
   g_file_watch_on = true;
+  watch_directory();
 }
 
 }  // namespace
@@ -71,24 +160,17 @@ void start_file_expectation(const char* kept_name, std::uint64_t offset, int sta
   start(offset);
 }
 
-void file_watch_look(int pid, int superstep, const char* call, const char* file, int line) {
-  const int now = byte_state();
-  if (now == g_state) return;
-  g_state = now;
-  g_last.seen = true;
-  g_last.pid = pid;
-  g_last.superstep = superstep;
-  g_last.line = file ? line : 0;
-  std::snprintf(g_last.call, sizeof g_last.call, "%s", call ? call : "bsp_begin");
-  std::snprintf(g_last.file, sizeof g_last.file, "%s", file ? file : "");
-}
+void set_file_watch_caller(RunningCaller caller) { g_caller = caller; }
 
 bool finish_file_watch(int pid, int superstep, const char* call, const char* file, int line,
                        const FileByteChange** last, int* state) {
   if (!g_file_watch_on) return false;
-  std::fflush(nullptr);
-  file_watch_look(pid, superstep, call, file, line);
+  // The last writes (the C library's buffers, a shared mapping's) are charged to the caller's
+  // place: no signal may charge them to a process that no longer runs.
+  stop_watching_directory();
   g_file_watch_on = false;
+  std::fflush(nullptr);
+  look(pid, superstep, call, file, line);
   if (g_answer) {
     if (g_last.seen)
       std::fprintf(stderr, "%schanged %d %d %d %s %s\n", kFileWatchAnswer, g_last.pid, g_last.superstep, g_last.line,
