@@ -28,6 +28,9 @@ bool g_answer = false;     // locating: print the answer at the end
 int g_expected = 0;        // with g_expecting: the reference run's state of the byte
 bool g_expecting = false;  // a kept trace's expectation
 FileByteChange g_last;
+FileByteChange g_before_last;        // the change g_last followed
+constexpr int kNoState = -100;       // no byte state (kFileEndsBefore and kFileAbsent are -1, -2)
+int g_state_before_last = kNoState;  // the byte's state before g_last
 RunningCaller g_caller = nullptr;
 int g_inotify = -1;            // watches the file's directory; -1 when not
 const char* g_name = nullptr;  // the file's name in it (within g_path)
@@ -46,9 +49,25 @@ int byte_state() {
   return n == 1 ? b : kFileEndsBefore;
 }
 
+bool same_place(const FileByteChange& c, int pid, int superstep, const char* call, int line) {
+  return c.seen && c.pid == pid && c.superstep == superstep && c.line == line &&
+         std::strcmp(c.call, call ? call : "bsp_begin") == 0;
+}
+
+// A change of the byte, charged to the given place. A place that puts the byte back as it found
+// it (a file truncated with O_TRUNC, then written again the same) has not changed it: the earlier
+// change stands, as it would between two of its BSPlib calls.
 void look(int pid, int superstep, const char* call, const char* file, int line) {
   const int now = byte_state();
   if (now == g_state) return;
+  if (same_place(g_last, pid, superstep, call, line) && now == g_state_before_last) {
+    g_last = g_before_last;
+    g_state = now;
+    g_state_before_last = kNoState;
+    return;
+  }
+  g_before_last = g_last;
+  g_state_before_last = g_state;
   g_state = now;
   g_last.seen = true;
   g_last.pid = pid;
@@ -124,6 +143,9 @@ void stop_watching_directory() {
 }
 
 void start(std::uint64_t offset) {
+  g_last = FileByteChange{};
+  g_before_last = FileByteChange{};
+  g_state_before_last = kNoState;
   g_offset = offset;
   g_state = byte_state();
   g_file_watch_on = true;
