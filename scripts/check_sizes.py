@@ -22,15 +22,11 @@ MAX_FUNCTION_LINES = 100
 
 # path -> reason. Each is a file still to be split, and says how.
 FILE_EXCEPTIONS = {
-    "runtime/isolation/process_snapshot.cpp": "the /proc readers move to proc_self.cpp, the vault and "
-                                              "the shelf to snapshot_vault.cpp",
     "engine/host/program_mode.cpp": "its 26 file-scope variables become one ProgramSession first; then "
                                     "report, signals and begin/end move to files of their own",
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
-    "runtime/isolation/process_snapshot.cpp:take": "the planning of what to save moves out, as the "
-                                                   "restore's planning did (plan_from_maps)",
     "tools/commands/run_command.cpp:run_session": "becomes a RunSession (plan, run_one, account, print, "
                                                   "write_reports)",
     "tools/commands/explore_command.cpp:explore_command": "its search loop and its report move out, as "

@@ -1,7 +1,7 @@
 // shelf.hpp: where a fork server's worker keeps mappings for its next run (the stacks' chunks,
 // runtime/fibers/fiber_stack.cpp), as seen by those that hand mappings on.
 //
-// The keeper is the worker's snapshot (runtime/isolation/process_snapshot.cpp), a floor above the
+// The keeper is the worker's snapshot (runtime/isolation/snapshot_vault.cpp), a floor above the
 // fibers that use it: it installs itself here when the library loads, so that the fibers reach it
 // through this table, with neither an include nor a call at link time pointing up a floor
 // (scripts/check_layers.py checks both).

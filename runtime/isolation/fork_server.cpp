@@ -41,7 +41,7 @@ namespace {
 constexpr std::size_t kSnapshotLimit = 16u << 20;
 // Under AddressSanitizer its own writable memory comes first (about 25 MiB for a small program:
 // its allocator's regions, its tables, its shadow of all that), mostly zeros that no restore
-// copies (process_snapshot.cpp).
+// copies (snapshot_helper.cpp, zero spans).
 constexpr std::size_t kSanitizerSnapshotLimit = 256u << 20;
 
 bool redirect(int fd, const char* path) {
@@ -245,8 +245,8 @@ void serve_forks_if_requested() {
   c.reusable = 1;
   // Large blocks from the heap, not from mappings of their own: a worker then brings a run's
   // allocations back by setting the break back, without reading /proc/self/maps to find the
-  // mappings malloc made (process_snapshot.cpp). Workers that cannot come back do the same, so
-  // every run of the session allocates alike.
+  // mappings malloc made (snapshot_plan.cpp, plan_unmapping). Workers that cannot come back do
+  // the same, so every run of the session allocates alike.
   if (g_runs_per_worker > 1) mallopt(M_MMAP_MAX, 0);
   // Read once here, not in every run of every worker (the checks that name globals use them).
   executable_symbols();

@@ -20,7 +20,7 @@ std::uintptr_t clear_main_stack_pages_below(std::uintptr_t below);
 // The lowest page of the main stack's mapping, given one of its pages `hi` and the lowest address
 // it may reach, `floor` (page-aligned, below hi): the stack is one mapping with nothing else within
 // its reach, so mincore's "not mapped" divides the range in two and a bisection finds the end.
-// Also how a worker's snapshot finds how far a run grew the stack (runtime/isolation/process_snapshot.cpp).
+// Also how a worker's snapshot finds how far a run grew the stack (runtime/isolation/snapshot_plan.cpp).
 // errno may change.
 std::uintptr_t main_stack_lowest_page(std::uintptr_t hi, std::uintptr_t floor);
 

@@ -14,7 +14,7 @@
 // itself for leaked descriptors lists /proc/self/fd (or /dev/fd) with opendir and readdir, and
 // would see a stranger. readdir of such a listing skips the runtime's, and fcntl of one of them
 // (a probe of F_GETFD over every number) fails with EBADF. (The runtime lists them
-// with the system call itself, process_snapshot.cpp, and sees all.)
+// with the system call itself, proc_self.hpp, and sees all.)
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/resource.h>

@@ -110,7 +110,7 @@ TEST(ProcessSnapshot, BringsMemoryMappingsDescriptorsAndSignalsBack) {
   EXPECT_EQ(verdict, 0) << "10-20: which check failed (see the test)";
 }
 
-// Pages that hold only zeros at the moment are not copied back (process_snapshot.cpp, "zero
+// Pages that hold only zeros at the moment are not copied back (snapshot_helper.cpp, "zero
 // spans"): whatever a run writes there, or only reads, must read as zeros after each restore,
 // in the .bss and in the heap, run after run.
 char g_zeros[256 << 10];
