@@ -27,12 +27,6 @@ FILE_EXCEPTIONS = {
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
-    "tools/commands/run_command.cpp:run_session": "becomes a RunSession (plan, run_one, account, print, "
-                                                  "write_reports)",
-    "tools/commands/explore_command.cpp:explore_command": "its search loop and its report move out, as "
-                                                          "run_command's do",
-    "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
-                                                       "run_command's do",
     "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 
