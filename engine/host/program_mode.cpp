@@ -35,6 +35,7 @@
 #include "runtime/executable/executable_symbols.hpp"
 #include "runtime/isolation/libc_start_state.hpp"
 #include "engine/host/entry_points.hpp"
+#include "engine/host/program_session.hpp"
 #include "engine/core/foreign_contexts.hpp"
 #include "runtime/isolation/file_byte_watch.hpp"
 #include "runtime/isolation/file_view.hpp"
@@ -57,69 +58,46 @@ extern char** environ;
 
 namespace bspcheck::rt {
 
-namespace {
+namespace program {
 
-int g_argc = 0;
-char** g_argv = nullptr;
-std::vector<std::string> g_arg_copy;
-void (*g_spmd)(void) = nullptr;
-std::vector<std::byte> g_globals_at_init;  // bsp_init programs: the globals when bsp_init was called
-
-ProgramOptions g_opts;
-bool g_opts_read = false;
-std::unique_ptr<World> g_world;
-std::unique_ptr<OutputCapture> g_capture;
-std::size_t g_errors = 0;       // error findings of the finished run, for the exit status
-bool g_outside_misuse = false;  // a primitive was called outside bsp_begin/bsp_end
-bool g_report_written = false;
-// Misuse before bsp_begin or after bsp_end, and crashes after bsp_end: findings of no superstep,
-// added to the report whenever they happen (after bsp_end the report is written again).
-std::vector<Finding> g_outside_findings;
-std::uint64_t g_outside_repeats = 0;  // findings outside the SPMD part not printed again
-checker::RunReport g_report;          // the report as last written
-// MulticoreBSP runs SPMD sections one after another (bsp_begin again after bsp_end). Sections
-// begun so far, and what the finished ones reported, summed: a run's report covers them all.
-int g_section = 0;
-checker::RunReport g_finished_sections;
-Location g_end_location;  // process 0's bsp_end, where a crash after it is located
-Site g_begin_site;        // process 0's bsp_begin, where a process that never ran is located
-// Process 0's stack when it is the main thread's: the lowest address it may grow to, and the
-// limit (0: not known; the crash handler then cannot tell its overflow from another fault).
-std::uintptr_t g_main_stack_low = 0;
-std::size_t g_main_stack_limit = 0;
-bool g_main_stack_capped = false;  // --stack-size is above the hard limit (ulimit -Hs)
-int g_final_superstep = 0;
-Dialect g_dialect = Dialect::classic;  // begin_in_dialect()
+constinit ProgramSession g_session;
 
 // glibc passes (argc, argv, envp) to the constructors of shared objects: processes 1..p-1 of a
 // bsp_begin-first program restart main with the same arguments.
+namespace {
 __attribute__((constructor)) void capture_arguments(int argc, char** argv, char**) {
-  g_argc = argc;
-  g_argv = argv;
   PrivateGlobals::set_main_arguments(argc, argv);
-  for (int i = 0; i < argc; ++i) g_arg_copy.emplace_back(argv[i] ? argv[i] : "");
+  for (int i = 0; i < argc; ++i) g_session.arg_copy.emplace_back(argv[i] ? argv[i] : "");
 }
+}  // namespace
 
 const ProgramOptions& options() {
-  if (!g_opts_read) {
-    g_opts = program_options_from_environment();
-    g_opts_read = true;
+  if (!g_session.opts_read) {
+    g_session.opts = program_options_from_environment();
+    g_session.opts_read = true;
   }
-  return g_opts;
+  return g_session.opts;
 }
 
 std::string repro_command() {
   const ProgramOptions& o = options();
   if (!o.repro_command.empty()) return o.repro_command;
-  return reproduce_environment_line(o, g_arg_copy);
+  return reproduce_environment_line(o, g_session.arg_copy);
 }
+
+}  // namespace program
+
+using namespace program;
+
+namespace {
 
 void write_report_file() {
   // A fork server's worker: through the page it shares with the driver, in the binary form.
-  if (delivers_reports() && deliver_report(checker::run_report_to_bytes(g_report))) return;
+  if (delivers_reports() && deliver_report(checker::run_report_to_bytes(g_session.report))) return;
   // Program output and abort messages may hold any bytes: replace invalid UTF-8, never throw.
   const std::string text =
-      checker::run_report_to_json(g_report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+      checker::run_report_to_json(g_session.report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
   const int fd = open_outside(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   for (std::size_t at = 0; fd >= 0 && at < text.size();) {
     const ssize_t k = write(fd, text.data() + at, text.size() - at);
@@ -132,11 +110,11 @@ void write_report_file() {
 // The report of the sections so far (the run's findings, without those outside the SPMD part).
 checker::RunReport sections_so_far(bool completed) {
   const ProgramOptions& o = options();
-  checker::RunReport r = g_finished_sections;  // empty but for a second or later SPMD section
+  checker::RunReport r = g_session.finished_sections;  // empty but for a second or later SPMD section
   r.seed = o.run.seed;
   r.procs_available = o.run.procs;
   r.completed = completed;
-  if (World* w = g_world.get()) {
+  if (World* w = g_session.world.get()) {
     r.nprocs = std::max(r.nprocs, w->nprocs());
     r.supersteps += w->completed_supersteps();
     r.aborted = w->aborted();
@@ -150,7 +128,7 @@ checker::RunReport sections_so_far(bool completed) {
         r.output_hash[pid] = (r.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
       else r.output_hash.push_back(digest);
     }
-    if (g_section == 1) std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();  // the trace's section
+    if (g_session.section == 1) std::tie(r.trace_bytes, r.trace_calls) = w->trace_size();  // the trace's section
     const std::vector<CoverageTuple> reached = w->coverage();
     r.coverage.insert(r.coverage.end(), reached.begin(), reached.end());
     std::sort(r.coverage.begin(), r.coverage.end());
@@ -166,19 +144,19 @@ checker::RunReport sections_so_far(bool completed) {
 }
 
 void write_report(bool completed) {
-  if (g_report_written) return;
-  g_report_written = true;
+  if (g_session.report_written) return;
+  g_session.report_written = true;
   if (options().report_file.empty()) {
     // Run directly, without the driver to say it: a check this run could not make.
-    if (World* w = g_world.get())
+    if (World* w = g_session.world.get())
       for (const std::string& line : w->unchecked())
         std::fprintf(stderr, "bsp-check: note: not checked: %s\n", line.c_str());
     return;
   }
   checker::RunReport r = sections_so_far(completed);
-  if (g_world) g_finished_sections = r;
-  r.findings.insert(r.findings.end(), g_outside_findings.begin(), g_outside_findings.end());
-  g_report = std::move(r);
+  if (g_session.world) g_session.finished_sections = r;
+  r.findings.insert(r.findings.end(), g_session.outside_findings.begin(), g_session.outside_findings.end());
+  g_session.report = std::move(r);
   write_report_file();
 }
 
@@ -192,15 +170,15 @@ void write_report(bool completed) {
 // reused header, the binary form in either way the report travels, and the findings serialised
 // where they are.
 void write_report_so_far() {
-  World* w = g_world.get();
-  if (g_report_written || options().report_file.empty() || !w) return;
+  World* w = g_session.world.get();
+  if (g_session.report_written || options().report_file.empty() || !w) return;
   static checker::RunReport head;  // its vectors keep their capacity from one finding to the next
   head.seed = options().run.seed;
   head.procs_available = options().run.procs;
-  head.nprocs = std::max(g_finished_sections.nprocs, w->nprocs());
-  head.supersteps = g_finished_sections.supersteps + w->completed_supersteps();
-  head.switches = g_finished_sections.switches + w->switches();
-  head.output_hash = g_finished_sections.output_hash;
+  head.nprocs = std::max(g_session.finished_sections.nprocs, w->nprocs());
+  head.supersteps = g_session.finished_sections.supersteps + w->completed_supersteps();
+  head.switches = g_session.finished_sections.switches + w->switches();
+  head.output_hash = g_session.finished_sections.output_hash;
   for (const Process& pr : w->processes()) {  // folded over the sections as sections_so_far does
     const std::uint64_t digest = pr.output.digest.value();
     const auto pid = static_cast<std::size_t>(pr.pid);
@@ -208,7 +186,7 @@ void write_report_so_far() {
       head.output_hash[pid] = (head.output_hash[pid] ^ digest) * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull;
     else head.output_hash.push_back(digest);
   }
-  if (g_section == 1) std::tie(head.trace_bytes, head.trace_calls) = w->trace_size();
+  if (g_session.section == 1) std::tie(head.trace_bytes, head.trace_calls) = w->trace_size();
   // Mapped, not allocated: the C library's malloc would serve it from the heap or from a mapping
   // depending on its history (its mmap threshold moves), which differs between the two ways.
   constexpr std::size_t kMaxBytes = std::size_t{1} << 20;  // beyond it, the end's report only
@@ -216,7 +194,8 @@ void write_report_so_far() {
   if (m == MAP_FAILED) return;
   char* buf = static_cast<char*>(m);
   const std::size_t n = checker::run_report_to_buffer(
-      head, {&g_finished_sections.findings, &w->diagnostics().findings(), &g_outside_findings}, buf, kMaxBytes);
+      head, {&g_session.finished_sections.findings, &w->diagnostics().findings(), &g_session.outside_findings}, buf,
+      kMaxBytes);
   if (n > 0 && !(delivers_reports() && deliver_report(std::string_view(buf, n)))) {
     const int fd = open_outside(options().report_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     for (std::size_t at = 0; fd >= 0 && at < n;) {
@@ -237,14 +216,14 @@ void write_report_so_far() {
 void report_outside_spmd(Finding f) {
   static std::set<std::string> seen;
   if (!seen.insert(f.rule + '\n' + f.message).second) {
-    ++g_outside_repeats;
+    ++g_session.outside_repeats;
     return;
   }
   std::fputs(checker::render_finding_outside_spmd(f, repro_command()).c_str(), stderr);
   std::fflush(stderr);
-  g_outside_findings.push_back(f);
-  if (g_report_written && !options().report_file.empty()) {
-    g_report.findings.push_back(f);
+  g_session.outside_findings.push_back(f);
+  if (g_session.report_written && !options().report_file.empty()) {
+    g_session.report.findings.push_back(f);
     write_report_file();
   }
 }
@@ -275,13 +254,14 @@ std::string variable_list(const std::vector<std::string>& names) {
 
 void note_globals_changed_after_init(std::FILE* out) {
   const ProgramImage& image = program_image();
-  if (g_globals_at_init.size() != image.total) return;
+  if (g_session.globals_at_init.size() != image.total) return;
   std::vector<std::string> names;
   std::shared_ptr<const ElfSymbols> symbols;
   std::size_t at = 0;
   for (const PrivateRange& r : image.ranges) {
     for (std::size_t i = 0; !r.thread_local_block && i < r.size; ++i) {
-      i += equal_prefix_raw(r.lo + i, g_globals_at_init.data() + at + i, r.size - i);  // (redzones: uninstrumented)
+      i += equal_prefix_raw(r.lo + i, g_session.globals_at_init.data() + at + i,
+                            r.size - i);  // (redzones: uninstrumented)
       if (i >= r.size) break;
       if (!symbols) symbols = executable_symbols();
       add_variable(names, program_variable(*symbols, reinterpret_cast<std::uintptr_t>(r.lo + i)));
@@ -316,8 +296,6 @@ void note_shared_heap_pointers(std::FILE* out, const std::vector<std::uintptr_t>
 // The program called exit (the interposer at the end of this file), as opposed to returning from
 // main, where the C library calls its own exit; and where, when it did so in the SPMD part (taken
 // there: at_exit's stack would show the interposer between the C library's exit and the program).
-bool g_called_exit = false;
-std::uint32_t g_exit_stack = 0;
 
 // How a watched byte ended (runtime/isolation/file_byte_watch.hpp).
 std::string byte_state_text(int state) {
@@ -349,12 +327,12 @@ void finish_watching_file(int pid, int superstep, const char* call, const char* 
     f.superstep = last->superstep;
     f.locations = {Location{last->file, last->line, last->pid, last->call, {}, {}}};
   }
-  ++g_errors;
+  ++g_session.errors;
   std::fputs(checker::render_finding(f, repro_command()).c_str(), stderr);
   std::fflush(stderr);
-  g_outside_findings.push_back(f);
-  if (g_report_written && !options().report_file.empty()) {
-    g_report.findings.push_back(std::move(f));
+  g_session.outside_findings.push_back(f);
+  if (g_session.report_written && !options().report_file.empty()) {
+    g_session.report.findings.push_back(std::move(f));
     write_report_file();
   }
 }
@@ -370,14 +348,14 @@ void keep_files_of_run() {
 }
 
 [[noreturn]] void stop_program(int status) {
-  if (World* w = g_world.get()) {
+  if (World* w = g_session.world.get()) {
     const Process& me = w->self();
     if (g_file_watch_on) finish_watching_file(me.pid, w->superstep(), me.call, me.site.file, me.site.line);
     w->flush_trace();
     for (Process& pr : w->processes()) w->flush_partial_lines(pr);
     w->diagnostics().print_repeat_summary();
   }
-  g_capture.reset();
+  g_session.capture.reset();
   write_report(false);
   keep_files_of_run();
   std::fflush(nullptr);
@@ -386,14 +364,14 @@ void keep_files_of_run() {
 
 void at_exit() {
   if (in_forked_child()) return;  // a child the program forked: the run's report is its parent's
-  if (g_world) {                  // exit() during the SPMD part, by some process, or main returned
-    World& w = *g_world;
+  if (g_session.world) {          // exit() during the SPMD part, by some process, or main returned
+    World& w = *g_session.world;
     // Located where the program called exit (this handler's caller's caller: the first line of
     // the program in the stack), and at the process's last BSPlib call. When main returned, the
     // stack has no line of the program (exit's caller is the C library's start): at the last
     // call only.
-    const std::uint32_t stack = g_exit_stack ? g_exit_stack : capture_current_stack();
-    const bool called_exit = g_called_exit || (stack != 0 && symbolised_stack(stack).user >= 0);
+    const std::uint32_t stack = g_session.exit_stack ? g_session.exit_stack : capture_current_stack();
+    const bool called_exit = g_session.called_exit || (stack != 0 && symbolised_stack(stack).user >= 0);
     const std::string who = "process " + std::to_string(w.pid());
     w.report_event(Rule::superstep_mismatch,
                    called_exit ? who + " called exit() inside the SPMD part, before bsp_end"
@@ -405,13 +383,14 @@ void at_exit() {
   }
   write_report(true);
   // After bsp_end: process 0 alone goes on.
-  finish_watching_file(0, g_final_superstep, "bsp_end",
-                       g_end_location.file.empty() ? nullptr : g_end_location.file.c_str(), g_end_location.line);
+  finish_watching_file(0, g_session.final_superstep, "bsp_end",
+                       g_session.end_location.file.empty() ? nullptr : g_session.end_location.file.c_str(),
+                       g_session.end_location.line);
   keep_files_of_run();
-  if (g_outside_repeats > 0)
+  if (g_session.outside_repeats > 0)
     std::fprintf(stderr, "bsp-check: the findings above outside bsp_begin/bsp_end were repeated %llu more time%s\n",
-                 static_cast<unsigned long long>(g_outside_repeats), g_outside_repeats == 1 ? "" : "s");
-  if (g_errors > 0 || g_outside_misuse) {
+                 static_cast<unsigned long long>(g_session.outside_repeats), g_session.outside_repeats == 1 ? "" : "s");
+  if (g_session.errors > 0 || g_session.outside_misuse) {
     std::fflush(nullptr);
     finish_served_run(options().exitcode);  // a worker of the fork server goes on to its next run
     std::_Exit(options().exitcode);
@@ -426,7 +405,7 @@ void at_exit() {
 // runs before their destructors, and after at_exit (registered by bsp_begin), which has then
 // written the report already.
 void report_at_exit_without_bsp_begin() {
-  if (g_world || g_report_written || in_forked_child()) return;
+  if (g_session.world || g_session.report_written || in_forked_child()) return;
   at_exit();
 }
 [[maybe_unused]] const bool g_reports_without_bsp_begin = std::atexit(&report_at_exit_without_bsp_begin) == 0;
@@ -455,20 +434,20 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
   static volatile sig_atomic_t in_handler = 0;
   if (in_handler) std::_Exit(1);
   in_handler = 1;
-  World* w = g_world.get();
+  World* w = g_session.world.get();
   if (in_forked_child()) {  // a child the program forked dies as it would outside bsp-check
     signal(sig, SIG_DFL);
     raise(sig);
     return;
   }
-  if (!w && g_report_written) {  // after bsp_end: still a finding of the run, in its report
+  if (!w && g_session.report_written) {  // after bsp_end: still a finding of the run, in its report
     report_outside_spmd(Finding{rule_id(Rule::crash),
                                 rule_severity(Rule::crash),
                                 std::string("process 0 received ") + signal_name(sig) +
                                     " after bsp_end (the SPMD part had completed; its bsp_end is named)",
                                 {0},
-                                g_final_superstep,
-                                {g_end_location}});
+                                g_session.final_superstep,
+                                {g_session.end_location}});
     std::fflush(nullptr);
     std::_Exit(1);
   }
@@ -494,18 +473,19 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
   const auto sp = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(uc)->uc_mcontext.gregs[REG_RSP]);
   const Process& running = w->self();
   const auto base = reinterpret_cast<std::uintptr_t>(running.stack.base);
-  const bool below_own = running.stack.base ? sp < base + 256
-                                            : g_main_stack_low != 0 && sp < g_main_stack_low + 64 * 1024 &&
-                                                  sp + (8u << 20) > g_main_stack_low;
+  const bool below_own = running.stack.base
+                             ? sp < base + 256
+                             : g_session.main_stack_low != 0 && sp < g_session.main_stack_low + 64 * 1024 &&
+                                   sp + (8u << 20) > g_session.main_stack_low;
   if (!overflow && (sig == SIGSEGV || sig == SIGBUS) && below_own) {
     overflow = true;
-    const std::size_t size = running.stack.base ? running.stack.size : g_main_stack_limit;
+    const std::size_t size = running.stack.base ? running.stack.size : g_session.main_stack_limit;
     msg = "process " + std::to_string(running.pid) + " overflowed its stack (" +
           (running.stack.base ? std::string("it ran past its end")
                               : std::string("the main thread's stack, at its limit")) +
           "); raise the stack size with --stack-size (BSPCHECK_OPTIONS=stack=SIZE), now " +
           std::to_string((size + 1023) / 1024) + " KiB" +  // (an unguarded stack is 64 bytes short: its canary's)
-          (!running.stack.base && g_main_stack_capped
+          (!running.stack.base && g_session.main_stack_capped
                ? std::string(" for process 0, capped by the hard stack limit (ulimit -Hs)")
                : std::string());
   }
@@ -548,7 +528,7 @@ void on_crash(int sig, siginfo_t* info, void* uc) {
 void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
   const bool self_sent = (info->si_code == SI_USER || info->si_code == SI_TKILL || info->si_code == SI_QUEUE) &&
                          info->si_pid == static_cast<pid_t>(syscall(SYS_getpid));
-  if (!self_sent || !g_world || in_forked_child()) {
+  if (!self_sent || !g_session.world || in_forked_child()) {
     signal(sig, SIG_DFL);
     raise(sig);
     return;
@@ -557,7 +537,7 @@ void on_terminating_signal(int sig, siginfo_t* info, void* uc) {
   if (in_handler) std::_Exit(1);
   in_handler = 1;
   (void)uc;
-  World* w = g_world.get();
+  World* w = g_session.world.get();
   const char* abbrev = sigabbrev_np(sig);
   const char* what = strsignal(sig);
   std::string msg = "process " + std::to_string(w->pid()) + " sent itself SIG" +
@@ -591,7 +571,7 @@ void install_terminating_signal_handlers() {
 Location timeout_location(World& w, const Process& pr) {
   const bool running = pr.pid == w.pid() && pr.state != ProcState::finished;
   if (!pr.begun && !running) {
-    Location l = w.diagnostics().location(g_begin_site, pr.pid, "bsp_begin");
+    Location l = w.diagnostics().location(g_session.begin_site, pr.pid, "bsp_begin");
     l.state = pr.started ? "started, not yet through its bsp_begin" : "never ran (it starts at bsp_begin)";
     return l;
   }
@@ -617,7 +597,7 @@ Location timeout_location(World& w, const Process& pr) {
 }
 
 void on_timeout(int) {
-  World* w = g_world.get();
+  World* w = g_session.world.get();
   if (!w) std::_Exit(1);
   // The limit is on the whole run, from bsp_begin: every process is located with its state; the
   // finding's processes are those that had not reached the barrier.
@@ -708,11 +688,11 @@ ProgramIdentity program_identity() {
   ProgramIdentity id;
   std::string& program = id.program;
   std::vector<std::string>& args = id.args;
-  if (active_launch() || g_arg_copy.empty()) return id;
+  if (active_launch() || g_session.arg_copy.empty()) return id;
   char path[4096];
   const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
-  program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_arg_copy[0];
-  args.assign(g_arg_copy.begin() + 1, g_arg_copy.end());
+  program = n > 0 ? std::string(path, static_cast<std::size_t>(n)) : g_session.arg_copy[0];
+  args.assign(g_session.arg_copy.begin() + 1, g_session.arg_copy.end());
   // FNV-1a over the program file and the arguments: a replay of another build is flagged. The
   // trace stores it, so it keeps the basis of trace format version 1 (runtime/base/hash.hpp).
   Fnv1a64 h(kFnv1a64LegacyBasis);
@@ -726,8 +706,8 @@ ProgramIdentity program_identity() {
 
 }  // namespace
 
-void begin_in_dialect(Dialect d) { g_dialect = d; }
-Dialect program_dialect() { return g_dialect; }
+void begin_in_dialect(Dialect d) { g_session.dialect = d; }
+Dialect program_dialect() { return g_session.dialect; }
 
 int available_processors() {
   if (Launch* l = active_launch()) return l->options.procs;
@@ -743,25 +723,25 @@ void misuse_outside_spmd(const char* call, const Site& site) {
     return;
   }
   std::string msg =
-      std::string(call) + (g_report_written ? " called after bsp_end" : " called before bsp_begin") + where;
-  g_outside_misuse = true;
+      std::string(call) + (g_session.report_written ? " called after bsp_end" : " called before bsp_begin") + where;
+  g_session.outside_misuse = true;
   report_outside_spmd(Finding{rule_id(Rule::api_misuse),
                               rule_severity(Rule::api_misuse),
                               msg,
                               {0},
-                              g_report_written ? g_final_superstep : 0,
+                              g_session.report_written ? g_session.final_superstep : 0,
                               {loc}});
 }
 
 void abort_outside_spmd(const char* message, const Site& site) {
-  const bool after = g_report_written;
+  const bool after = g_session.report_written;
   std::string text = message;
   while (!text.empty() && text.back() == '\n') text.pop_back();  // a format's own newline
   Finding f{rule_id(Rule::abort),
             rule_severity(Rule::abort),
             std::string("process 0 called bsp_abort ") + (after ? "after bsp_end" : "before bsp_begin") + ": " + text,
             {0},
-            after ? g_final_superstep : 0,
+            after ? g_session.final_superstep : 0,
             {Location{site.file ? site.file : "", site.line, 0, "bsp_abort", {}, {}}}};
   if (Launch* l = active_launch()) {
     l->findings.push_back(std::move(f));
@@ -780,9 +760,7 @@ void abort_outside_spmd(const char* message, const Site& site) {
 // Above the hard limit nothing can be done: main's frame, which process 0 goes on in, is on that
 // stack, and only a privileged process may raise the hard limit. The limit is set back at
 // bsp_end. Where the stack may end is kept for the crash handler, to name an overflow of process 0.
-extern "C" void* __libc_stack_end;                           // glibc: the top of the main thread's stack, near enough
-rlimit g_stack_rlimit_before{RLIM_INFINITY, RLIM_INFINITY};  // to set back at bsp_end
-bool g_stack_rlimit_changed = false;
+extern "C" void* __libc_stack_end;  // glibc: the top of the main thread's stack, near enough
 void size_main_stack(std::size_t stack_size) {
   if (syscall(SYS_getpid) != syscall(SYS_gettid)) return;  // not the main thread
   rlimit rl{};
@@ -794,34 +772,34 @@ void size_main_stack(std::size_t stack_size) {
   const rlim_t wanted = static_cast<rlim_t>(top - sp + stack_size + (64u << 10));  // + argv, environment
   const bool exact = stack_size != Options{}.stack_size;
   if (wanted > rl.rlim_cur || (exact && wanted < rl.rlim_cur)) {
-    g_stack_rlimit_before = rl;
-    g_stack_rlimit_changed = true;
+    g_session.stack_rlimit_before = rl;
+    g_session.stack_rlimit_changed = true;
     rl.rlim_cur = rl.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, rl.rlim_max);
     setrlimit(RLIMIT_STACK, &rl);
-    g_main_stack_capped = rl.rlim_cur < wanted;
+    g_session.main_stack_capped = rl.rlim_cur < wanted;
   }
-  g_main_stack_limit = static_cast<std::size_t>(rl.rlim_cur);
-  g_main_stack_low = top > rl.rlim_cur ? top - rl.rlim_cur : 0;
+  g_session.main_stack_limit = static_cast<std::size_t>(rl.rlim_cur);
+  g_session.main_stack_low = top > rl.rlim_cur ? top - rl.rlim_cur : 0;
 }
 
 void begin_program(int maxprocs, const Site& site) {
-  if (!g_report_written && !g_world) {
+  if (!g_session.report_written && !g_session.world) {
     install_crash_handlers();
     arm_leak_check_at_exit();    // before the fork server's children: each inherits it
     serve_forks_if_requested();  // returns here in each child of a fork server, with its run's options
-    g_opts_read = false;
+    g_session.opts_read = false;
   }
   const ProgramOptions& o = options();
-  if (!g_report_written && !g_world) {  // the first section: a file's byte watched from here on
+  if (!g_session.report_written && !g_session.world) {  // the first section: a file's byte watched from here on
     if (!o.watch_file.empty()) start_file_watch(o.watch_file.c_str(), o.watch_byte);
     else if (!o.run.expected_file.name.empty())
       start_file_expectation(o.run.expected_file.name.c_str(), o.run.expected_file.offset, o.run.expected_file.state);
   }
   // MulticoreBSP allows another SPMD section after bsp_end (its processes are threads that a
   // bsp_begin starts again); the classic BSPlib has one bsp_begin/bsp_end pair per program.
-  const bool another_section = g_report_written && !g_world && sections_in_a_row(g_dialect);
-  if (g_report_written && !another_section) {
-    g_outside_misuse = true;
+  const bool another_section = g_session.report_written && !g_session.world && sections_in_a_row(g_session.dialect);
+  if (g_session.report_written && !another_section) {
+    g_session.outside_misuse = true;
     report_outside_spmd(
         Finding{rule_id(Rule::api_misuse),
                 rule_severity(Rule::api_misuse),
@@ -830,7 +808,7 @@ void begin_program(int maxprocs, const Site& site) {
                     " (a BSPlib program has one bsp_begin/bsp_end pair; MulticoreBSP's may run "
                     "several sections in a row: docs/dialects.md); the calls that follow are refused",
                 {0},
-                g_final_superstep,
+                g_session.final_superstep,
                 {Location{site.file ? site.file : "", site.line, 0, "bsp_begin", {}, {}}}});
     return;
   }
@@ -852,10 +830,10 @@ void begin_program(int maxprocs, const Site& site) {
     }
   }
   std::function<void()> body;
-  if (g_spmd) {
+  if (g_session.spmd) {
     // The function named by the bsp_init before this bsp_begin: a later bsp_init (for a nested
     // section, inside this one) names another section's.
-    body = [spmd = g_spmd] { spmd(); };
+    body = [spmd = g_session.spmd] { spmd(); };
   } else {
     using Main = int (*)(int, char**, char**);
     auto main_fn = reinterpret_cast<Main>(dlsym(RTLD_DEFAULT, "main"));
@@ -868,7 +846,7 @@ void begin_program(int maxprocs, const Site& site) {
     }
     body = [main_fn] {
       // Each process gets its own copy of argv: getopt and friends permute it.
-      std::vector<std::string> args = g_arg_copy;
+      std::vector<std::string> args = g_session.arg_copy;
       std::vector<char*> argv;
       for (std::string& a : args) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -881,16 +859,17 @@ void begin_program(int maxprocs, const Site& site) {
   // driver expects are those of all sections together: not one section's to compare.
   Options run = o.run;
   if (another_section) {
-    g_report_written = false;
+    g_session.report_written = false;
     run.trace_file.clear();
     run.replay_file.clear();
     run.guide_file.clear();
     run.expected_output.clear();
     run.expected_line = {};
   }
-  ++g_section;
+  ++g_session.section;
   try {
-    g_world = std::make_unique<World>(run, World::Mode::program, p, std::move(body), nullptr, &program_identity);
+    g_session.world =
+        std::make_unique<World>(run, World::Mode::program, p, std::move(body), nullptr, &program_identity);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "bsp-check: error: cannot allocate the stacks of %d processes\n", p);
     std::exit(2);
@@ -898,16 +877,17 @@ void begin_program(int maxprocs, const Site& site) {
     std::fprintf(stderr, "bsp-check: error: %s\n", e.what());
     std::exit(2);
   }
-  World& w = *g_world;
+  World& w = *g_session.world;
   p = w.nprocs();  // fewer than asked when the schedule grants fewer (grant_fewer)
-  g_capture = w.capture_output();
-  const bool private_globals = o.private_globals(shares_globals(g_dialect));
-  if (g_spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
+  g_session.capture = w.capture_output();
+  const bool private_globals = o.private_globals(shares_globals(g_session.dialect));
+  if (g_session.spmd && private_globals && p > 1) note_globals_changed_after_init(w.real_out[1]);
   if (private_globals && p > 1 && program_image().total > 0) {
-    auto globals = std::make_unique<PrivateGlobals>(program_image(), p, true, g_globals_at_init, o.globals_remap_at);
+    auto globals =
+        std::make_unique<PrivateGlobals>(program_image(), p, true, g_session.globals_at_init, o.globals_remap_at);
     globals->on_shared_heap_pointers(
         [out = w.real_out[1]](const std::vector<std::uintptr_t>& at) { note_shared_heap_pointers(out, at); });
-    w.set_private_globals(std::move(globals), [] { g_capture->install_in_running_process(); });
+    w.set_private_globals(std::move(globals), [] { g_session.capture->install_in_running_process(); });
   } else if (p > 1) {
     // Shared globals (MulticoreBSP's threads): each process still has what a thread has.
     w.set_private_globals(std::make_unique<PrivateGlobals>(thread_local_image(), p, false, thread_local_image().initial,
@@ -925,7 +905,7 @@ void begin_program(int maxprocs, const Site& site) {
     registered = true;
   }
   arm_timeout();
-  g_begin_site = site;
+  g_session.begin_site = site;
   w.enter("bsp_begin", site);
   if (maxprocs < 1) w.report(Rule::api_misuse, "bsp_begin(" + std::to_string(maxprocs) + ") requests no processes");
   w.switch_point();
@@ -957,26 +937,26 @@ void compare_with_expected_output(World& w) {
 }
 
 void end_program() {
-  World& w = *g_world;
-  g_end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
-  g_final_superstep = w.superstep();
+  World& w = *g_session.world;
+  g_session.end_location = w.diagnostics().location(w.self().site, 0, "bsp_end");
+  g_session.final_superstep = w.superstep();
   // Process 0 goes on after bsp_end: a line it has not finished is shown as it is, and what it
   // writes next continues it, as in a separate process (the others' lines end with them).
   w.flush_partial_lines(w.self(), false);
   compare_with_expected_output(w);
   w.diagnostics().print_repeat_summary();
-  g_errors += w.diagnostics().errors();
-  g_capture.reset();
+  g_session.errors += w.diagnostics().errors();
+  g_session.capture.reset();
   write_report(true);
   if (options().timeout_seconds > 0) {
     itimerval t{};
     setitimer(ITIMER_REAL, &t, nullptr);
   }
-  if (g_stack_rlimit_changed) {  // main goes on, and what it starts inherits the limit, as without bsp-check
-    setrlimit(RLIMIT_STACK, &g_stack_rlimit_before);
-    g_stack_rlimit_changed = false;
+  if (g_session.stack_rlimit_changed) {  // main goes on, and what it starts inherits the limit, as without bsp-check
+    setrlimit(RLIMIT_STACK, &g_session.stack_rlimit_before);
+    g_session.stack_rlimit_changed = false;
   }
-  g_world.reset();
+  g_session.world.reset();
 }
 
 }  // namespace bspcheck::rt
@@ -984,11 +964,11 @@ void end_program() {
 extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
   (void)argc;
   (void)argv;
-  bspcheck::rt::g_spmd = spmd_part;
+  bspcheck::rt::program::g_session.spmd = spmd_part;
   // Processes 1..p-1 run the constructors themselves and then take from these values what main
   // set before bsp_init, as under a BSPlib whose processes all ran main up to bsp_init
   // (PrivateGlobals::take_what_main_set, docs/semantics.md).
-  bspcheck::rt::g_globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
+  bspcheck::rt::program::g_session.globals_at_init = bspcheck::rt::snapshot_ranges(bspcheck::rt::program_image());
   bspcheck::rt::take_libc_start_state();  // and what main made of the C library's state
 }
 
@@ -996,9 +976,9 @@ extern "C" void bsp_init(void (*spmd_part)(void), int argc, char* argv[]) {
 // library): noted, for at_exit's finding, and passed on. The C library's start calls its own exit
 // when main returns, which does not come here.
 extern "C" [[noreturn]] void exit(int status) {
-  bspcheck::rt::g_called_exit = true;
-  if (bspcheck::rt::g_world && !bspcheck::rt::in_forked_child())
-    bspcheck::rt::g_exit_stack = bspcheck::rt::capture_current_stack();
+  bspcheck::rt::program::g_session.called_exit = true;
+  if (bspcheck::rt::program::g_session.world && !bspcheck::rt::in_forked_child())
+    bspcheck::rt::program::g_session.exit_stack = bspcheck::rt::capture_current_stack();
   using Exit = void (*)(int);
   static const auto real = next_definition<Exit>("exit");
   real(status);
