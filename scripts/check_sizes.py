@@ -24,8 +24,6 @@ MAX_FUNCTION_LINES = 100
 FILE_EXCEPTIONS = {
     "runtime/isolation/process_snapshot.cpp": "the /proc readers move to proc_self.cpp, the vault and "
                                               "the shelf to snapshot_vault.cpp",
-    "engine/host/program_mode.cpp": "its 26 file-scope variables become one ProgramSession first; then "
-                                    "report, signals and begin/end move to files of their own",
 }
 # "path:function" -> reason.
 FUNCTION_EXCEPTIONS = {
@@ -37,7 +35,6 @@ FUNCTION_EXCEPTIONS = {
                                                           "run_command's do",
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
                                                        "run_command's do",
-    "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 
 
