@@ -2,12 +2,12 @@
 // before main (main's arguments), and the options it reads from BSPCHECK_OPTIONS. The exit handler
 // of a program that never calls bsp_begin is registered here, after the session: exit handlers
 // run in reverse order, so it runs before the session's destructor.
-#include "engine/core/foreign_contexts.hpp"
 #include "engine/host/program_session.hpp"
 
 #include <cstdlib>
 #include <string>
 
+#include "engine/core/foreign_contexts.hpp"
 #include "engine/host/program_end.hpp"
 #include "runtime/isolation/private_globals.hpp"
 #include "runtime/options/driver_environment.hpp"

@@ -37,8 +37,9 @@ struct ProgramSession {
   bool opts_read = false;  // read again in each child of a fork server, which has its run's options
 
   // --- the SPMD section running now ---------------------------------------------------------
-  // Created by bsp_begin, destroyed by bsp_end; never destroyed otherwise (a run that ends by
-  // exit, a crash or a timeout ends the process with _Exit while it still exists).
+  // Created by bsp_begin, destroyed by bsp_end. A run that ends otherwise (exit, a crash, a
+  // timeout) ends the process with _Exit while it exists; only a child the program forked during
+  // the run destroys it, with the session, when it exits.
   std::unique_ptr<World> world;
   std::unique_ptr<OutputCapture> capture;  // the program's stdout/stderr, per process, while it runs
   Site begin_site;                         // process 0's bsp_begin, where a process that never ran is located

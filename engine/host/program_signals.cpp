@@ -1,7 +1,6 @@
 // program_signals.cpp: crash and timeout containment in program mode. The handlers run on a
 // signal stack of their own; they locate the signal at the running process and stop the run with
 // its report (stop_program).
-#include "engine/core/foreign_contexts.hpp"
 #include "engine/host/program_signals.hpp"
 
 #include <signal.h>
@@ -17,6 +16,7 @@
 #include <cstring>
 #include <string>
 
+#include "engine/core/foreign_contexts.hpp"
 #include "engine/host/program_end.hpp"
 #include "engine/host/program_report.hpp"
 #include "engine/host/program_session.hpp"
