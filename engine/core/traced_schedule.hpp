@@ -28,7 +28,7 @@ namespace bspcheck::rt {
 
 // What a trace header says about the program: its path, arguments and a digest of both. The host
 // that makes the World tells it (program mode: the executable and main's arguments,
-// engine/host/program_mode.cpp); an in-process run has none. Asked only when a trace is recorded
+// engine/host/program_begin.cpp); an in-process run has none. Asked only when a trace is recorded
 // or replayed: the digest reads the whole executable.
 struct ProgramIdentity {
   std::string program;

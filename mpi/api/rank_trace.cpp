@@ -29,7 +29,7 @@ std::unique_ptr<trace::Writer> Rank::open_trace(const std::string& prefix) {
     if (k > 0) h.args.push_back(all.substr(at, end - at));
     at = end == std::string::npos ? all.size() : end + 1;
   }
-  // The engine's digest of the program file and its arguments (engine/host/program_mode.cpp).
+  // The engine's digest of the program file and its arguments (engine/host/program_begin.cpp).
   rt::Fnv1a64 digest(rt::kFnv1a64LegacyBasis);
   std::ifstream exe(h.program, std::ios::binary);
   char buf[1 << 16];

@@ -3,7 +3,7 @@
 //   the driver's:  bsp-check run -p P --seed S [--seeds N] [flags] PROGRAM ARGS...
 //   a program's:   BSPCHECK_OPTIONS=seed=S:procs=P:... PROGRAM ARGS...
 // `bsp-check run` prints the first with every finding (tools/cli/reproduce_command), a program run
-// directly the second (engine/host/program_mode.cpp), and bspcheck/testing.hpp the first through
+// directly the second (engine/host/program_session.cpp), and bspcheck/testing.hpp the first through
 // bspcheck::reproduce_command.
 #pragma once
 
