@@ -127,6 +127,20 @@ out="$("$BSPCHECK" replay "$trace" 2>&1)"; status=$?
   grep -q "^  at .*late_writer.c:22 (bsp_sync, process 2)" <<<"$out" ||
   bad "the kept trace of a file divergence does not replay it (status $status, trace $trace)" "$out"
 [ ! -e order.txt ] || bad "a session of many runs left order.txt"
+# A shard compares its runs' files with the whole session's reference run, as it does their output
+# (--shard): a pair of seeds whose files differ is found by the shard that has only the later one.
+fresh
+pair=""
+for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
+  if ! "$BSPCHECK" run -p 3 --seed "$s" --seeds 2 "$work/late_writer" >/dev/null 2>&1; then pair=$s; break; fi
+done
+if [ -z "$pair" ]; then
+  bad "late_writer: no two adjacent seeds of 1 to 13 write different files"
+else
+  out="$("$BSPCHECK" run -p 3 --seed "$pair" --seeds 2 --shard 1/2 "$work/late_writer" 2>&1)"; status=$?
+  [ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*under seeds $pair and $((pair + 1)) (p = 3)" <<<"$out" ||
+    bad "shard 1/2 of seeds $pair, $((pair + 1)): the files are not compared with seed $pair's (status $status)" "$out"
+fi
 fresh
 out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"
 grep -q "warning\[uncontrolled-nondeterminism\].*two runs of the same seed write different files: cwd/stamp.txt, line 1: one run wrote \"written at" <<<"$out" ||

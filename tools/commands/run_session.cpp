@@ -113,12 +113,14 @@ class RunSession {
   // What the session runs and how. Returns an exit status when it cannot start.
   std::optional<int> plan();
   // Another shard's run. Until this p has a reference output, run it anyway (not counted): every
-  // shard then compares with the same reference as the whole session would, so the shards'
-  // union is the unsharded session, schedule-divergence included.
+  // shard then compares with the same reference as the whole session would, its output and its
+  // files, so the shards' union is the unsharded session, schedule-divergence included.
   void reference_run(int p, std::uint64_t seed) {
     if (comparing_ && !stream_ && !outputs_.has_reference(p)) {
       const RunOutcome ref = servers_->run(p, seed);
-      if (ref.passed) compare_outputs(outputs_, ref);
+      if (!ref.passed) return;
+      compare_outputs(outputs_, ref);
+      if (!c_.options.keep_files.empty()) file_reference_.emplace(p, seed);  // its kept files, the reference
     }
   }
   // One of this shard's runs; false when the session stops (a failure without --keep-going, a signal).
