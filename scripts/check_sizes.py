@@ -31,8 +31,6 @@ FILE_EXCEPTIONS = {
 FUNCTION_EXCEPTIONS = {
     "runtime/isolation/process_snapshot.cpp:take": "the planning of what to save moves out, as the "
                                                    "restore's planning did (plan_from_maps)",
-    "tools/commands/run_command.cpp:run_session": "becomes a RunSession (plan, run_one, account, print, "
-                                                  "write_reports)",
     "tools/commands/explore_command.cpp:explore_command": "its search loop and its report move out, as "
                                                           "run_command's do",
     "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "

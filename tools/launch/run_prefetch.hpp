@@ -1,5 +1,5 @@
 // run_prefetch.hpp: `run -j N`: the session's next runs, started ahead on N worker threads while
-// the session loop (run_command.cpp) takes their outcomes one by one in its own order. The loop
+// the session loop (tools/commands/run_session.cpp) takes their outcomes one by one in its own order. The loop
 // is unchanged by it: it sees the same outcomes in the same order as when it runs them itself, so
 // the output, the first failure, schedule-divergence, the summary and the reports are those of a
 // sequential session, only sooner. Runs are deterministic, so running one early changes nothing.
