@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bspcheck/rules.hpp"
 #include "checker/finding_text.hpp"
@@ -178,9 +179,67 @@ class Session {
   checker::OutputComparison outputs_;  // per p, the default schedule's output is the reference
 };
 
-}  // namespace
+// How a search at one p ended.
+struct SearchEnd {
+  bool failed = false;     // at a failing schedule: the session ends
+  bool exhausted = false;  // every schedule of the bounded search's space was run
+  std::size_t tuples = 0;  // coverage: the tuples the search reached
+};
 
-int explore_command(const std::vector<std::string>& args, const char* version) {
+// Every schedule within --bound non-default choices (replay/bounded_search.hpp), in turn, until
+// one fails, --max-runs or a signal.
+SearchEnd search_bounded(Session& session, const ExploreReport& reports, const ExploreFlags& f, int p,
+                         std::size_t first_of_p) {
+  SearchEnd end{false, true, 0};
+  std::vector<trace::OfferedChoice> offered;
+  trace::BoundedSearch search(f.bound);
+  while (const auto s = search.next()) {
+    if (session.runs() >= f.max_runs || interrupted()) {
+      end.exhausted = false;
+      break;
+    }
+    Planned plan{trace::BoundedSearch::script(*s), "", s->deviations, {}};
+    const std::size_t before = reports.coverage().size();
+    if (!session.run(p, plan, offered)) return SearchEnd{true, false, 0};
+    search.ran(*s, offered);
+    if (const std::size_t added = reports.coverage().size() - before; f.verbose && added) {
+      session.clear_progress();
+      std::printf(
+          "bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in "
+          "all\n",
+          p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added, added == 1 ? "" : "s",
+          reports.coverage().size());
+    }
+    session.progress(", " + std::to_string(reports.coverage().size()) + " coverage tuples");
+  }
+  if (!search.exhaustive()) end.exhausted = false;
+  return end;
+}
+
+// Coverage-guided random schedules (replay/coverage_search.hpp): each p gets an equal share of
+// --max-runs.
+SearchEnd search_coverage(Session& session, const ExploreFlags& f, std::size_t procs, int p) {
+  trace::CoverageSearch search(f.seed ^ static_cast<std::uint64_t>(p));
+  const std::size_t share = f.max_runs / procs + 1;
+  std::vector<trace::OfferedChoice> offered;
+  while (search.runs() < share && session.runs() < f.max_runs && !interrupted()) {
+    const trace::CoverageSearch::Schedule s = search.next();
+    Planned plan{trace::CoverageSearch::script(s), s.origin, 0, {}};
+    if (!session.run(p, plan, offered)) return SearchEnd{true, false, 0};
+    if (const std::size_t added = search.ran(s, offered); f.verbose && added) {
+      session.clear_progress();
+      std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n", p,
+                  search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(), search.corpus_size());
+    }
+    session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
+                     std::to_string(search.corpus_size()));
+  }
+  return SearchEnd{false, false, search.tuples()};
+}
+
+// explore's command line into f and c; an exit status when it is not one to run.
+std::optional<int> parse_explore(const std::vector<std::string>& args, const char* version, ExploreFlags& f,
+                                 RunConfig& c) {
   CLI::App app{
       "bsp-check explore: run PROGRAM under many schedules, counting only choices that can change what\n"
       "the program sees: the order of messages that differ, the order of overlapping writes of\n"
@@ -190,83 +249,114 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
       "  --strategy coverage: coverage-guided random (docs/exploration.md), --max-runs schedules.\n"
       "\nUsage: bsp-check explore [options] [--] PROGRAM [ARGS...]",
       "bsp-check explore"};
-  std::size_t bound = 2, max_runs = 2000;
-  double timeout = 0;
-  std::uint64_t seed = 1;
-  std::string procs = "4", trace_dir = ".", strategy = "bounded", json_file, sarif_file, junit_file, source_root;
-  bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
-  app.add_option("--strategy", strategy, "bounded (default) or coverage")
+  app.add_option("--strategy", f.strategy, "bounded (default) or coverage")
       ->check(CLI::IsMember({"bounded", "coverage"}));
-  app.add_option("--bound", bound, "bounded: at most this many non-default choices per schedule (default 2)")
+  app.add_option("--bound", f.bound, "bounded: at most this many non-default choices per schedule (default 2)")
       ->check(whole_number(0, 1000));
-  app.add_option("--seed", seed, "coverage: the search's seed (default 1)")->check(whole_number(0, kMaxSeed));
-  app.add_option("-p,--procs", procs, "processors available: a number, range or list; each is explored (default 4)");
-  app.add_option("--max-runs", max_runs, "stop after this many schedules (default 2000)")
+  app.add_option("--seed", f.seed, "coverage: the search's seed (default 1)")->check(whole_number(0, kMaxSeed));
+  app.add_option("-p,--procs", f.procs, "processors available: a number, range or list; each is explored (default 4)");
+  app.add_option("--max-runs", f.max_runs, "stop after this many schedules (default 2000)")
       ->check(whole_number(1, 100000000));
-  app.add_option("--timeout", timeout, "seconds each schedule's run may take: " + option_help("timeout"))
+  app.add_option("--timeout", f.timeout, "seconds each schedule's run may take: " + option_help("timeout"))
       ->check(option_value("timeout"));
-  app.add_option("--trace-dir", trace_dir, "where the failing schedule's trace is kept (default: .)");
-  app.add_flag("--schedule-dependent-output", schedule_dependent_output,
+  app.add_option("--trace-dir", f.trace_dir, "where the failing schedule's trace is kept (default: .)");
+  app.add_flag("--schedule-dependent-output", f.schedule_dependent_output,
                "do not compare each schedule's output with the default schedule's");
-  app.add_flag("--grant-fewer", grant_fewer,
+  app.add_flag("--grant-fewer", f.grant_fewer,
                "bsp_begin may grant fewer processes than asked: the number granted is one of the explored choices");
-  app.add_option("--json", json_file,
+  app.add_option("--json", f.json_file,
                  "write every schedule run to FILE as JSON (the format of run --json; \"seed\" is "
                  "the schedule's number)")
       ->check(bspcheck::cli::output_file())
       ->type_name("FILE");
-  app.add_option("--sarif", sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")
+  app.add_option("--sarif", f.sarif_file, "write the distinct findings to FILE as SARIF 2.1.0")
       ->check(bspcheck::cli::output_file())
       ->type_name("FILE");
-  app.add_option("--junit", junit_file, "write FILE as JUnit XML, one test case per schedule run")
+  app.add_option("--junit", f.junit_file, "write FILE as JUnit XML, one test case per schedule run")
       ->check(bspcheck::cli::output_file())
       ->type_name("FILE");
-  app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
+  app.add_option("--source-root", f.source_root,
+                 "SARIF file names are relative to DIR (default: the working directory)")
       ->check(CLI::ExistingDirectory)
       ->type_name("DIR");
-  app.add_flag("-q,--quiet", quiet, "no progress lines");
-  app.add_flag("-v,--verbose", verbose, "a line for every schedule that reaches new coverage tuples");
+  app.add_flag("-q,--quiet", f.quiet, "no progress lines");
+  app.add_flag("-v,--verbose", f.verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  quiet = quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
+  f.quiet = f.quiet || !isatty(STDERR_FILENO);  // progress lines only on a terminal
   std::vector<std::string> program = app.remaining();
   if (auto status = program_and_args(app, program)) return *status;
-  RunConfig c;
   c.program = program.front();
   c.args.assign(program.begin() + 1, program.end());
   c.version = version;
   c.keep_trace = false;
-  c.schedule_dependent_output = schedule_dependent_output;
-  c.options.run.grant_fewer = grant_fewer;
-  c.options.timeout_seconds = timeout;
+  c.schedule_dependent_output = f.schedule_dependent_output;
+  c.options.run.grant_fewer = f.grant_fewer;
+  c.options.timeout_seconds = f.timeout;
   try {
-    c.procs = parse_proc_list(procs);
+    c.procs = parse_proc_list(f.procs);
   } catch (const std::invalid_argument& e) {
     std::cerr << "bsp-check: error: " << e.what() << "\n";
     return 2;
   }
+  return std::nullopt;
+}
+
+// The search's options, as its reports name them.
+nlohmann::json explore_options(const ExploreFlags& f) {
+  nlohmann::json options = {{"werror", false},
+                            {"disable", nlohmann::json::array()},
+                            {"suppressions", ""},
+                            {"check", true},
+                            {"strategy", f.strategy},
+                            {"grant_fewer", f.grant_fewer},
+                            {"schedule_dependent_output", f.schedule_dependent_output}};
+  if (f.strategy == "bounded") options["bound"] = f.bound;
+  else options["seed"] = f.seed;
+  return options;
+}
+
+}  // namespace
+
+std::string explore_reproduce(const ExploreFlags& f, const RunConfig& c, int p, std::size_t n) {
+  std::string cmd = "bsp-check explore --strategy " + f.strategy;
+  cmd += f.strategy == "bounded" ? " --bound " + std::to_string(f.bound) : " --seed " + std::to_string(f.seed);
+  cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
+  if (f.grant_fewer) cmd += " --grant-fewer";
+  cmd += timeout_flag(c.options);
+  if (f.schedule_dependent_output) cmd += " --schedule-dependent-output";
+  cmd += " " + shell_quote(c.program);
+  for (const std::string& a : c.args) cmd += " " + shell_quote(a);
+  return cmd;
+}
+
+std::string explore_verdict(const ExploreFlags& f, std::size_t runs, std::size_t tuples, bool exhausted) {
+  if (f.strategy == "coverage")
+    return "bsp-check: explore: " + std::to_string(runs) + " coverage-guided schedules, none fails (p = " + f.procs +
+           ", seed " + std::to_string(f.seed) + "); " + std::to_string(tuples) +
+           " distinct (superstep, choice, outcome) tuples reached\n";
+  const char* space =
+      exhausted ? "was exhausted: every schedule that can differ was run"
+                : (runs >= f.max_runs ? "was not exhausted (stopped at --max-runs)"
+                                      : "was not exhausted: schedules with more deviations exist (raise --bound)");
+  return "bsp-check: explore: " + std::to_string(runs) + " distinct schedules, none fails (p = " + f.procs +
+         ", bound " + std::to_string(f.bound) + "); " + std::to_string(tuples) +
+         " distinct (superstep, choice, outcome) tuples reached; the space " + space + "\n";
+}
+
+int explore_command(const std::vector<std::string>& args, const char* version) {
+  ExploreFlags f;
+  RunConfig c;
+  if (auto status = parse_explore(args, version, f, c)) return *status;
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return 2;
   // As run checks its --trace-dir: the failing schedule's trace must have a place to go.
-  if (const std::string why = why_not_trace_dir(trace_dir, true); !why.empty()) {
+  if (const std::string why = why_not_trace_dir(f.trace_dir, true); !why.empty()) {
     std::cerr << "bsp-check: error: " << why << "\n";
     return 2;
   }
   ExploreReport reports;  // --json, --sarif, --junit (tools/reports/explore_report.hpp)
-  if (!reports.open(json_file, sarif_file, junit_file)) return 2;
-  // The command that runs the search at p again up to its n-th schedule there (each p's search
-  // is its own: the coverage search's seed is --seed with p mixed in).
-  auto repro = [&](int p, std::size_t n) {
-    std::string cmd = "bsp-check explore --strategy " + strategy;
-    cmd += strategy == "bounded" ? " --bound " + std::to_string(bound) : " --seed " + std::to_string(seed);
-    cmd += " -p " + std::to_string(p) + " --max-runs " + std::to_string(n);
-    if (grant_fewer) cmd += " --grant-fewer";
-    cmd += timeout_flag(c.options);
-    if (schedule_dependent_output) cmd += " --schedule-dependent-output";
-    cmd += " " + shell_quote(c.program);
-    for (const std::string& a : c.args) cmd += " " + shell_quote(a);
-    return cmd;
-  };
+  if (!reports.open(f.json_file, f.sarif_file, f.junit_file)) return 2;
   const auto started = std::chrono::steady_clock::now();
   std::string dir_template = temp_template("explore");
   if (!mkdtemp(dir_template.data())) {
@@ -277,8 +367,9 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   install_interrupt_handlers();
   int current_p = 0;
   std::size_t first_of_p = 0;  // the session's runs before the current p's
-  Session session(c, *path, dir, trace_dir, quiet, compare_outputs_wanted(c), reports,
-                  [&](std::size_t n) { return repro(current_p, n - first_of_p); });
+  Session session(c, *path, dir, f.trace_dir, f.quiet, compare_outputs_wanted(c), reports,
+                  [&](std::size_t n) { return explore_reproduce(f, c, current_p, n - first_of_p); });
+  // The reports and, after a signal, how far the search got; the exit status.
   auto finish = [&](int status) {
     std::error_code ignored;
     std::filesystem::remove_all(dir, ignored);
@@ -288,19 +379,10 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
     info.command_line = "bsp-check";
     for (const std::string& a : args) info.command_line += " " + shell_quote(a);
     info.version = version;
-    info.source_root = source_root;
+    info.source_root = f.source_root;
     info.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (interrupted()) info.interrupted_by = interrupt_signal_name();  // SIGINT, SIGTERM or SIGHUP
-    nlohmann::json options = {{"werror", false},
-                              {"disable", nlohmann::json::array()},
-                              {"suppressions", ""},
-                              {"check", true},
-                              {"strategy", strategy},
-                              {"grant_fewer", grant_fewer},
-                              {"schedule_dependent_output", schedule_dependent_output}};
-    if (strategy == "bounded") options["bound"] = bound;
-    else options["seed"] = seed;
-    if (!reports.write(info, options)) return 2;
+    if (!reports.write(info, explore_options(f))) return 2;
     if (interrupted()) {
       session.clear_progress();
       std::fprintf(stderr, "bsp-check: explore: interrupted after %zu schedules; none failed\n", session.runs());
@@ -310,72 +392,21 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   };
 
   bool exhausted = true;
-  std::size_t tuples = 0;
-  std::vector<trace::OfferedChoice> offered;
+  std::size_t tuples = 0;  // coverage: the tuples each p's search reached
   for (int p : c.procs) {
     current_p = p;
     first_of_p = session.runs();
-    if (strategy == "bounded") {
-      trace::BoundedSearch search(bound);  // replay/bounded_search.hpp
-      while (const auto s = search.next()) {
-        if (session.runs() >= max_runs || interrupted()) {
-          exhausted = false;
-          break;
-        }
-        Planned plan{trace::BoundedSearch::script(*s), "", s->deviations, {}};
-        const std::size_t before = reports.coverage().size();
-        if (!session.run(p, plan, offered)) return finish(1);
-        search.ran(*s, offered);
-        if (const std::size_t added = reports.coverage().size() - before; verbose && added) {
-          session.clear_progress();
-          std::printf(
-              "bsp-check: explore: p = %d, schedule %zu (%zu non-default choice%s): +%zu coverage tuple%s, %zu in "
-              "all\n",
-              p, session.runs() - first_of_p, s->deviations, s->deviations == 1 ? "" : "s", added,
-              added == 1 ? "" : "s", reports.coverage().size());
-        }
-        session.progress(", " + std::to_string(reports.coverage().size()) + " coverage tuples");
-      }
-      if (!search.exhaustive()) exhausted = false;
-    } else {
-      // replay/coverage_search.hpp; each p gets an equal share of the runs.
-      trace::CoverageSearch search(seed ^ static_cast<std::uint64_t>(p));
-      const std::size_t share = max_runs / c.procs.size() + 1;
-      while (search.runs() < share && session.runs() < max_runs && !interrupted()) {
-        const trace::CoverageSearch::Schedule s = search.next();
-        Planned plan{trace::CoverageSearch::script(s), s.origin, 0, {}};
-        if (!session.run(p, plan, offered)) return finish(1);
-        if (const std::size_t added = search.ran(s, offered); verbose && added) {
-          session.clear_progress();
-          std::printf("bsp-check: explore: p = %d, schedule %zu (%s): +%zu coverage tuple%s, %zu in all, corpus %zu\n",
-                      p, search.runs(), s.origin.c_str(), added, added == 1 ? "" : "s", search.tuples(),
-                      search.corpus_size());
-        }
-        session.progress(", " + std::to_string(search.tuples()) + " coverage tuples, corpus " +
-                         std::to_string(search.corpus_size()));
-      }
-      tuples += search.tuples();
-      exhausted = false;
-    }
-    if (session.runs() >= max_runs || interrupted()) break;
+    const SearchEnd end = f.strategy == "bounded" ? search_bounded(session, reports, f, p, first_of_p)
+                                                  : search_coverage(session, f, c.procs.size(), p);
+    if (end.failed) return finish(1);
+    exhausted = exhausted && end.exhausted;
+    tuples += end.tuples;
+    if (session.runs() >= f.max_runs || interrupted()) break;
   }
   session.clear_progress();
   if (interrupted()) return finish(0);
-  if (strategy == "coverage") {
-    std::printf(
-        "bsp-check: explore: %zu coverage-guided schedules, none fails (p = %s, seed %llu); %zu distinct "
-        "(superstep, choice, outcome) tuples reached\n",
-        session.runs(), procs.c_str(), static_cast<unsigned long long>(seed), tuples);
-    return finish(0);
-  }
-  std::printf(
-      "bsp-check: explore: %zu distinct schedules, none fails (p = %s, bound %zu); %zu distinct (superstep, "
-      "choice, outcome) tuples reached; the space %s\n",
-      session.runs(), procs.c_str(), bound, reports.coverage().size(),
-      exhausted
-          ? "was exhausted: every schedule that can differ was run"
-          : (session.runs() >= max_runs ? "was not exhausted (stopped at --max-runs)"
-                                        : "was not exhausted: schedules with more deviations exist (raise --bound)"));
+  const std::size_t reached = f.strategy == "coverage" ? tuples : reports.coverage().size();
+  std::fputs(explore_verdict(f, session.runs(), reached, exhausted).c_str(), stdout);
   return finish(0);
 }
 
