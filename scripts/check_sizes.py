@@ -31,8 +31,6 @@ FILE_EXCEPTIONS = {
 FUNCTION_EXCEPTIONS = {
     "runtime/isolation/process_snapshot.cpp:take": "the planning of what to save moves out, as the "
                                                    "restore's planning did (plan_from_maps)",
-    "tools/commands/shrink_command.cpp:shrink_command": "its rounds and its report move out, as "
-                                                       "run_command's do",
     "engine/host/program_mode.cpp:begin_program": "goes with the file's split (FILE_EXCEPTIONS)",
 }
 
