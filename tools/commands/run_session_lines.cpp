@@ -1,6 +1,7 @@
 // run_session_lines.cpp: the wording of a run session's decisions and closing lines.
 #include "tools/commands/run_session_lines.hpp"
 
+#include <cstdarg>
 #include <cstdio>
 #include <vector>
 
@@ -8,12 +9,17 @@ namespace bspcheck::cli {
 
 namespace {
 
-template <typename... Args>
-std::string format(const char* pattern, Args... args) {
-  const int n = std::snprintf(nullptr, 0, pattern, args...);
-  std::vector<char> text(static_cast<std::size_t>(n) + 1);
-  std::snprintf(text.data(), text.size(), pattern, args...);
-  return std::string(text.data(), static_cast<std::size_t>(n));
+// printf into a string of its own length.
+__attribute__((format(printf, 1, 2))) std::string format(const char* pattern, ...) {
+  va_list args, again;
+  va_start(args, pattern);
+  va_copy(again, args);
+  const int n = std::vsnprintf(nullptr, 0, pattern, args);
+  va_end(args);
+  std::vector<char> text(n > 0 ? static_cast<std::size_t>(n) + 1 : 1);
+  std::vsnprintf(text.data(), text.size(), pattern, again);
+  va_end(again);
+  return std::string(text.data(), text.size() - 1);
 }
 
 // Two decimals below ten seconds: a session of a hundred small runs reads "0.04 s", not "0.0 s".
