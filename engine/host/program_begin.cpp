@@ -172,7 +172,6 @@ std::function<void()> spmd_body(int p) {
 Options section_options(const ProgramOptions& o, bool another_section) {
   Options run = o.run;
   if (another_section) {
-    g_session.report_written = false;
     run.trace_file.clear();
     run.replay_file.clear();
     run.guide_file.clear();
@@ -247,6 +246,7 @@ void begin_program(int maxprocs, const Site& site) {
   refuse_more_processes_than_memory(p);
   std::function<void()> body = spmd_body(p);
   size_main_stack(o.run.stack_size);
+  if (another_section) g_session.report_written = false;  // this section's report is still to write
   const Options run = section_options(o, another_section);
   ++g_session.section;
   create_world(run, p, std::move(body));
