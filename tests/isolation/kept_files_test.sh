@@ -128,7 +128,8 @@ out="$("$BSPCHECK" replay "$trace" 2>&1)"; status=$?
   bad "the kept trace of a file divergence does not replay it (status $status, trace $trace)" "$out"
 [ ! -e order.txt ] || bad "a session of many runs left order.txt"
 # A shard compares its runs' files with the whole session's reference run, as it does their output
-# (--shard): a pair of seeds whose files differ is found by the shard that has only the later one.
+# (--shard): of a pair of seeds S, S+1 whose files differ, the shard of S+1 and S+3 finds the pair
+# (without the session's reference it would compare S+3 with S+1).
 fresh
 pair=""
 for s in 1 2 3 4 5 6 7 8 9 10 11 12; do
@@ -137,9 +138,9 @@ done
 if [ -z "$pair" ]; then
   bad "late_writer: no two adjacent seeds of 1 to 13 write different files"
 else
-  out="$("$BSPCHECK" run -p 3 --seed "$pair" --seeds 2 --shard 1/2 "$work/late_writer" 2>&1)"; status=$?
+  out="$("$BSPCHECK" run -p 3 --seed "$pair" --seeds 4 --shard 1/2 "$work/late_writer" 2>&1)"; status=$?
   [ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*under seeds $pair and $((pair + 1)) (p = 3)" <<<"$out" ||
-    bad "shard 1/2 of seeds $pair, $((pair + 1)): the files are not compared with seed $pair's (status $status)" "$out"
+    bad "shard 1/2 of seeds $pair to $((pair + 3)): the files are not compared with seed $pair's (status $status)" "$out"
 fi
 fresh
 out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"
