@@ -510,12 +510,14 @@ int RunSession::keep_first_failure_trace() {
   }
   if (r.passed && !first_failure_diverged_) {
     std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
-    // Concurrent runs of one program share its working directory, files and everything else
-    // outside the OS process: a program that creates a fixed file name trips over its twin.
-    if (servers_->ahead())
+    // Concurrent runs of one program each see files of their own in the working directory and the
+    // temporary directories, but share every other path, sockets and the like: a program that
+    // meets its twin there may fail beside it and pass alone.
+    if (servers_->ran_ahead())
       std::fprintf(stderr,
-                   "  this session ran %u runs at once (-j %u), which share the working directory, files and "
-                   "other outside state: if the program uses files, run again with -j 1\n",
+                   "  this session ran %u runs at once (-j %u), which share the files outside the working and "
+                   "temporary directories, sockets and other outside state: if the program uses them, run again "
+                   "with -j 1\n",
                    jobs_, jobs_);
   }
   if ((!r.passed || first_failure_diverged_) && kept_trace_valid(again.options.run.trace_file))

@@ -17,6 +17,7 @@ namespace bspcheck::cli {
 void RunServers::start_workers(unsigned jobs, std::uint64_t total, const Shard& shard) {
   worker_servers_.resize(jobs);
   if (!use_servers_ || jobs <= 1 || total <= 1) return;
+  ran_ahead_ = true;
   prefetch_.emplace(
       jobs, total,
       [this, shard](std::uint64_t i) {

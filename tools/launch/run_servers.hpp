@@ -37,8 +37,8 @@ class RunServers {
   void start_workers(unsigned jobs, std::uint64_t total, const Shard& shard);
   // The outcome of (p, seed) when a worker ran it ahead; nothing otherwise.
   std::optional<RunOutcome> take_ahead(int p, std::uint64_t seed);
-  // Are workers running ahead (until stop())?
-  bool ahead() const { return prefetch_.has_value(); }
+  // Did workers run runs ahead, side by side (stop() ends them, and leaves this as it was)?
+  bool ran_ahead() const { return ran_ahead_; }
   // One run at (p, seed): forked from p's server when there is one, else started anew.
   RunOutcome run(int p, std::uint64_t seed);
   // No more runs: the workers' runs under way end (an interrupt kills them), and the servers and
@@ -58,6 +58,7 @@ class RunServers {
   std::vector<std::map<int, std::unique_ptr<ForkServer>>> worker_servers_;
   std::mutex no_server_mutex_;
   std::set<int> worker_no_server_;
+  bool ran_ahead_ = false;
   std::optional<RunPrefetch> prefetch_;  // last: its workers use the members above until it is gone
 };
 
