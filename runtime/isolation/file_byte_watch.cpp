@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/inotify.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "runtime/base/runtime_file.hpp"
 #include "runtime/isolation/file_view.hpp"
 
 namespace bspcheck::rt {
@@ -102,6 +104,14 @@ void on_file_event(int) {
   errno = saved;
 }
 
+// The kernel's fcntl, not the program's: that one refuses the runtime's own descriptors
+// (runtime/isolation/runtime_fds.cpp). The pid is the kernel's too (not --stable-pid's).
+bool signal_on_events(int fd) {
+  const auto self = static_cast<pid_t>(syscall(SYS_getpid));
+  return syscall(SYS_fcntl, fd, F_SETSIG, watch_signal()) == 0 && syscall(SYS_fcntl, fd, F_SETOWN, self) == 0 &&
+         syscall(SYS_fcntl, fd, F_SETFL, O_ASYNC | O_NONBLOCK) == 0;
+}
+
 // Asks the kernel for a signal whenever the file's directory changes. Without it (no inotify,
 // a path without a directory) the run still sees the byte's end, charged to the end.
 void watch_directory() {
@@ -111,12 +121,13 @@ void watch_directory() {
   else std::snprintf(dir, sizeof dir, ".");
   if (slash && slash == g_path) std::snprintf(dir, sizeof dir, "/");
   g_name = slash ? slash + 1 : g_path;
-  const int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  // Out of the program's way, as the runtime's other descriptors (runtime/base/runtime_file.hpp).
+  const int fd = out_of_the_way(inotify_init1(IN_NONBLOCK | IN_CLOEXEC));
   if (fd < 0) return;
   if (inotify_add_watch(
           fd, dir, IN_MODIFY | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE_SELF | IN_MOVE_SELF) <
       0) {
-    close(fd);
+    close_runtime_fd(fd);
     return;
   }
   struct sigaction sa {};
@@ -125,10 +136,9 @@ void watch_directory() {
   sigemptyset(&sa.sa_mask);
   sigaction(watch_signal(), &sa, &g_previous_action);
   g_inotify = fd;
-  if (fcntl(fd, F_SETSIG, watch_signal()) < 0 || fcntl(fd, F_SETOWN, getpid()) < 0 ||
-      fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK) < 0) {
+  if (!signal_on_events(fd)) {
     g_inotify = -1;
-    close(fd);
+    close_runtime_fd(fd);
     sigaction(watch_signal(), &g_previous_action, nullptr);
   }
 }
@@ -136,9 +146,9 @@ void watch_directory() {
 void stop_watching_directory() {
   if (g_inotify < 0) return;
   const int fd = g_inotify;
-  fcntl(fd, F_SETFL, O_NONBLOCK);  // no more signals
+  syscall(SYS_fcntl, fd, F_SETFL, O_NONBLOCK);  // no more signals
   g_inotify = -1;
-  close(fd);
+  close_runtime_fd(fd);
   sigaction(watch_signal(), &g_previous_action, nullptr);
 }
 

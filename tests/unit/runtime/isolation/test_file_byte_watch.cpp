@@ -90,6 +90,23 @@ TEST_F(FileByteWatch, ABufferFlushedOnlyAtTheEndIsChargedToTheFinisher) {
   EXPECT_EQ(state, '1');
 }
 
+// The watch's descriptor is out of the program's way: the program's next descriptor is the one it
+// would get without the watch.
+TEST_F(FileByteWatch, LeavesTheProgramsDescriptorNumbersAlone) {
+  const int before = dup(0);
+  close(before);
+  start_file_watch(path.c_str(), 0);
+  const int during = dup(0);
+  close(during);
+  EXPECT_EQ(during, before);
+  runs(1, 0, "bsp_sync", 5);
+  write_file(path, "x");  // and the kernel's signal still comes
+  const FileByteChange* last = nullptr;
+  int state = -1;
+  finish_file_watch(0, 1, "bsp_end", "prog.c", 9, &last, &state);
+  EXPECT_EQ(last->pid, 1);
+}
+
 TEST_F(FileByteWatch, AnUnchangedByteIsNotAChange) {
   write_file(path, "abc");
   start_file_watch(path.c_str(), 0);
