@@ -16,6 +16,7 @@
 #include <cstdarg>
 
 #include "runtime/isolation/process_snapshot.hpp"
+#include "runtime/isolation/raw_syscall.hpp"
 #include "runtime/base/interpose.hpp"
 
 using bspcheck::rt::next_definition;
@@ -86,23 +87,13 @@ int status_result(long r) {
   return 0;
 }
 
-long raw(long n, long a, long b, long c, long d = 0, long e = 0, long f = 0) {
-  register long r10 asm("r10") = d;
-  register long r8 asm("r8") = e;
-  register long r9 asm("r9") = f;
-  long ret;
-  asm volatile("syscall"
-               : "=a"(ret)
-               : "a"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-               : "rcx", "r11", "memory");
-  return ret;
-}
+using bspcheck::rt::snapshot::raw_syscall;
 
 }  // namespace
 
 void* mmap(void* addr, size_t length, int prot, int flags, int fd, off_t offset) {
-  void* r =
-      mapping_result(raw(SYS_mmap, reinterpret_cast<long>(addr), static_cast<long>(length), prot, flags, fd, offset));
+  void* r = mapping_result(
+      raw_syscall(SYS_mmap, reinterpret_cast<long>(addr), static_cast<long>(length), prot, flags, fd, offset));
   if (r != MAP_FAILED) bspcheck::rt::note_mapped(r, length);
   return r;
 }
@@ -112,13 +103,13 @@ void* mmap64(void* addr, size_t length, int prot, int flags, int fd, off_t offse
 }
 
 int munmap(void* addr, size_t length) {
-  const int r = status_result(raw(SYS_munmap, reinterpret_cast<long>(addr), static_cast<long>(length), 0));
+  const int r = status_result(raw_syscall(SYS_munmap, reinterpret_cast<long>(addr), static_cast<long>(length), 0));
   if (r == 0) bspcheck::rt::note_unmapped(addr, length);
   return r;
 }
 
 int mprotect(void* addr, size_t length, int prot) {
-  const int r = status_result(raw(SYS_mprotect, reinterpret_cast<long>(addr), static_cast<long>(length), prot));
+  const int r = status_result(raw_syscall(SYS_mprotect, reinterpret_cast<long>(addr), static_cast<long>(length), prot));
   if (r == 0) bspcheck::rt::note_protection_changed(addr, length);
   return r;
 }
@@ -131,8 +122,8 @@ void* mremap(void* old, size_t old_length, size_t new_length, int flags, ...) {
     target = reinterpret_cast<long>(va_arg(ap, void*));
     va_end(ap);
   }
-  void* r = mapping_result(raw(SYS_mremap, reinterpret_cast<long>(old), static_cast<long>(old_length),
-                               static_cast<long>(new_length), flags, target));
+  void* r = mapping_result(raw_syscall(SYS_mremap, reinterpret_cast<long>(old), static_cast<long>(old_length),
+                                       static_cast<long>(new_length), flags, target));
   if (r != MAP_FAILED) {
     if (!(flags & MREMAP_DONTUNMAP)) bspcheck::rt::note_unmapped(old, old_length);
     bspcheck::rt::note_mapped(r, new_length);
