@@ -13,7 +13,8 @@ namespace bspcheck::checker {
 namespace {
 
 constexpr char kMagic[4] = {'B', 'S', 'P', 'B'};
-constexpr std::uint8_t kVersion = 2;  // 2: RunReport::unchecked after the findings; a location's state
+// 2: RunReport::unchecked after the findings; a location's state. 3: RunReport::hp_race_probes last.
+constexpr std::uint8_t kVersion = 3;
 
 // An invalid string as the JSON report carries it: through nlohmann::json's own replacement, so
 // that the two forms cannot differ.
@@ -219,6 +220,8 @@ void write_report(Writer& w, const RunReport& r, std::initializer_list<const std
     for (const Finding& f : *list) write_finding(w, f);
   w.u(r.unchecked.size());
   for (const std::string& line : r.unchecked) w.s(line);
+  w.u(r.hp_race_probes.size());
+  for (const std::string& probe : r.hp_race_probes) w.s(probe);
 }
 
 }  // namespace
@@ -233,6 +236,7 @@ std::string run_report_to_bytes(const RunReport& report) {
     trimmed.completed = report.completed;
     trimmed.findings = report.findings;
     trimmed.unchecked = report.unchecked;
+    trimmed.hp_race_probes = report.hp_race_probes;
     sent = &trimmed;
   }
   Writer w;
@@ -272,6 +276,7 @@ bool run_report_from_bytes(std::string_view bytes, RunReport& out) {
   }
   for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.findings.push_back(read_finding(rd));
   for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.unchecked.push_back(rd.s());
+  for (std::size_t n = rd.count(), k = 0; k < n && rd.ok(); ++k) r.hp_race_probes.push_back(rd.s());
   if (!rd.ok() || !rd.at_end()) return false;
   out = std::move(r);
   return true;

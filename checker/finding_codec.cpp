@@ -129,6 +129,7 @@ nlohmann::json run_report_to_json(const RunReport& r) {
   }
   j["findings"] = findings_to_json(r.findings, r.seed);
   if (!r.unchecked.empty()) j["unchecked"] = r.unchecked;
+  if (!r.hp_race_probes.empty()) j["hp_race_probes"] = r.hp_race_probes;
   return j;
 }
 
@@ -160,6 +161,9 @@ bool run_report_from_json(const std::string& text, RunReport& out) {
   if (j.contains("unchecked") && j["unchecked"].is_array())
     for (const auto& line : j["unchecked"])
       if (line.is_string()) r.unchecked.push_back(line.get<std::string>());
+  if (j.contains("hp_race_probes") && j["hp_race_probes"].is_array())
+    for (const auto& probe : j["hp_race_probes"])
+      if (probe.is_string()) r.hp_race_probes.push_back(probe.get<std::string>());
   out = std::move(r);
   return true;
 }

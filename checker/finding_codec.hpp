@@ -42,6 +42,10 @@ struct RunReport {
   // reads of bytes ASan cannot poison, where hardware watchpoints do not fire): the driver says so
   // in its summary and reports, so that a clean run is not taken for a checked one.
   std::vector<std::string> unchecked;
+  // hpput destinations whose target had run in the superstep before the call, each in the syntax of
+  // the hp_race_probe option (runtime/options/option_values.hpp): bsp-check run makes the run
+  // again with them poisoned from their superstep's start (docs/checks.md, "ASan-only rules").
+  std::vector<std::string> hp_race_probes;
 };
 
 // A run's findings, each with the run's seed (how the report and the driver's --json list them).

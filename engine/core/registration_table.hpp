@@ -41,6 +41,10 @@ class RegistrationTable {
   int add(std::vector<Entry> entries);
   void remove(int slot);
   std::size_t live_slots() const { return live_; }
+  // Whether slot is one of the table's and still registered (a slot number from another run).
+  bool is_live(int slot) const {
+    return slot >= 0 && static_cast<std::size_t>(slot) < slots_.size() && slots_[static_cast<std::size_t>(slot)].live;
+  }
   // Live slot ids, oldest first.
   std::vector<int> live_slot_ids() const;
 

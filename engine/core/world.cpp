@@ -492,6 +492,7 @@ void World::barrier(bool final) {
     runnable_.resize(static_cast<std::size_t>(p_));
     std::iota(runnable_.begin(), runnable_.end(), 0);
     std::iota(runnable_pos_.begin(), runnable_pos_.end(), 0);
+    if (__builtin_expect(!options_.hp_race_probes.empty(), false)) poison_hp_race_probes();
     return;
   }
   ending_ = true;

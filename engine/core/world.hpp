@@ -116,6 +116,10 @@ class World {
   // memory still pending, the processes that have made no call yet in this superstep ("" when
   // there are neither).
   std::string timeout_hazard() const;
+  // The hpput destinations this run found its target already running in the superstep when the
+  // call was made (engine/core/hp_race_probes.cpp): bsp-check run makes the run once more with each
+  // poisoned from its superstep's start (Options::hp_race_probes).
+  const std::vector<HpRaceProbe>& hp_race_probes_found() const { return probes_found_; }
   const Options& options() const { return options_; }
   // The running process's virtual clock (its bsp_time), advanced by `step` seconds first; for
   // the C library's clocks under virtual_time (engine/core/libc_clocks.cpp). Not a traced call.
@@ -341,6 +345,12 @@ class World {
   // A finding of the running process in the current superstep, its locations still to be added.
   Finding running_finding(Rule rule, std::string message) const;
   void record_hp(const void* src, void* dst, int nbytes, int src_owner, int dst_owner);
+  // engine/core/hp_race_probes.cpp: an hpput into process `target`, which may have touched the
+  // destination earlier in the superstep, is noted; a probe asked for is poisoned at its
+  // superstep's start.
+  void note_hp_race_probe(int target, const void* dst_reg, long offset, long nbytes);
+  void poison_hp_race_probes();
+  bool made_call_this_superstep(const Process& pr) const;
   [[noreturn]] void deadlock();
   void deadlock_report();
   // Resolves the caller's registered address on the target; nullptr (after reporting) if the
@@ -402,8 +412,9 @@ class World {
   std::vector<std::unique_ptr<ByteArena>> retired_messages_;  // (declared first: freed after poison_ unpoisons)
   std::vector<PoisonedRegion> hpmove_handouts_;               // this superstep's bsp_hpmove results
   Poisoning poison_;
-  OutputLines output_lines_;         // where the processes' output goes
-  ExpectedLineWatch expected_line_;  // a kept divergence's first differing line (Options::expected_line)
+  std::vector<HpRaceProbe> probes_found_;  // hp_race_probes_found()
+  OutputLines output_lines_;               // where the processes' output goes
+  ExpectedLineWatch expected_line_;        // a kept divergence's first differing line (Options::expected_line)
   void report_line_divergence(const Process& me, const std::string& line);
   MessageExchange messages_;  // BSMP: queues, tag size, message storage
   VirtualClock clock_;        // each process's virtual bsp_time

@@ -80,6 +80,7 @@ void World::put(int pid, const void* src, void* dst, int offset, int nbytes, boo
       comm_.transfer(running_, pid, static_cast<std::size_t>(nbytes));
       if (unbuffered) {
         record_hp(src, target, nbytes, running_, pid);
+        if (poisoning_) note_hp_race_probe(pid, dst, offset, nbytes);
       } else {
         // Buffered on source: the bytes are copied now; they land at the barrier.
         const Process& me = self();

@@ -22,6 +22,7 @@
 #include "runtime/base/outside_files.hpp"
 #include "runtime/isolation/file_view.hpp"
 #include "runtime/isolation/fork_server.hpp"
+#include "runtime/options/option_values.hpp"
 
 namespace bspcheck::rt::program {
 
@@ -56,6 +57,8 @@ checker::RunReport sections_so_far(bool completed) {
     const std::vector<Finding>& found = w->diagnostics().findings();
     r.findings.insert(r.findings.end(), found.begin(), found.end());
     for (std::string& line : w->unchecked()) r.unchecked.push_back(std::move(line));
+    for (const HpRaceProbe& probe : w->hp_race_probes_found())
+      r.hp_race_probes.push_back(HpRaceProbeListValue::format({probe}));
   }
   if (const char* why = file_view_refusal())
     r.unchecked.push_back(std::string("each run's own view of the files it writes (") + why +

@@ -96,6 +96,23 @@ struct ExpectedFileByte {
   bool operator==(const ExpectedFileByte&) const = default;
 };
 
+// A range of a bsp_hpput's destination that its target may have touched in the same superstep
+// before the call was made (the target had run in that superstep when the hpput was called):
+// bsp-check run makes the run once more with the range poisoned from the superstep's start, so
+// that the earlier read is caught as hp-dst-read (docs/checks.md, "ASan-only rules"). The
+// destination is named by registration slot and offset, which a run of the same seed repeats
+// whatever its addresses; the call site is the hpput's, for the finding.
+struct HpRaceProbe {
+  int superstep = 0;
+  int target = 0;  // the process whose memory it is
+  int slot = 0;    // the registration slot of the hpput's destination
+  long offset = 0, nbytes = 0;
+  int caller = 0;  // the process that called bsp_hpput
+  int line = 0;    // the hpput's call site
+  std::string file;
+  bool operator==(const HpRaceProbe&) const = default;
+};
+
 struct Options {
   int procs = 4;           // processors available: bsp_begin(m) grants min(m, procs)
   std::uint64_t seed = 1;  // every nondeterministic choice is drawn from it
@@ -135,6 +152,8 @@ struct Options {
   // that forbidden reads stop the program with hp-dst-read, get-dst-early-read or hpmove-stale.
   // Tests that read such memory on purpose (to observe the semantics) turn it off.
   bool asan_poisoning = true;
+  // In AddressSanitizer builds: hpput destinations to poison from the start of their superstep.
+  std::vector<HpRaceProbe> hp_race_probes;
   std::string trace_file;  // record the run into this trace (docs/trace-format.md)
   // With trace_file: record each process's own CPU time between its switch points into the trace,
   // one work record per process and superstep (bsp-check show). A measurement only: no choice

@@ -260,6 +260,13 @@ PoisonedAccess Poisoning::describe_access(const PoisonedRegion* r, int pid, bool
     return {Rule::crash, "AddressSanitizer stopped process " + std::to_string(pid) +
                              " (its report is above); the last BSPlib call of the process was " + last_call};
   const std::string who = "process " + std::to_string(pid) + (is_write ? " writes" : " reads");
+  if (r->rule == Rule::hp_dst_read && r->before_call)
+    return {is_write ? Rule::hp_dst_conflict : Rule::hp_dst_read,
+            who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call + " (on process " +
+                std::to_string(r->owner) + ") in superstep " + std::to_string(r->superstep) +
+                ", before the call: the access and the unbuffered operation are concurrent all the same, and it may "
+                "land at any moment of the superstep (seen by running the seed again with the destination poisoned "
+                "from the superstep's start)"};
   if (r->rule == Rule::hp_dst_read)
     return {is_write ? Rule::hp_dst_conflict : Rule::hp_dst_read,
             who + " the destination of process " + std::to_string(r->caller) + "'s " + r->call + " (on process " +

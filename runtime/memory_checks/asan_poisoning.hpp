@@ -41,6 +41,9 @@ struct PoisonedRegion {
   const char* call;
   int private_to = -1;  // >= 0: a private global's live bytes, forbidden to this process only
   int watch = -1;       // >= 0: the watchpoint on its last bytes, which ASan cannot poison
+  // An hpput's destination poisoned from its superstep's start, before the call is made (a probe:
+  // Options::hp_race_probes): the target touched it while the hpput was still to come.
+  bool before_call = false;
 };
 
 // How an access to a poisoned region was caught: where the access's stack is, and whether the

@@ -296,4 +296,72 @@ std::string DigestListValue::format(const std::vector<std::uint64_t>& v) {
   return s;
 }
 
+namespace {
+
+std::string escape_probe_file(const std::string& file) {
+  std::string out;
+  for (char ch : file) {
+    if (ch == '%') out += "%25";
+    else if (ch == ':') out += "%3A";
+    else if (ch == ',') out += "%2C";
+    else out += ch;
+  }
+  return out;
+}
+
+std::string unescape_probe_file(const std::string& key, const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    const std::string code = text.substr(i + 1, 2);
+    if (code == "25") out += '%';
+    else if (code == "3A") out += ':';
+    else if (code == "2C") out += ',';
+    else refuse(key, HpRaceProbeListValue::syntax(), text);
+    i += 2;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<HpRaceProbe> HpRaceProbeListValue::parse(const std::string& key, const std::string& text) {
+  std::vector<HpRaceProbe> probes;
+  for (const std::string& item : split_list(text, ',')) {
+    // The file is the rest after the seventh '/': it may hold '/' itself.
+    std::vector<std::string> fields;
+    std::size_t start = 0;
+    for (int k = 0; k < 7; ++k) {
+      const std::size_t slash = item.find('/', start);
+      if (slash == std::string::npos) refuse(key, syntax(), text);
+      fields.push_back(item.substr(start, slash - start));
+      start = slash + 1;
+    }
+    constexpr std::uint64_t kInt = 0x7fffffff, kLong = 0x7fffffffffffffff;
+    HpRaceProbe probe;
+    probe.superstep = static_cast<int>(parse_whole_number(key, fields[0], 0, kInt));
+    probe.target = static_cast<int>(parse_whole_number(key, fields[1], 0, kInt));
+    probe.slot = static_cast<int>(parse_whole_number(key, fields[2], 0, kInt));
+    probe.offset = static_cast<long>(parse_whole_number(key, fields[3], 0, kLong));
+    probe.nbytes = static_cast<long>(parse_whole_number(key, fields[4], 1, kLong));
+    probe.caller = static_cast<int>(parse_whole_number(key, fields[5], 0, kInt));
+    probe.line = static_cast<int>(parse_whole_number(key, fields[6], 0, kInt));
+    probe.file = unescape_probe_file(key, item.substr(start));
+    probes.push_back(std::move(probe));
+  }
+  return probes;
+}
+
+std::string HpRaceProbeListValue::format(const std::vector<HpRaceProbe>& v) {
+  std::string s;
+  for (const HpRaceProbe& p : v)
+    s += (s.empty() ? "" : ",") + std::to_string(p.superstep) + "/" + std::to_string(p.target) + "/" +
+         std::to_string(p.slot) + "/" + std::to_string(p.offset) + "/" + std::to_string(p.nbytes) + "/" +
+         std::to_string(p.caller) + "/" + std::to_string(p.line) + "/" + escape_probe_file(p.file);
+  return s;
+}
+
 }  // namespace bspcheck::rt

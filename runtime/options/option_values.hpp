@@ -138,6 +138,16 @@ struct ExpectedFileByteValue {  // OFFSET/STATE/NAME, STATE 0-255, "short" or "a
   static std::string format(const type& v);
 };
 
+// bsp-check run's probes of hpput destinations (Options::hp_race_probes), comma-separated, each
+// SUPERSTEP/TARGET/SLOT/OFFSET/NBYTES/CALLER/LINE/FILE; in FILE, '%', ':' and ',' are written %25,
+// %3A and %2C. One probe alone is also what RunReport::hp_race_probes holds.
+struct HpRaceProbeListValue {
+  using type = std::vector<HpRaceProbe>;
+  static std::string syntax() { return "superstep/target/slot/offset/nbytes/caller/line/file, comma-separated"; }
+  static type parse(const std::string& key, const std::string& text);
+  static std::string format(const type& v);
+};
+
 struct DigestListValue {  // 64-bit digests in hex, comma-separated (one per process)
   using type = std::vector<std::uint64_t>;
   static std::string syntax() { return "hexadecimal digests, comma-separated"; }

@@ -4,14 +4,17 @@ is defined) the program goes on, whether AddressSanitizer caught the read (it re
 under the options bsp-check run sets) or a hardware watchpoint did (--needs-watchpoints), and the
 run passes. With --needs-watchpoints (an access only a hardware
 watchpoint sees), that holds where the probe saw watchpoints fire; elsewhere the session says that
-the check was not made.
+the check was not made. With --second-look (a read before the hpput is called), some of the seeds
+see the race only in bsp-check run's second look at the run, with the destination poisoned from the
+superstep's start, and their findings say so.
 
-usage: asan_rule_test.py BSP_CHECK PROGRAM SOURCE RULE [--needs-watchpoints]
+usage: asan_rule_test.py BSP_CHECK PROGRAM SOURCE RULE [--needs-watchpoints] [--second-look]
 """
 import json, os, subprocess, sys, tempfile
 
 bsp_check, program, source, rule = sys.argv[1:5]
 needs_watchpoints = "--needs-watchpoints" in sys.argv[5:]
+second_look = "--second-look" in sys.argv[5:]
 
 
 def watchpoint_answer():
@@ -58,6 +61,10 @@ for r in runs:
             and any(l["file"].endswith(os.path.basename(source)) and l["line"] == bug_line and l["call"] in ("read", "write")
                     for l in f["locations"])]
     assert hits, f"seed {r['seed']}: no {rule} {severity} naming {os.path.basename(source)}:{call_line} and the access at {bug_line}: {r}"
+if second_look:  # without the second look, these seeds would pass
+    looked = [r["seed"] for r in runs for f in r["findings"] if f["rule"] == rule and "before the call" in f["message"]]
+    assert looked, f"no seed needed the second look: {runs}"
+    print(f"seeds seen in the second look: {looked}")
 if needs_watchpoints:  # the watched end was checked: no note says otherwise
     assert "unchecked" not in session, session.get("unchecked")
 if continues:  # the program ran to its end after the warning: a stopped one exits with status 1

@@ -157,3 +157,16 @@ TEST(OptionsTable, EveryRowHasHelpAndSyntax) {
     EXPECT_EQ(rt::find_option(o.key), &o);
   }
 }
+
+// bsp-check run's probes of hpput destinations (docs/checks.md, "ASan-only rules"): a file name
+// with the option string's separators reads back whole; a probe cut short is refused.
+TEST(OptionsTable, HpRaceProbesReadBackWithAnyFileName) {
+  rt::ProgramOptions o;
+  o.run.hp_race_probes = {{2, 1, 0, 8, 4, 0, 17, "/src/a:b,c%d/x.c"}, {3, 0, 5, 0, 64, 2, 0, ""}};
+  const std::string text = rt::format_program_options(o, rt::OptionScope::checker);
+  EXPECT_EQ(text, "hp_race_probe=2/1/0/8/4/0/17//src/a%3Ab%2Cc%25d/x.c,3/0/5/0/64/2/0/");
+  EXPECT_EQ(rt::parse_program_options(text).run.hp_race_probes, o.run.hp_race_probes);
+  for (const char* bad :
+       {"hp_race_probe=2/1/0/8/4/0", "hp_race_probe=2/1/0/8/0/0/1/a.c", "hp_race_probe=2/1/0/8/4/0/1/a%41"})
+    EXPECT_THROW(rt::parse_program_options(bad), std::invalid_argument) << bad;
+}

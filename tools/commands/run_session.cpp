@@ -29,6 +29,7 @@
 #include "tools/reports/atomic_file.hpp"
 #include "tools/across_runs/determinism_check.hpp"
 #include "tools/across_runs/file_divergence.hpp"
+#include "tools/across_runs/hp_race_probe.hpp"
 #include "tools/commands/run_session_lines.hpp"
 #include "tools/commands/session_files.hpp"
 #include "tools/launch/interrupt.hpp"
@@ -131,6 +132,9 @@ class RunSession {
   // reproduce line of a divergence ("" otherwise).
   std::string check(RunOutcome& r, int p, std::uint64_t seed, bool trace_written);
   void add_finding(RunOutcome& r, Finding f) const;
+  // An ASan build's run whose hpput found its target already running: looked at again with the
+  // destination poisoned from the superstep's start (tools/across_runs/hp_race_probe.hpp).
+  void look_again_at_hp_races(RunOutcome& r, int p, std::uint64_t seed);
   // What a run adds to the session: coverage, unchecked checks, its record, its counts.
   struct Accounted {
     std::size_t fresh_tuples = 0;       // coverage tuples no earlier run reached
@@ -184,7 +188,10 @@ class RunSession {
   bool comparing_ = false;  // off when a seed turns out not to print the same twice (uncontrolled-nondeterminism)
   // The seed of each p's first clean run, whose files the others' must be.
   std::map<int, std::uint64_t> file_reference_;
-  std::optional<RunServers> servers_;  // last: its runs use the members above
+  std::set<std::string> probed_;                   // hp race probes already looked at (new_probes)
+  std::vector<HpRaceProbe> run_probes_;            // those that made the current run fail
+  std::vector<HpRaceProbe> first_failure_probes_;  // and the first failing run's, for its trace
+  std::optional<RunServers> servers_;              // last: its runs use the members above
 };
 
 std::optional<int> RunSession::plan() {
@@ -235,6 +242,9 @@ bool RunSession::run_at(int p, std::uint64_t seed) {
   RunOutcome r = outcome_at(p, seed);
   if (interrupted()) return false;  // this run was killed half-way: it is not counted, passed or failed
   ++done_;
+  run_probes_.clear();
+  if (!r.report.hp_race_probes.empty()) look_again_at_hp_races(r, p, seed);
+  if (interrupted()) return false;
   // A recording that could not be written (a full disk: the run said so, and removed it) is
   // no trace to keep, nor to check the run's determinism with.
   const bool trace_written = !check_single_ || std::filesystem::exists(trace_path(single_trace_, p, seed));
@@ -282,6 +292,15 @@ void RunSession::add_finding(RunOutcome& r, Finding f) const {
   else r.err += checker::render_finding(f, "");
   if (checker::finding_fails(f, c_.options.run.werror)) r.passed = false;
   r.report.findings.push_back(std::move(f));
+}
+
+void RunSession::look_again_at_hp_races(RunOutcome& r, int p, std::uint64_t seed) {
+  const std::vector<HpRaceProbe> probes = new_probes(r.report.hp_race_probes, probed_);
+  if (probes.empty()) return;
+  ProbeResult found = probe_hp_races(c_, program_, p, seed, *stdin_feed_, probes);
+  // The race is the cause of whatever else the run shows: its findings come first.
+  for (Finding& f : found.findings) add_finding(r, std::move(f));
+  run_probes_ = std::move(found.probes);
 }
 
 std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool trace_written) {
@@ -370,6 +389,7 @@ bool RunSession::on_failure(const RunOutcome& r, int p, std::uint64_t seed) {
   ++failed_;
   if (!first_failure_) {
     first_failure_ = std::make_pair(p, seed);
+    first_failure_probes_ = run_probes_;
     first_failure_diverged_ =
         r.exit_status == 0 && !findings.empty() && findings.back().rule == rule_id(Rule::schedule_divergence);
     if (first_failure_diverged_) first_failure_line_ = divergence_line_;
@@ -487,10 +507,14 @@ int RunSession::keep_first_failure_trace() {
       again.options.run.expected_output = *reference;
   if (first_failure_diverged_ && first_failure_line_) again.options.run.expected_line = *first_failure_line_;
   if (first_failure_diverged_) again.options.run.expected_file = first_failure_byte_;  // a file's divergence
+  // A race seen only with its destination poisoned early: the trace keeps the probes (in its
+  // header's checker options), so that its replay sees it too.
+  again.options.run.hp_race_probes = first_failure_probes_;
   if (!stream_)
     again.options.keep_files = failing_files_dir(c_, base, files_temporary_);  // a single run's are copied back
-  // A single run was recorded already: its own trace is kept.
-  if (!temporary_trace_.path.empty()) {
+  // A single run was recorded already: its own trace is kept (not when its failure was seen only
+  // in a second look, whose probes that recording's header does not hold).
+  if (!temporary_trace_.path.empty() && first_failure_probes_.empty()) {
     std::error_code error;
     std::filesystem::rename(temporary_trace_.path, again.options.run.trace_file, error);
     if (!error) temporary_trace_.path.clear();

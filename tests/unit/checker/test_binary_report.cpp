@@ -46,6 +46,7 @@ RunReport full_report() {
   w.severity = Severity::warning;
   r.findings = {f, w};
   r.unchecked = {"hp-dst-read: not watched"};
+  r.hp_race_probes = {"1/1/0/0/4/0/12/a%3Ab.c"};
   return r;
 }
 
@@ -110,8 +111,10 @@ TEST(BinaryReport, ReadsBackAsTheJsonFormWould) {
 
 TEST(BinaryReport, InvalidUtf8IsReplacedAsInJson) {
   std::mt19937_64 rng(7);
-  const std::string samples[] = {"\xff", "a\xc3", "\xc3(", "\xe2\x82", "\xed\xa0\x80", "\xf4\x90\x80\x80",
-                                 "\xc0\xaf", "\xe0\x80\xaf", "ok\xf0\x9f\x98\x80ok", "\xf0\x9f\x98"};
+  const std::string samples[] = {"\xff",        "a\xc3",        "\xc3(",
+                                 "\xe2\x82",    "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                                 "\xc0\xaf",    "\xe0\x80\xaf", "ok\xf0\x9f\x98\x80ok",
+                                 "\xf0\x9f\x98"};
   std::vector<std::string> strings(std::begin(samples), std::end(samples));
   for (int k = 0; k < 3000; ++k) {  // random bytes, most of them past 0x7F
     std::string s(rng() % 9, '\0');
