@@ -82,6 +82,8 @@ class Rank {
   static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
+  // check=0 and disable=RULES in BSPCHECK_OPTIONS (the engine's keys); a wrong value ends the job.
+  void read_check_options();
   // Recording (trace=PATH, rank_trace.cpp): this rank's record, PATH.rank<K>.
   std::unique_ptr<trace::Writer> open_trace(const std::string& prefix);
   // The call as the engine's trace records it (engine/core/world.cpp, traced_call).
@@ -124,6 +126,7 @@ class Rank {
   int pid_ = 0, p_ = 1;
   bool begun_ = false, active_ = false, ended_ = false, failed_ = false;
   bool real_time_ = false;
+  bool digest_hp_sources_ = true;  // hp-src-modified is on: each hpput's source is digested twice
   double real_start_ = 0;
   int superstep_ = 0;
   CallSite site_;

@@ -215,7 +215,7 @@ void Rank::apply_registrations(const Registrations::Plan& plan, const std::vecto
 void Rank::deliver() {
   // Unbuffered puts read their source now, and land first at the target.
   for (const PendingHpPut& hp : hpputs_) {
-    if (digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
+    if (digest_hp_sources_ && digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
       findings_.report_here(Rule::hp_src_modified,
                             "the source of process " + std::to_string(pid_) + "'s " + hp.call_site.call + " (" +
                                 std::to_string(hp.nbytes) + " bytes on process " + std::to_string(pid_) +
@@ -282,7 +282,7 @@ void Rank::deliver() {
     }
   }
   gets_.clear();
-  if (puts.size() > 1)
+  if (puts.size() > 1 && findings_.enabled(Rule::put_collision))
     for (const Finding& f : put_collisions(puts, pid_, superstep_)) findings_.report(f);
   for (const LandingPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
 }
@@ -290,7 +290,7 @@ void Rank::deliver() {
 void Rank::report_unread_messages() {
   // Decided by the receiving rank alone: its queue is its own (engine/core/world_bsmp.cpp's text).
   const int unread = messages_.count();
-  if (unread == 0) return;
+  if (unread == 0 || !findings_.enabled(Rule::queue_unconsumed)) return;
   const std::vector<int> senders = messages_.unread_senders();
   std::ostringstream senders_text;
   for (std::size_t i = 0; i < senders.size(); ++i) senders_text << (i ? ", " : "") << senders[i];
