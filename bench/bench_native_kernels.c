@@ -1,4 +1,4 @@
-/* bench_native_kernels.c: four BSPlib kernels, timed, in portable BSPlib 1.x (the same source
+/* bench_native_kernels.c: seven BSPlib kernels, timed, in portable BSPlib 1.x (the same source
  * builds with bsp-check's bspcc and with a native BSPlib's, e.g. BSPonMPI's), for
  * bench/bench_native.sh, which runs them side by side under both.
  *
@@ -8,6 +8,10 @@
  *   ring      N doubles put to the right neighbour, one superstep each, REPS times
  *   alltoall  N doubles put from every process to every process, one superstep, REPS times
  *   sort      sample sort of N ints per process with bsp_send/bsp_move, REPS times
+ *   messages  N messages of 8 bytes from every process to every process with bsp_send, all moved
+ *             on arrival, one superstep each, REPS times (bench/mpi/bench_mpi_native.sh)
+ *   bigput    one put of N bytes to the right neighbour, one superstep each, REPS times
+ *   empty     REPS supersteps with no communication (N is ignored)
  *
  * Process 0 prints one line: the kernel, p, the wall-clock seconds between the sync before the
  * first repetition and the sync after the last (CLOCK_MONOTONIC, not bsp_time: bsp-check's
@@ -85,8 +89,7 @@ static double alltoall(int n, int reps) {
   bsp_push_reg(dst, n * p * (int)sizeof *dst);
   bsp_sync();
   for (int r = 0; r < reps; r++) {
-    for (int t = 0; t < p; t++)
-      bsp_put(t, src + (size_t)t * n, dst, s * n * (int)sizeof *dst, n * (int)sizeof *dst);
+    for (int t = 0; t < p; t++) bsp_put(t, src + (size_t)t * n, dst, s * n * (int)sizeof *dst, n * (int)sizeof *dst);
     bsp_sync();
   }
   double sum = 0;
@@ -170,9 +173,62 @@ static double sort(int n, int reps) {
   return s == 0 ? (double)nrecv + (double)sum * 1e-7 : 0;
 }
 
+/* N 8-byte messages to every process per superstep, each moved when it arrives; the check is the
+ * sum of the last superstep's payloads on process 0. */
+static double messages(int n, int reps) {
+  int p = bsp_nprocs(), s = bsp_pid();
+  double sum = 0;
+  for (int r = 0; r < reps; r++) {
+    for (int t = 0; t < p; t++)
+      for (int i = 0; i < n; i++) {
+        double value = s + i * 1e-3;
+        bsp_send(t, NULL, &value, sizeof value);
+      }
+    bsp_sync();
+    int nmessages, nbytes;
+    bsp_qsize(&nmessages, &nbytes);
+    if (nmessages != n * p) bsp_abort("messages: %d messages received, not %d\n", nmessages, n * p);
+    sum = 0;
+    for (int m = 0; m < nmessages; m++) {
+      double value;
+      bsp_move(&value, sizeof value);
+      sum += value;
+    }
+  }
+  return sum;
+}
+
+/* One put of N bytes to the right neighbour per superstep; the check is a sample of what process
+ * 0 received. */
+static double bigput(int n, int reps) {
+  int p = bsp_nprocs(), s = bsp_pid();
+  unsigned char *src = xmalloc((size_t)n), *dst = calloc((size_t)n, 1);
+  if (!dst) bsp_abort("bench_native_kernels: out of memory (%d bytes)\n", n);
+  for (int i = 0; i < n; i++) src[i] = (unsigned char)(s + i);
+  bsp_push_reg(dst, n);
+  bsp_sync();
+  for (int r = 0; r < reps; r++) {
+    bsp_put((s + 1) % p, src, dst, 0, n);
+    bsp_sync();
+  }
+  double check = 0;
+  for (int i = 0; i < n; i += 4099) check += dst[i];
+  bsp_pop_reg(dst);
+  free(dst);
+  free(src);
+  return check;
+}
+
+/* REPS supersteps that communicate nothing: the cost of a bare bsp_sync. */
+static double empty(int n, int reps) {
+  (void)n;
+  for (int r = 0; r < reps; r++) bsp_sync();
+  return reps;
+}
+
 int main(int argc, char **argv) {
   bsp_begin(bsp_nprocs());
-  if (argc != 4) bsp_abort("usage: bench_native_kernels inprod|ring|alltoall|sort N REPS\n");
+  if (argc != 4) bsp_abort("usage: bench_native_kernels inprod|ring|alltoall|sort|messages|bigput|empty N REPS\n");
   const char *kernel = argv[1];
   int n = atoi(argv[2]), reps = atoi(argv[3]);
   if (n < 1 || reps < 1) bsp_abort("bench_native_kernels: N and REPS must be positive\n");
@@ -180,6 +236,9 @@ int main(int argc, char **argv) {
                             : strcmp(kernel, "ring") == 0     ? ring
                             : strcmp(kernel, "alltoall") == 0 ? alltoall
                             : strcmp(kernel, "sort") == 0     ? sort
+                            : strcmp(kernel, "messages") == 0 ? messages
+                            : strcmp(kernel, "bigput") == 0   ? bigput
+                            : strcmp(kernel, "empty") == 0    ? empty
                                                               : NULL;
   if (!run) bsp_abort("bench_native_kernels: unknown kernel '%s'\n", kernel);
   bsp_sync();

@@ -12,6 +12,7 @@
 
 #include "checker/finding_text.hpp"
 #include "runtime/base/rng.hpp"
+#include "runtime/options/option_values.hpp"
 
 namespace bspcheck::mpi {
 
@@ -37,6 +38,12 @@ std::string option_value(const char* key) {
   const std::size_t from = at + name.size();
   return all.substr(from, all.find(':', from) - from);
 }
+
+// The rules `check=0` turns off, as in the engine (options.def): those that span several calls.
+// The sync's agreement (superstep-mismatch, the registration counts) stays: without it a wrong
+// program would hang in a collective or land data in the wrong slot.
+constexpr Rule kCrossCallRules[] = {Rule::put_collision, Rule::hp_src_modified, Rule::queue_unconsumed,
+                                    Rule::move_truncated, Rule::reg_leak};
 
 void rank_at_exit() { Rank::the().at_exit(); }
 
@@ -118,6 +125,7 @@ void Rank::begin(int maxprocs) {
   replies_ = std::make_unique<Exchange>(comm_, p_);
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
+  read_check_options();
   if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
       trace_ = open_trace(prefix);
     } catch (const trace::TraceError& e) {
@@ -131,6 +139,20 @@ void Rank::begin(int maxprocs) {
   clock_ = pid_ == 0 ? 0 : kCallCost * static_cast<double>(calls_before_begin_);
   std::atexit(rank_at_exit);
   for (int sig : kCrashSignals) std::signal(sig, rank_crashed);
+}
+
+void Rank::read_check_options() {
+  try {
+    if (const std::string check = option_value("check"); !check.empty() && !rt::BoolValue::parse("check", check))
+      for (Rule rule : kCrossCallRules) findings_.disable(rule_id(rule));
+    if (const std::string rules = option_value("disable"); !rules.empty())
+      for (const std::string& rule : rt::RuleListValue::parse("disable", rules)) findings_.disable(rule);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
+    std::fflush(nullptr);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
 }
 
 void Rank::end() {

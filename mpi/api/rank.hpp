@@ -82,6 +82,8 @@ class Rank {
   static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
+  // check=0 and disable=RULES in BSPCHECK_OPTIONS (the engine's keys); a wrong value ends the job.
+  void read_check_options();
   // Recording (trace=PATH, rank_trace.cpp): this rank's record, PATH.rank<K>.
   std::unique_ptr<trace::Writer> open_trace(const std::string& prefix);
   // The call as the engine's trace records it (engine/core/world.cpp, traced_call).
@@ -113,7 +115,8 @@ class Rank {
   void apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops);
   void deliver();
   void report_unread_messages();  // queue-unconsumed, before the queue is replaced
-  void advance_clock();
+  // The clocks move to the latest one plus g*h + l (h: the largest of the ranks' h-relations).
+  void advance_clock(double latest, std::int64_t h);
   [[noreturn]] void stop_job();
   // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
   // first would end the job before it does).
@@ -124,6 +127,7 @@ class Rank {
   int pid_ = 0, p_ = 1;
   bool begun_ = false, active_ = false, ended_ = false, failed_ = false;
   bool real_time_ = false;
+  bool digest_hp_sources_ = true;  // hp-src-modified is on: each hpput's source is digested twice
   double real_start_ = 0;
   int superstep_ = 0;
   CallSite site_;
@@ -139,7 +143,6 @@ class Rank {
   std::int64_t bytes_out_ = 0, bytes_in_ = 0;
   double clock_ = 0;  // virtual bsp_time, seconds since bsp_begin
   int calls_before_begin_ = 0;
-  bool any_gets_ = false;                 // some rank has a get in this superstep: a second exchange returns the data
   std::unique_ptr<trace::Writer> trace_;  // trace=PATH: this rank's record
   std::uint64_t hp_operations_ = 0;       // this superstep's valid hpputs and hpgets (the record's)
 };

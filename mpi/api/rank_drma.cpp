@@ -105,7 +105,8 @@ void Rank::put(int pid, const void* src, void* dst, int offset, int nbytes, bool
   const std::uint32_t site = put_sites_->announce(site_, pid, out, Record::site);
   if (unbuffered) {
     // Unbuffered: the source is read at the sync, a moment BSPlib allows (docs/mpi.md).
-    hpputs_.push_back({pid, src, target, nbytes, site, site_, digest(src, static_cast<std::size_t>(nbytes))});
+    const std::uint64_t src_digest = digest_hp_sources_ ? digest(src, static_cast<std::size_t>(nbytes)) : 0;
+    hpputs_.push_back({pid, src, target, nbytes, site, site_, src_digest});
     ++hp_operations_;
     return;
   }

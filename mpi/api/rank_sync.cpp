@@ -1,11 +1,16 @@
-// rank_sync.cpp: the end of a superstep on one rank (bsp_sync, bsp_end). The ranks first compare
-// what must agree, in one MPI_Allreduce of a few integers (agreement.hpp): sync or end, the
-// superstep, the numbers of pushes and pops, a digest of the slots the pops name, the tag size
-// requested. Only where they differ is the detail gathered, and rank 0 reports it with the
-// engine's rule and text. Then registrations take effect, the data is exchanged (exchange.hpp)
-// in the engine's order (hp puts, then get sources read, get destinations written, puts
-// written), and the virtual clocks move to the latest one plus g*h + l.
+// rank_sync.cpp: the end of a superstep on one rank (bsp_sync, bsp_end). The data is exchanged
+// first (exchange.hpp) in the engine's order (hp puts, then get sources read, get destinations
+// written, puts written): every put and get was resolved at its call, so none of it depends on
+// this sync's registrations. Then the ranks compare what must agree, in one MPI_Allreduce of a
+// few integers (agreement.hpp): sync or end, the superstep, the numbers of pushes and pops, a
+// digest of the slots the pops name, the tag size requested; the same reduction carries the
+// virtual clocks and h-relations. Only where they differ is the detail gathered, and rank 0
+// reports it with the engine's rule and text. Then registrations take effect, and the virtual
+// clocks move to the latest one plus g*h + l. A superstep costs three collectives (the exchange's
+// counts and data, the reduction), two more only when some rank has a get, an MPI_Allgather only
+// when some rank pushes (docs/mpi.md, "How it works").
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <sstream>
 
@@ -48,33 +53,30 @@ struct GetRequest {
 void Rank::end_superstep(bool ending) {
   report_unread_messages();
   const Registrations::Plan plan = regs_->plan();
+  deliver();
   std::vector<bool> skip_pops;
   const int tagsize = agree(ending, plan, &skip_pops);
   apply_registrations(plan, skip_pops);
-  deliver();
   record_barrier(hp_operations_);
   hp_operations_ = 0;
   if (tagsize >= 0) messages_.set_tagsize(tagsize);
-  if (!real_time_) advance_clock();
   if (trace_ && !ending) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
   ++superstep_;
 }
 
 int Rank::agree(bool ending, const Registrations::Plan& plan, std::vector<bool>* skip_pops) {
-  const std::int64_t values[] = {ending,
-                                 superstep_,
-                                 plan.pushes,
-                                 plan.pops,
+  const std::int64_t values[] = {ending, superstep_, plan.pushes, plan.pops,
                                  static_cast<std::int64_t>(plan.digest >> 1),  // 63 bits: negated safely
                                  messages_.requested(),
-                                 static_cast<std::int64_t>(gets_.size()),
-                                 std::count(plan.pop_slots.begin(), plan.pop_slots.end(), -1) > 0};
+                                 std::count(plan.pop_slots.begin(), plan.pop_slots.end(), -1) > 0,
+                                 // A clock is never negative: its bits order as its values do.
+                                 std::bit_cast<std::int64_t>(clock_), std::max(bytes_out_, bytes_in_)};
   const std::vector<Spread> s = spread_of(comm_, values);
   if (!s[0].agreed() || !s[1].agreed()) report_superstep_mismatch(ending, static_cast<int>(s[1].min));
   if (!s[3].agreed()) report_count_mismatch(plan, false, s[3].min);
   if (!s[2].agreed()) report_count_mismatch(plan, true, s[2].min);
-  if (!s[4].agreed() || s[7].max > 0) report_pop_disagreement(plan, skip_pops);
-  any_gets_ = s[6].max > 0;
+  if (!s[4].agreed() || s[6].max > 0) report_pop_disagreement(plan, skip_pops);
+  advance_clock(std::bit_cast<double>(s[7].max), s[8].max);
   if (s[5].max < 0) return -1;  // nobody asked for a new tag size
   return s[5].agreed() ? static_cast<int>(s[5].max) : report_tagsize_mismatch();
 }
@@ -215,7 +217,7 @@ void Rank::apply_registrations(const Registrations::Plan& plan, const std::vecto
 void Rank::deliver() {
   // Unbuffered puts read their source now, and land first at the target.
   for (const PendingHpPut& hp : hpputs_) {
-    if (digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
+    if (digest_hp_sources_ && digest(hp.src, static_cast<std::size_t>(hp.nbytes)) != hp.src_digest)
       findings_.report_here(Rule::hp_src_modified,
                             "the source of process " + std::to_string(pid_) + "'s " + hp.call_site.call + " (" +
                                 std::to_string(hp.nbytes) + " bytes on process " + std::to_string(pid_) +
@@ -231,7 +233,7 @@ void Rank::deliver() {
     append_bytes(out, hp.src, static_cast<std::size_t>(hp.nbytes));
   }
   hpputs_.clear();
-  exchange_->run();
+  const bool any_gets = exchange_->run(!gets_.empty());
 
   std::vector<LandingPut> puts;
   std::vector<GetRequest> requests, hp_requests;
@@ -264,7 +266,7 @@ void Rank::deliver() {
     }
   }
   // The sources of all gets are read before any put lands; an hpget's is read with them.
-  if (any_gets_) {
+  if (any_gets) {
     for (const auto* list : {&hp_requests, &requests})
       for (const GetRequest& g : *list) {
         std::vector<std::byte>& out = replies_->outgoing(g.requester);
@@ -282,7 +284,7 @@ void Rank::deliver() {
     }
   }
   gets_.clear();
-  if (puts.size() > 1)
+  if (puts.size() > 1 && findings_.enabled(Rule::put_collision))
     for (const Finding& f : put_collisions(puts, pid_, superstep_)) findings_.report(f);
   for (const LandingPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
 }
@@ -290,7 +292,7 @@ void Rank::deliver() {
 void Rank::report_unread_messages() {
   // Decided by the receiving rank alone: its queue is its own (engine/core/world_bsmp.cpp's text).
   const int unread = messages_.count();
-  if (unread == 0) return;
+  if (unread == 0 || !findings_.enabled(Rule::queue_unconsumed)) return;
   const std::vector<int> senders = messages_.unread_senders();
   std::ostringstream senders_text;
   for (std::size_t i = 0; i < senders.size(); ++i) senders_text << (i ? ", " : "") << senders[i];
@@ -300,10 +302,8 @@ void Rank::report_unread_messages() {
                                      "; unread messages vanish when the next superstep starts");
 }
 
-void Rank::advance_clock() {
-  const double mine[] = {clock_, static_cast<double>(std::max(bytes_out_, bytes_in_))};
-  const std::vector<double> latest = max_of(comm_, mine);
-  clock_ = latest[0] + kByteCost * latest[1] + kBarrierCost;
+void Rank::advance_clock(double latest, std::int64_t h) {
+  if (!real_time_) clock_ = latest + kByteCost * static_cast<double>(h) + kBarrierCost;
   bytes_out_ = bytes_in_ = 0;
 }
 

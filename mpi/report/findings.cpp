@@ -27,6 +27,7 @@ Location location_of(const SiteRecord& site, int process) {
 Location location_of(const CallSite& site, int process) { return location_of(record_of(site), process); }
 
 void Findings::report(const Finding& f) {
+  if (disabled_.count(f.rule)) return;
   if (f.severity == Severity::error) ++errors_;
   const std::string text = checker::render_finding(f, "");
   std::fwrite(text.data(), 1, text.size(), stderr);

@@ -4,6 +4,7 @@
 // by that rank; one the ranks decide together at a sync (a count mismatch) by rank 0 only.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ Location location_of(const CallSite& site, int process);
 class Findings {
  public:
   void set_process(int pid) { pid_ = pid; }
+  // disable=RULES, and check=0's rules (the engine's options, docs/mpi.md): never printed nor
+  // counted; the rank skips what only they need (a digest, a search).
+  void disable(const std::string& rule_id) { disabled_.insert(rule_id); }
+  bool enabled(Rule rule) const { return disabled_.count(rule_id(rule)) == 0; }
   // Prints the finding and counts it (an error makes the run fail).
   void report(const Finding& f);
   // A finding of this rank's current call, naming this rank (and `processes` when given).
@@ -42,6 +47,7 @@ class Findings {
  private:
   int pid_ = 0;
   int errors_ = 0;
+  std::set<std::string> disabled_;
 };
 
 }  // namespace bspcheck::mpi

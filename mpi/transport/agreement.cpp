@@ -15,10 +15,4 @@ std::vector<Spread> spread_of(MPI_Comm comm, std::span<const std::int64_t> value
   return out;
 }
 
-std::vector<double> max_of(MPI_Comm comm, std::span<const double> values) {
-  std::vector<double> result(values.size());
-  MPI_Allreduce(values.data(), result.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm);
-  return result;
-}
-
 }  // namespace bspcheck::mpi

@@ -30,7 +30,4 @@ std::vector<T> gather_all(MPI_Comm comm, const T& mine) {
   return all;
 }
 
-// Collective: the largest of each rank's doubles, element by element.
-std::vector<double> max_of(MPI_Comm comm, std::span<const double> values);
-
 }  // namespace bspcheck::mpi

@@ -11,9 +11,11 @@ Exchange::Exchange(MPI_Comm comm, int nprocs)
       send_counts_(static_cast<std::size_t>(nprocs)),
       send_displs_(static_cast<std::size_t>(nprocs)),
       recv_counts_(static_cast<std::size_t>(nprocs)),
-      recv_displs_(static_cast<std::size_t>(nprocs)) {}
+      recv_displs_(static_cast<std::size_t>(nprocs)),
+      headers_out_(2 * static_cast<std::size_t>(nprocs)),
+      headers_in_(2 * static_cast<std::size_t>(nprocs)) {}
 
-void Exchange::run() {
+bool Exchange::run(bool flag) {
   const std::size_t p = out_.size();
   std::size_t total = 0;
   for (std::size_t d = 0; d < p; ++d) {
@@ -26,9 +28,16 @@ void Exchange::run() {
   packed_.resize(total);
   for (std::size_t d = 0; d < p; ++d)
     if (!out_[d].empty()) std::memcpy(packed_.data() + send_displs_[d], out_[d].data(), out_[d].size());
-  MPI_Alltoall(send_counts_.data(), 1, MPI_INT, recv_counts_.data(), 1, MPI_INT, comm_);
+  for (std::size_t d = 0; d < p; ++d) {
+    headers_out_[2 * d] = send_counts_[d];
+    headers_out_[2 * d + 1] = flag;
+  }
+  MPI_Alltoall(headers_out_.data(), 2, MPI_INT, headers_in_.data(), 2, MPI_INT, comm_);
   std::size_t received = 0;
+  bool any_flag = false;
   for (std::size_t s = 0; s < p; ++s) {
+    recv_counts_[s] = headers_in_[2 * s];
+    any_flag = any_flag || headers_in_[2 * s + 1] != 0;
     recv_displs_[s] = static_cast<int>(received);
     received += static_cast<std::size_t>(recv_counts_[s]);
   }
@@ -36,6 +45,7 @@ void Exchange::run() {
   MPI_Alltoallv(packed_.data(), send_counts_.data(), send_displs_.data(), MPI_BYTE, in_.data(), recv_counts_.data(),
                 recv_displs_.data(), MPI_BYTE, comm_);
   for (auto& b : out_) b.clear();
+  return any_flag;
 }
 
 std::span<const std::byte> Exchange::received(int pid) const {

@@ -19,8 +19,9 @@ class Exchange {
   // What this rank sends to rank `pid` in the next run(); appended to by the packers.
   std::vector<std::byte>& outgoing(int pid) { return out_[static_cast<std::size_t>(pid)]; }
   // Sends every outgoing buffer to its rank and receives theirs; the outgoing buffers are emptied.
-  // Collective: every rank of the communicator calls it.
-  void run();
+  // Collective: every rank of the communicator calls it. `flag` travels to every rank with the
+  // counts (no collective of its own): the result says whether any rank raised it.
+  bool run(bool flag = false);
   // What rank `pid` sent here in the last run().
   std::span<const std::byte> received(int pid) const;
   std::size_t bytes_received() const { return in_.size(); }
@@ -30,6 +31,7 @@ class Exchange {
   std::vector<std::vector<std::byte>> out_;
   std::vector<std::byte> packed_, in_;
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<int> headers_out_, headers_in_;  // per rank: its count and the flag
 };
 
 // Appends the bytes of a trivially copyable value, or of a raw area, to a buffer.

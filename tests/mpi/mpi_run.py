@@ -145,8 +145,9 @@ def cmd_fires(a):
 
 
 def cmd_clean(a):
+    env = dict(MPI_ENV, **({"BSPCHECK_OPTIONS": a.options} if a.options else {}))
     for p in procs_list(a.procs):
-        res = run(mpiexec(a, p, a.program), env=MPI_ENV)
+        res = run(mpiexec(a, p, a.program), env=env)
         found = findings(res.stderr)  # none at all, warnings included (as tests/checks asks of the twins)
         check(res.returncode == 0 and not found, f"p={p}: exit {res.returncode}, findings:\n{res.stderr}")
         print(f"p={p}: clean")
@@ -263,6 +264,7 @@ def main():
     sp = sub.add_parser("clean")
     sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
     sp.add_argument("--procs", default="1-4")
+    sp.add_argument("--options", help="BSPCHECK_OPTIONS for the runs (check=0, disable=...)")
     sp = sub.add_parser("record")
     sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
     sp.add_argument("--engine", required=True, help="the same program built for the engine")
