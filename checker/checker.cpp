@@ -238,15 +238,85 @@ Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, co
   return f;
 }
 
+// The writes that may still overlap later ones (a min-heap on their end), with their call sites
+// counted by site number: a write whose site pair with every active site was met already compares
+// nothing. Where one call site rewrites the same words over and over (puts that overlap partially)
+// each write had compared itself with 64 active ones only to find every pair met.
+class ActiveWrites {
+ public:
+  static constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  struct Entry {
+    Interval w;
+    std::uint32_t site;
+  };
+  bool empty() const { return heap_.empty(); }
+  // Drops the writes that end at or before lo: every one left overlaps a write starting at lo.
+  void drop_ending_by(std::uintptr_t lo) {
+    while (!heap_.empty() && heap_.front().w.hi() <= lo) {
+      std::pop_heap(heap_.begin(), heap_.end(), ends_later);
+      uncount(heap_.back().site);
+      heap_.pop_back();
+    }
+  }
+  void add(const Interval& w, std::uint32_t site) {
+    heap_.push_back({w, site});
+    std::push_heap(heap_.begin(), heap_.end(), ends_later);
+    count(site);
+  }
+  // An active write's site, taken when it is first compared.
+  void set_site(Entry& e, std::uint32_t site) {
+    uncount(e.site);
+    e.site = site;
+    count(site);
+  }
+  std::vector<Entry>& entries() { return heap_; }
+  // Whether every active write's site is known and pairs with `site` in a pair `met` says was
+  // met; asked only while there are few sites (else the answer is "no": compare).
+  template <typename Met>
+  bool all_pairs_met(std::uint32_t site, Met met) const {
+    if (unsited_ || per_site_.size() > kFewSites) return false;
+    for (std::uint32_t s = 0; s < per_site_.size(); ++s)
+      if (per_site_[s] && !met(std::min(s, site), std::max(s, site))) return false;
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kFewSites = 16;
+  static bool ends_later(const Entry& a, const Entry& b) { return a.w.hi() > b.w.hi(); }
+  void count(std::uint32_t site) {
+    if (site == kNoSite) return void(++unsited_);
+    if (site >= per_site_.size()) per_site_.resize(site + 1, 0);
+    ++per_site_[site];
+  }
+  void uncount(std::uint32_t site) {
+    if (site == kNoSite) --unsited_;
+    else --per_site_[site];
+  }
+  std::vector<Entry> heap_;
+  std::vector<std::uint32_t> per_site_;  // active writes per site number
+  std::uint32_t unsited_ = 0;            // active writes whose site is not taken yet
+};
+
+// Whether no two of iv (in address order) overlap: the common superstep, decided in one pass.
+bool disjoint(const std::vector<Interval>& iv) {
+  std::uintptr_t reach = 0;
+  for (const Interval& x : iv) {
+    if (x.lo < reach) return false;
+    reach = x.hi();
+  }
+  return true;
+}
+
 }  // namespace
 
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
   const std::vector<Interval> iv = writes_by_address(writes, hp);
+  if (disjoint(iv)) return;
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
   // Each write's call site as a small number, taken once as the write becomes active: comparing two
   // writes then reads neither record (64 comparisons per write read them at random, most of a
   // barrier where a million puts rewrite the same words).
-  constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  constexpr std::uint32_t kNoSite = ActiveWrites::kNoSite;
   std::map<RawSite, std::uint32_t> site_ids;
   std::uint32_t last_id = 0;
   const RawSite* last_site = nullptr;
@@ -260,19 +330,13 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
   std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
   std::pair<std::uint32_t, std::uint32_t> last_met{kNoSite, kNoSite};
-  // Intervals that may still overlap later ones, as a min-heap on their end.
-  struct Active {
-    Interval w;
-    std::uint32_t site;
+  const auto was_met = [&](std::uint32_t a, std::uint32_t b) {
+    return std::make_pair(a, b) == last_met || met.count({a, b}) != 0;
   };
-  std::vector<Active> active;
-  auto ends_later = [](const Active& a, const Active& b) { return a.w.hi() > b.w.hi(); };
+  ActiveWrites active;
   const Interval* last_kept = nullptr;
   for (const Interval& cur : iv) {
-    while (!active.empty() && active.front().w.hi() <= cur.lo) {
-      std::pop_heap(active.begin(), active.end(), ends_later);
-      active.pop_back();
-    }
+    active.drop_ending_by(cur.lo);
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
     if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
@@ -281,17 +345,27 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
              ? cur.small == last_kept->small
              : equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
       continue;
-    std::uint32_t cur_site = kNoSite;  // taken at the first overlap: disjoint writes need none
+    // Taken at the first overlap (disjoint writes need none), or at once when its pairs with every
+    // active write may all have been met: the comparisons below would then find nothing new.
+    std::uint32_t cur_site = kNoSite;
+    if (!active.empty()) {
+      cur_site = site_id(cur);
+      if (active.all_pairs_met(cur_site, was_met)) {
+        active.add(cur, cur_site);
+        last_kept = &cur;
+        continue;
+      }
+    }
     std::size_t compared = 0;
-    for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
+    auto& entries = active.entries();
+    for (auto it = entries.begin(); it != entries.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
       const Interval& prev = it->w;
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
       // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
       // the bytes of writes that collide again and again are not read (most often the pair is the
       // one just met: no set lookup).
-      if (cur_site == kNoSite) cur_site = site_id(cur);
-      if (it->site == kNoSite) it->site = site_id(prev);
+      if (it->site == kNoSite) active.set_site(*it, site_id(prev));
       const std::pair<std::uint32_t, std::uint32_t> pair{std::min(it->site, cur_site), std::max(it->site, cur_site)};
       if (pair == last_met) continue;
       if (met.count(pair)) {
@@ -308,8 +382,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
       if (!reported.insert(key).second) continue;
       diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
     }
-    active.push_back({cur, cur_site});
-    std::push_heap(active.begin(), active.end(), ends_later);
+    active.add(cur, cur_site);
     last_kept = &cur;
   }
 }
