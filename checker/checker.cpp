@@ -1,6 +1,7 @@
 #include "checker/checker.hpp"
 
 #include "checker/hp_source_races.hpp"
+#include "checker/writes_by_address.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
 #include <algorithm>
@@ -86,122 +87,6 @@ std::string collision_outcome(const char* a, const char* b) {
   return "which bsp_put's data lands last is drawn from the seed";
 }
 
-// Sorts v by `less` (a total order): by merging its ascending runs when there are few (n log
-// runs), else by std::sort. A superstep's writes come writer by writer in call order, and most
-// programs write ascending addresses, so they are a few runs; sorting them afresh had been a
-// fifth of a put-heavy run.
-template <typename T, typename Less>
-void sort_by_runs(std::vector<T>& v, Less less) {
-  const std::size_t max_runs = 1 + v.size() / 16;  // beyond, sorting is no slower
-  std::vector<std::size_t> bounds{0};
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    if (!less(v[i], v[i - 1])) continue;  // the run goes on
-    if (bounds.size() > max_runs) {
-      std::sort(v.begin(), v.end(), less);
-      return;
-    }
-    bounds.push_back(i);
-  }
-  bounds.push_back(v.size());
-  while (bounds.size() > 2) {  // merge runs two by two
-    std::vector<std::size_t> merged{0};
-    std::size_t k = 0;
-    for (; k + 2 < bounds.size(); k += 2) {
-      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
-                         v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
-                         v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 2]), less);
-      merged.push_back(bounds[k + 2]);
-    }
-    if (k + 1 < bounds.size()) merged.push_back(bounds[k + 1]);  // an odd run, merged next time
-    bounds = std::move(merged);
-  }
-}
-
-// One write landing at this barrier, as check_writes sorts them: 24 bytes, so that sorting a
-// superstep's million writes moves little memory. Write counts and sizes fit in 32 bits: every
-// write is a BSPlib call with an int size. The bytes of a write of at most 8 travel with it, read
-// while the writes are walked in call order (their payloads then lie in ascending order):
-// comparing them in address order would otherwise read a record and a payload at random per write
-// (half of a checked run of overlapping puts).
-constexpr std::uint32_t kHpBit = 0x80000000u;
-constexpr std::uint32_t kSmall = sizeof(std::uint64_t);
-struct Interval {
-  std::uintptr_t lo;
-  std::uint32_t nbytes;
-  std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
-  std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
-  std::uintptr_t hi() const { return lo + nbytes; }
-  bool is_hp() const { return (tagged & kHpBit) != 0; }
-  bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }
-  std::size_t index() const { return tagged & ~kHpBit; }
-};
-
-// The bytes of a buffered write from lo (the payload, or the copy an Interval carries).
-const std::byte* bytes_from(const WriteSet& writes, const Interval& x, std::uintptr_t lo) {
-  return x.carries_bytes() ? reinterpret_cast<const std::byte*>(&x.small) + (lo - x.lo)
-                           : writes.bytes(writes[x.index()]) + (lo - x.lo);
-}
-
-// Every write of the superstep (buffered and unbuffered, none of 0 bytes) in address order (a total
-// order: the index last, so that the order and so the findings do not depend on how it is reached).
-// Grouped by writer first (stable: call order within each), when there are not far more processes
-// than writes: a process's writes usually go to ascending addresses, so the groups are a few
-// ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
-// over the records: one counts each writer's writes, one puts each in its place.
-// The per-writer table never gets longer than 4 entries per record, which grouping would refuse
-// anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
-std::vector<Interval> writes_by_address(const WriteSet& writes, std::span<const HpRecord> hp) {
-  std::vector<std::uint32_t> next;  // per writer: its count, then where its next write goes
-  std::size_t count = 0;
-  const std::size_t table_limit = 4 * (writes.size() + hp.size());
-  bool sparse = false;  // a writer beyond table_limit: not grouped
-  const auto tally = [&](int writer) {
-    const auto k = static_cast<std::size_t>(writer);
-    ++count;
-    if (k >= table_limit) sparse = true;
-    if (sparse) return;
-    if (k >= next.size()) next.resize(k + 1, 0);
-    ++next[k];
-  };
-  for (const auto group : {writes.gets, writes.puts})
-    for (const BufferedWrite& w : group)
-      if (w.nbytes) tally(w.writer);
-  for (const HpRecord& h : hp)
-    if (h.nbytes) tally(h.caller);
-  if (count < 2) return {};  // nothing can overlap
-  const bool by_writer = !sparse && next.size() > 1 && next.size() <= 4 * count;
-  if (!by_writer) next.clear();
-  for (std::uint32_t w = 0, first = 0; w < next.size(); ++w) {
-    const std::uint32_t n = next[w];
-    next[w] = by_writer ? first : 0;
-    first += n;
-  }
-  std::vector<Interval> iv(count);
-  std::size_t in_order = 0;  // the next place when not grouped
-  const auto place = [&](int writer) -> Interval& {
-    return iv[by_writer ? next[static_cast<std::size_t>(writer)]++ : in_order++];
-  };
-  std::uint32_t index = 0;
-  for (const auto group : {writes.gets, writes.puts})
-    for (const BufferedWrite& w : group) {
-      if (w.nbytes) {
-        std::uint64_t small = 0;
-        if (w.nbytes <= kSmall) std::memcpy(&small, writes.bytes(w), w.nbytes);
-        place(w.writer) = {reinterpret_cast<std::uintptr_t>(w.dst), w.nbytes, index, small};
-      }
-      ++index;
-    }
-  for (std::size_t i = 0; i < hp.size(); ++i)
-    if (hp[i].nbytes)
-      place(hp[i].caller) = {reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes,
-                             static_cast<std::uint32_t>(i) | kHpBit, 0};
-  sort_by_runs(iv, [](const Interval& a, const Interval& b) {
-    if (a.lo != b.lo) return a.lo < b.lo;
-    return a.nbytes != b.nbytes ? a.nbytes < b.nbytes : a.tagged < b.tagged;
-  });
-  return iv;
-}
-
 // Two writes of the superstep that overlap in [lo, hi) with different bytes, or one of them
 // unbuffered: put-collision or hp-dst-conflict.
 Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, const Interval& prev, const Interval& cur,
@@ -245,21 +130,26 @@ Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, co
 class ActiveWrites {
  public:
   static constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  // 16 bytes, the end inline: a barrier where every write overlaps hundreds of others spends its
+  // time moving these up and down the heap.
   struct Entry {
-    Interval w;
+    std::uintptr_t hi;
+    std::uint32_t at;  // the write's place in the address order
     std::uint32_t site;
   };
+  explicit ActiveWrites(std::span<const Interval> iv) : iv_(iv) {}
+  const Interval& write(const Entry& e) const { return iv_[e.at]; }
   bool empty() const { return heap_.empty(); }
   // Drops the writes that end at or before lo: every one left overlaps a write starting at lo.
   void drop_ending_by(std::uintptr_t lo) {
-    while (!heap_.empty() && heap_.front().w.hi() <= lo) {
+    while (!heap_.empty() && heap_.front().hi <= lo) {
       std::pop_heap(heap_.begin(), heap_.end(), ends_later);
       uncount(heap_.back().site);
       heap_.pop_back();
     }
   }
-  void add(const Interval& w, std::uint32_t site) {
-    heap_.push_back({w, site});
+  void add(std::size_t at, std::uint32_t site) {
+    heap_.push_back({iv_[at].hi(), static_cast<std::uint32_t>(at), site});
     std::push_heap(heap_.begin(), heap_.end(), ends_later);
     count(site);
   }
@@ -282,7 +172,7 @@ class ActiveWrites {
 
  private:
   static constexpr std::size_t kFewSites = 16;
-  static bool ends_later(const Entry& a, const Entry& b) { return a.w.hi() > b.w.hi(); }
+  static bool ends_later(const Entry& a, const Entry& b) { return a.hi > b.hi; }
   void count(std::uint32_t site) {
     if (site == kNoSite) return void(++unsited_);
     if (site >= per_site_.size()) per_site_.resize(site + 1, 0);
@@ -292,13 +182,14 @@ class ActiveWrites {
     if (site == kNoSite) --unsited_;
     else --per_site_[site];
   }
+  std::span<const Interval> iv_;
   std::vector<Entry> heap_;
   std::vector<std::uint32_t> per_site_;  // active writes per site number
   std::uint32_t unsited_ = 0;            // active writes whose site is not taken yet
 };
 
 // Whether no two of iv (in address order) overlap: the common superstep, decided in one pass.
-bool disjoint(const std::vector<Interval>& iv) {
+bool disjoint(std::span<const Interval> iv) {
   std::uintptr_t reach = 0;
   for (const Interval& x : iv) {
     if (x.lo < reach) return false;
@@ -309,8 +200,11 @@ bool disjoint(const std::vector<Interval>& iv) {
 
 }  // namespace
 
+Checker::Checker(Diagnostics& diag) : diag_(diag), by_address_(std::make_unique<WritesByAddress>()) {}
+Checker::~Checker() = default;
+
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
-  const std::vector<Interval> iv = writes_by_address(writes, hp);
+  const std::span<const Interval> iv = by_address_->order(writes, hp);
   if (disjoint(iv)) return;
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
   // Each write's call site as a small number, taken once as the write becomes active: comparing two
@@ -333,9 +227,10 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   const auto was_met = [&](std::uint32_t a, std::uint32_t b) {
     return std::make_pair(a, b) == last_met || met.count({a, b}) != 0;
   };
-  ActiveWrites active;
+  ActiveWrites active(iv);
   const Interval* last_kept = nullptr;
-  for (const Interval& cur : iv) {
+  for (std::size_t at = 0; at < iv.size(); ++at) {
+    const Interval& cur = iv[at];
     active.drop_ending_by(cur.lo);
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
@@ -351,7 +246,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     if (!active.empty()) {
       cur_site = site_id(cur);
       if (active.all_pairs_met(cur_site, was_met)) {
-        active.add(cur, cur_site);
+        active.add(at, cur_site);
         last_kept = &cur;
         continue;
       }
@@ -359,7 +254,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     std::size_t compared = 0;
     auto& entries = active.entries();
     for (auto it = entries.begin(); it != entries.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
-      const Interval& prev = it->w;
+      const Interval& prev = active.write(*it);
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
       // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
@@ -382,7 +277,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
       if (!reported.insert(key).second) continue;
       diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
     }
-    active.add(cur, cur_site);
+    active.add(at, cur_site);
     last_kept = &cur;
   }
 }
