@@ -176,8 +176,8 @@ class Crc32c {
 
 // content_hash's short path: the 128-bit product of a and b, its halves folded (one multiply
 // mixes 16 bytes; a multiplication by a nonzero 64-bit factor loses no bit of the other).
-__attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint64_t folded_product(std::uint64_t a,
-                                                                                                   std::uint64_t b) {
+__attribute__((no_sanitize("address", "thread", "undefined"), always_inline)) inline std::uint64_t folded_product(
+    std::uint64_t a, std::uint64_t b) {
   __extension__ using Wide = unsigned __int128;
   const Wide r = static_cast<Wide>(a) * b;
   return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
@@ -186,7 +186,7 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint6
 // content_hash of at most 64 bytes, the usual unbuffered operation: one chain of 128-bit
 // multiplies, 16 bytes each, half the instructions of the four lanes below (a checked ring of
 // 64-byte hpputs hashed each range five times, a third of its extra cost).
-__attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint64_t content_hash_short(
+__attribute__((no_sanitize("address", "thread", "undefined"), always_inline)) inline std::uint64_t content_hash_short(
     const unsigned char* b, std::size_t n) {
   constexpr std::uint64_t k1 = 0xa0761d6478bd642fULL, k2 = 0xe7037ed1a0b428dbULL, k3 = 0x8ebc6af09c88c6e3ULL;
   std::uint64_t h = 0x589965cc75374cc3ULL ^ n;
@@ -208,19 +208,16 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint6
   return folded_product(h ^ k2, tail ^ k3 ^ n);
 }
 
-// Equal bytes give equal hashes whatever their alignment; the length is part of the hash.
-// Not instrumented: the bytes may lie in a region poisoned for a pending operation (an hpget's
-// source that another process's hpput writes), and the runtime's hash of them is not the
-// program's read. Its 8-byte memcpy are plain loads (RelWithDebInfo), not calls of the
-// interceptor.
-__attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint64_t content_hash(const void* p,
-                                                                                                 std::size_t n) {
+// content_hash of more than 64 bytes. Not instrumented (nor are the functions above): the bytes may lie in a region
+// poisoned for a pending operation (an hpget's source that another process's hpput writes), and the runtime's hash of
+// them is not the program's read. Its 8-byte memcpy are plain loads (RelWithDebInfo), not calls of the interceptor.
+__attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint64_t content_hash_lanes(const void* p,
+                                                                                                       std::size_t n) {
   // Only equality matters, and it runs over every unbuffered operation's source and destination
   // (five times per operation), so it must run near memory speed: four independent lanes of
   // multiply-xor over 32 bytes at a time keep the multiplier busy instead of waiting on one chain.
   constexpr std::uint64_t k = 0xff51afd7ed558ccdULL;
   const auto* b = static_cast<const unsigned char*>(p);
-  if (n <= 64) return content_hash_short(b, n);
   std::uint64_t lane[4] = {0x9e3779b97f4a7c15ULL ^ n, 0xc2b2ae3d27d4eb4fULL, 0x165667b19e3779f9ULL,
                            0x27d4eb2f165667c5ULL};
   std::size_t i = 0;
@@ -245,6 +242,13 @@ __attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint6
   }
   for (; i < n; ++i) h = (h ^ b[i]) * kFnv1a64Prime;  // the tail: FNV's multiplier, byte by byte
   return h;
+}
+
+// Equal bytes give equal hashes whatever their alignment; the length is part of the hash. Small
+// enough to be inlined where the sanitizers are off (the short path in it).
+__attribute__((no_sanitize("address", "thread", "undefined"))) inline std::uint64_t content_hash(const void* p,
+                                                                                                 std::size_t n) {
+  return n <= 64 ? content_hash_short(static_cast<const unsigned char*>(p), n) : content_hash_lanes(p, n);
 }
 
 }  // namespace bspcheck::rt
