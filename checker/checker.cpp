@@ -198,12 +198,34 @@ bool disjoint(std::span<const Interval> iv) {
   return true;
 }
 
+// Whether no two of a small superstep's writes (at most kFewWrites, none of 0 bytes counted)
+// overlap, pair by pair: cheaper than ordering them by address, which had been most of what the
+// checks cost a kernel of a few puts per superstep (all-to-all: 1.2x).
+constexpr std::size_t kFewWrites = 16;
+bool few_and_disjoint(const WriteSet& writes, std::span<const HpRecord> hp) {
+  if (writes.size() + hp.size() > kFewWrites) return false;
+  std::uintptr_t lo[kFewWrites], hi[kFewWrites];
+  std::size_t n = 0;
+  const auto add = [&](const void* dst, std::uint32_t nbytes) {
+    if (!nbytes) return;
+    lo[n] = reinterpret_cast<std::uintptr_t>(dst);
+    hi[n++] = reinterpret_cast<std::uintptr_t>(dst) + nbytes;
+  };
+  for (std::size_t i = 0; i < writes.size(); ++i) add(writes[i].dst, writes[i].nbytes);
+  for (const HpRecord& h : hp) add(h.dst, h.nbytes);
+  for (std::size_t a = 1; a < n; ++a)
+    for (std::size_t b = 0; b < a; ++b)
+      if (lo[a] < hi[b] && lo[b] < hi[a]) return false;
+  return true;
+}
+
 }  // namespace
 
 Checker::Checker(Diagnostics& diag) : diag_(diag), by_address_(std::make_unique<WritesByAddress>()) {}
 Checker::~Checker() = default;
 
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
+  if (few_and_disjoint(writes, hp)) return;
   const std::span<const Interval> iv = by_address_->order(writes, hp);
   if (disjoint(iv)) return;
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
