@@ -1,6 +1,7 @@
 #include "checker/checker.hpp"
 
 #include "checker/hp_source_races.hpp"
+#include "checker/writes_by_address.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
 #include <algorithm>
@@ -86,122 +87,6 @@ std::string collision_outcome(const char* a, const char* b) {
   return "which bsp_put's data lands last is drawn from the seed";
 }
 
-// Sorts v by `less` (a total order): by merging its ascending runs when there are few (n log
-// runs), else by std::sort. A superstep's writes come writer by writer in call order, and most
-// programs write ascending addresses, so they are a few runs; sorting them afresh had been a
-// fifth of a put-heavy run.
-template <typename T, typename Less>
-void sort_by_runs(std::vector<T>& v, Less less) {
-  const std::size_t max_runs = 1 + v.size() / 16;  // beyond, sorting is no slower
-  std::vector<std::size_t> bounds{0};
-  for (std::size_t i = 1; i < v.size(); ++i) {
-    if (!less(v[i], v[i - 1])) continue;  // the run goes on
-    if (bounds.size() > max_runs) {
-      std::sort(v.begin(), v.end(), less);
-      return;
-    }
-    bounds.push_back(i);
-  }
-  bounds.push_back(v.size());
-  while (bounds.size() > 2) {  // merge runs two by two
-    std::vector<std::size_t> merged{0};
-    std::size_t k = 0;
-    for (; k + 2 < bounds.size(); k += 2) {
-      std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
-                         v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
-                         v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 2]), less);
-      merged.push_back(bounds[k + 2]);
-    }
-    if (k + 1 < bounds.size()) merged.push_back(bounds[k + 1]);  // an odd run, merged next time
-    bounds = std::move(merged);
-  }
-}
-
-// One write landing at this barrier, as check_writes sorts them: 24 bytes, so that sorting a
-// superstep's million writes moves little memory. Write counts and sizes fit in 32 bits: every
-// write is a BSPlib call with an int size. The bytes of a write of at most 8 travel with it, read
-// while the writes are walked in call order (their payloads then lie in ascending order):
-// comparing them in address order would otherwise read a record and a payload at random per write
-// (half of a checked run of overlapping puts).
-constexpr std::uint32_t kHpBit = 0x80000000u;
-constexpr std::uint32_t kSmall = sizeof(std::uint64_t);
-struct Interval {
-  std::uintptr_t lo;
-  std::uint32_t nbytes;
-  std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
-  std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
-  std::uintptr_t hi() const { return lo + nbytes; }
-  bool is_hp() const { return (tagged & kHpBit) != 0; }
-  bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }
-  std::size_t index() const { return tagged & ~kHpBit; }
-};
-
-// The bytes of a buffered write from lo (the payload, or the copy an Interval carries).
-const std::byte* bytes_from(const WriteSet& writes, const Interval& x, std::uintptr_t lo) {
-  return x.carries_bytes() ? reinterpret_cast<const std::byte*>(&x.small) + (lo - x.lo)
-                           : writes.bytes(writes[x.index()]) + (lo - x.lo);
-}
-
-// Every write of the superstep (buffered and unbuffered, none of 0 bytes) in address order (a total
-// order: the index last, so that the order and so the findings do not depend on how it is reached).
-// Grouped by writer first (stable: call order within each), when there are not far more processes
-// than writes: a process's writes usually go to ascending addresses, so the groups are a few
-// ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
-// over the records: one counts each writer's writes, one puts each in its place.
-// The per-writer table never gets longer than 4 entries per record, which grouping would refuse
-// anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
-std::vector<Interval> writes_by_address(const WriteSet& writes, std::span<const HpRecord> hp) {
-  std::vector<std::uint32_t> next;  // per writer: its count, then where its next write goes
-  std::size_t count = 0;
-  const std::size_t table_limit = 4 * (writes.size() + hp.size());
-  bool sparse = false;  // a writer beyond table_limit: not grouped
-  const auto tally = [&](int writer) {
-    const auto k = static_cast<std::size_t>(writer);
-    ++count;
-    if (k >= table_limit) sparse = true;
-    if (sparse) return;
-    if (k >= next.size()) next.resize(k + 1, 0);
-    ++next[k];
-  };
-  for (const auto group : {writes.gets, writes.puts})
-    for (const BufferedWrite& w : group)
-      if (w.nbytes) tally(w.writer);
-  for (const HpRecord& h : hp)
-    if (h.nbytes) tally(h.caller);
-  if (count < 2) return {};  // nothing can overlap
-  const bool by_writer = !sparse && next.size() > 1 && next.size() <= 4 * count;
-  if (!by_writer) next.clear();
-  for (std::uint32_t w = 0, first = 0; w < next.size(); ++w) {
-    const std::uint32_t n = next[w];
-    next[w] = by_writer ? first : 0;
-    first += n;
-  }
-  std::vector<Interval> iv(count);
-  std::size_t in_order = 0;  // the next place when not grouped
-  const auto place = [&](int writer) -> Interval& {
-    return iv[by_writer ? next[static_cast<std::size_t>(writer)]++ : in_order++];
-  };
-  std::uint32_t index = 0;
-  for (const auto group : {writes.gets, writes.puts})
-    for (const BufferedWrite& w : group) {
-      if (w.nbytes) {
-        std::uint64_t small = 0;
-        if (w.nbytes <= kSmall) std::memcpy(&small, writes.bytes(w), w.nbytes);
-        place(w.writer) = {reinterpret_cast<std::uintptr_t>(w.dst), w.nbytes, index, small};
-      }
-      ++index;
-    }
-  for (std::size_t i = 0; i < hp.size(); ++i)
-    if (hp[i].nbytes)
-      place(hp[i].caller) = {reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes,
-                             static_cast<std::uint32_t>(i) | kHpBit, 0};
-  sort_by_runs(iv, [](const Interval& a, const Interval& b) {
-    if (a.lo != b.lo) return a.lo < b.lo;
-    return a.nbytes != b.nbytes ? a.nbytes < b.nbytes : a.tagged < b.tagged;
-  });
-  return iv;
-}
-
 // Two writes of the superstep that overlap in [lo, hi) with different bytes, or one of them
 // unbuffered: put-collision or hp-dst-conflict.
 Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, const Interval& prev, const Interval& cur,
@@ -238,15 +123,118 @@ Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, co
   return f;
 }
 
+// The writes that may still overlap later ones (a min-heap on their end), with their call sites
+// counted by site number: a write whose site pair with every active site was met already compares
+// nothing. Where one call site rewrites the same words over and over (puts that overlap partially)
+// each write had compared itself with 64 active ones only to find every pair met.
+class ActiveWrites {
+ public:
+  static constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  // 16 bytes, the end inline: a barrier where every write overlaps hundreds of others spends its
+  // time moving these up and down the heap.
+  struct Entry {
+    std::uintptr_t hi;
+    std::uint32_t at;  // the write's place in the address order
+    std::uint32_t site;
+  };
+  explicit ActiveWrites(std::span<const Interval> iv) : iv_(iv) {}
+  const Interval& write(const Entry& e) const { return iv_[e.at]; }
+  bool empty() const { return heap_.empty(); }
+  // Drops the writes that end at or before lo: every one left overlaps a write starting at lo.
+  void drop_ending_by(std::uintptr_t lo) {
+    while (!heap_.empty() && heap_.front().hi <= lo) {
+      std::pop_heap(heap_.begin(), heap_.end(), ends_later);
+      uncount(heap_.back().site);
+      heap_.pop_back();
+    }
+  }
+  void add(std::size_t at, std::uint32_t site) {
+    heap_.push_back({iv_[at].hi(), static_cast<std::uint32_t>(at), site});
+    std::push_heap(heap_.begin(), heap_.end(), ends_later);
+    count(site);
+  }
+  // An active write's site, taken when it is first compared.
+  void set_site(Entry& e, std::uint32_t site) {
+    uncount(e.site);
+    e.site = site;
+    count(site);
+  }
+  std::vector<Entry>& entries() { return heap_; }
+  // Whether every active write's site is known and pairs with `site` in a pair `met` says was
+  // met; asked only while there are few sites (else the answer is "no": compare).
+  template <typename Met>
+  bool all_pairs_met(std::uint32_t site, Met met) const {
+    if (unsited_ || per_site_.size() > kFewSites) return false;
+    for (std::uint32_t s = 0; s < per_site_.size(); ++s)
+      if (per_site_[s] && !met(std::min(s, site), std::max(s, site))) return false;
+    return true;
+  }
+
+ private:
+  static constexpr std::size_t kFewSites = 16;
+  static bool ends_later(const Entry& a, const Entry& b) { return a.hi > b.hi; }
+  void count(std::uint32_t site) {
+    if (site == kNoSite) return void(++unsited_);
+    if (site >= per_site_.size()) per_site_.resize(site + 1, 0);
+    ++per_site_[site];
+  }
+  void uncount(std::uint32_t site) {
+    if (site == kNoSite) --unsited_;
+    else --per_site_[site];
+  }
+  std::span<const Interval> iv_;
+  std::vector<Entry> heap_;
+  std::vector<std::uint32_t> per_site_;  // active writes per site number
+  std::uint32_t unsited_ = 0;            // active writes whose site is not taken yet
+};
+
+// Whether no two of iv (in address order) overlap: the common superstep, decided in one pass.
+bool disjoint(std::span<const Interval> iv) {
+  std::uintptr_t reach = 0;
+  for (const Interval& x : iv) {
+    if (x.lo < reach) return false;
+    reach = x.hi();
+  }
+  return true;
+}
+
+// Whether no two of a small superstep's writes (at most kFewWrites, none of 0 bytes counted)
+// overlap, pair by pair: cheaper than ordering them by address, which had been most of what the
+// checks cost a kernel of a few puts per superstep (all-to-all: 1.2x).
+constexpr std::size_t kFewWrites = 16;
+bool few_and_disjoint(const WriteSet& writes, std::span<const HpRecord> hp) {
+  if (writes.size() + hp.size() > kFewWrites) return false;
+  std::uintptr_t lo[kFewWrites], hi[kFewWrites];
+  std::size_t n = 0;
+  const auto add = [&](const void* dst, std::uint32_t nbytes) {
+    if (!nbytes) return;
+    lo[n] = reinterpret_cast<std::uintptr_t>(dst);
+    hi[n++] = reinterpret_cast<std::uintptr_t>(dst) + nbytes;
+  };
+  for (std::size_t i = 0; i < writes.size(); ++i) add(writes[i].dst, writes[i].nbytes);
+  for (const HpRecord& h : hp) add(h.dst, h.nbytes);
+  // Without branches: the writes come in the schedule's order, so which comparisons hold changes
+  // from one superstep to the next, and mispredicted branches had cost more than the comparisons.
+  bool overlap = false;
+  for (std::size_t a = 1; a < n; ++a)
+    for (std::size_t b = 0; b < a; ++b) overlap |= (lo[a] < hi[b]) & (lo[b] < hi[a]);
+  return !overlap;
+}
+
 }  // namespace
 
+Checker::Checker(Diagnostics& diag) : diag_(diag), by_address_(std::make_unique<WritesByAddress>()) {}
+Checker::~Checker() = default;
+
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
-  const std::vector<Interval> iv = writes_by_address(writes, hp);
+  if (few_and_disjoint(writes, hp)) return;
+  const std::span<const Interval> iv = by_address_->order(writes, hp);
+  if (disjoint(iv)) return;
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
   // Each write's call site as a small number, taken once as the write becomes active: comparing two
   // writes then reads neither record (64 comparisons per write read them at random, most of a
   // barrier where a million puts rewrite the same words).
-  constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
+  constexpr std::uint32_t kNoSite = ActiveWrites::kNoSite;
   std::map<RawSite, std::uint32_t> site_ids;
   std::uint32_t last_id = 0;
   const RawSite* last_site = nullptr;
@@ -260,19 +248,14 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
   std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
   std::pair<std::uint32_t, std::uint32_t> last_met{kNoSite, kNoSite};
-  // Intervals that may still overlap later ones, as a min-heap on their end.
-  struct Active {
-    Interval w;
-    std::uint32_t site;
+  const auto was_met = [&](std::uint32_t a, std::uint32_t b) {
+    return std::make_pair(a, b) == last_met || met.count({a, b}) != 0;
   };
-  std::vector<Active> active;
-  auto ends_later = [](const Active& a, const Active& b) { return a.w.hi() > b.w.hi(); };
+  ActiveWrites active(iv);
   const Interval* last_kept = nullptr;
-  for (const Interval& cur : iv) {
-    while (!active.empty() && active.front().w.hi() <= cur.lo) {
-      std::pop_heap(active.begin(), active.end(), ends_later);
-      active.pop_back();
-    }
+  for (std::size_t at = 0; at < iv.size(); ++at) {
+    const Interval& cur = iv[at];
+    active.drop_ending_by(cur.lo);
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
     if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
@@ -281,17 +264,27 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
              ? cur.small == last_kept->small
              : equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
       continue;
-    std::uint32_t cur_site = kNoSite;  // taken at the first overlap: disjoint writes need none
+    // Taken at the first overlap (disjoint writes need none), or at once when its pairs with every
+    // active write may all have been met: the comparisons below would then find nothing new.
+    std::uint32_t cur_site = kNoSite;
+    if (!active.empty()) {
+      cur_site = site_id(cur);
+      if (active.all_pairs_met(cur_site, was_met)) {
+        active.add(at, cur_site);
+        last_kept = &cur;
+        continue;
+      }
+    }
     std::size_t compared = 0;
-    for (auto it = active.begin(); it != active.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
-      const Interval& prev = it->w;
+    auto& entries = active.entries();
+    for (auto it = entries.begin(); it != entries.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
+      const Interval& prev = active.write(*it);
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
       if (lo >= hi) continue;
       // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
       // the bytes of writes that collide again and again are not read (most often the pair is the
       // one just met: no set lookup).
-      if (cur_site == kNoSite) cur_site = site_id(cur);
-      if (it->site == kNoSite) it->site = site_id(prev);
+      if (it->site == kNoSite) active.set_site(*it, site_id(prev));
       const std::pair<std::uint32_t, std::uint32_t> pair{std::min(it->site, cur_site), std::max(it->site, cur_site)};
       if (pair == last_met) continue;
       if (met.count(pair)) {
@@ -308,8 +301,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
       if (!reported.insert(key).second) continue;
       diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
     }
-    active.push_back({cur, cur_site});
-    std::push_heap(active.begin(), active.end(), ends_later);
+    active.add(at, cur_site);
     last_kept = &cur;
   }
 }

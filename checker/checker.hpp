@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -69,9 +70,12 @@ struct HygieneState {
   int superstep;
 };
 
+class WritesByAddress;
+
 class Checker {
  public:
-  explicit Checker(Diagnostics& diag) : diag_(diag) {}
+  explicit Checker(Diagnostics& diag);
+  ~Checker();
 
   // put-collision and hp-dst-conflict between writes landing at this barrier and the
   // destinations of this superstep's unbuffered operations.
@@ -100,6 +104,7 @@ class Checker {
   void report_hp_source_race(const HpRecord& op, const HpRecord& writer, int superstep);
 
   Diagnostics& diag_;
+  std::unique_ptr<WritesByAddress> by_address_;  // check_writes' buffers, kept between barriers
 };
 
 }  // namespace bspcheck::checker
