@@ -1,5 +1,6 @@
 #include "tools/across_runs/hp_race_probe.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "bspcheck/rules.hpp"
@@ -8,15 +9,16 @@
 
 namespace bspcheck::cli {
 
-std::vector<HpRaceProbe> new_probes(const std::vector<std::string>& reported, std::set<std::string>& probed) {
-  std::vector<HpRaceProbe> fresh;
+NewProbes new_probes(const std::vector<std::string>& reported, const std::set<std::string>& probed) {
+  NewProbes fresh;
   for (const std::string& text : reported) {
-    // Known by all but its superstep: a destination looked at once is not looked at again.
     const std::size_t slash = text.find('/');
-    if (!probed.insert(slash == std::string::npos ? text : text.substr(slash + 1)).second) continue;
+    std::string key = slash == std::string::npos ? text : text.substr(slash + 1);
+    if (probed.count(key) || std::find(fresh.keys.begin(), fresh.keys.end(), key) != fresh.keys.end()) continue;
     try {
       for (HpRaceProbe& probe : rt::HpRaceProbeListValue::parse("hp_race_probe", text))
-        fresh.push_back(std::move(probe));
+        fresh.probes.push_back(std::move(probe));
+      fresh.keys.push_back(std::move(key));
     } catch (const std::invalid_argument&) {
       // A report from another build of the runtime: nothing to look at again.
     }

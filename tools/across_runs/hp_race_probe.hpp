@@ -23,10 +23,16 @@ struct ProbeResult {
   std::vector<HpRaceProbe> probes;  // what it poisoned, for a kept trace of the failure
 };
 
-// Which of a run's probes are new to the session (`probed` holds those already looked at, and
-// takes these): a program that does the same in every run is looked at once per destination,
-// caller and call site, whatever the seed and superstep. Malformed entries are skipped.
-std::vector<HpRaceProbe> new_probes(const std::vector<std::string>& reported, std::set<std::string>& probed);
+// A run's probes that are new to the session, and the keys that name them: a destination is known by
+// all but its superstep (target, slot, offset, size, caller, call site). `probed` holds the keys
+// of those looked at without a finding: a program that does the same in every run is looked at
+// once per destination, not once per seed, and a race seen once is looked for in every run.
+// Malformed entries are skipped.
+struct NewProbes {
+  std::vector<HpRaceProbe> probes;
+  std::vector<std::string> keys;
+};
+NewProbes new_probes(const std::vector<std::string>& reported, const std::set<std::string>& probed);
 
 // Runs (p, seed) again with `probes` poisoned (captured, without a trace or kept files) and
 // returns the hp hazards it found. Nothing when the run's standard input is a terminal, which

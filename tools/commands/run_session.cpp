@@ -295,9 +295,10 @@ void RunSession::add_finding(RunOutcome& r, Finding f) const {
 }
 
 void RunSession::look_again_at_hp_races(RunOutcome& r, int p, std::uint64_t seed) {
-  const std::vector<HpRaceProbe> probes = new_probes(r.report.hp_race_probes, probed_);
-  if (probes.empty()) return;
-  ProbeResult found = probe_hp_races(c_, program_, p, seed, *stdin_feed_, probes);
+  NewProbes fresh = new_probes(r.report.hp_race_probes, probed_);
+  if (fresh.probes.empty()) return;
+  ProbeResult found = probe_hp_races(c_, program_, p, seed, *stdin_feed_, fresh.probes);
+  if (found.findings.empty() && !interrupted()) probed_.insert(fresh.keys.begin(), fresh.keys.end());
   // The race is the cause of whatever else the run shows: its findings come first.
   for (Finding& f : found.findings) add_finding(r, std::move(f));
   run_probes_ = std::move(found.probes);
