@@ -7,9 +7,9 @@
 //   driver compares across seeds.
 // - Crc32c: CRC-32C, fed incrementally, with the SSE4.2 instruction where the processor has it.
 //   For long streams whose checksum is written down: the trace checksums from format version 2.
-// - content_hash: a fast hash (one chain of 128-bit multiplies up to 64 bytes, 4 lanes beyond) for bulk bytes compared
-// for equality within one run (the
-//   checker's snapshots of hp sources and destinations). Never persisted.
+// - content_hash: a fast hash for bulk bytes compared for equality within one run (the checker's
+//   snapshots of hp sources and destinations): one chain of 128-bit multiplies up to 64 bytes,
+//   four lanes beyond. Never persisted.
 #pragma once
 
 #include <array>
