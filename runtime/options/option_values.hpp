@@ -143,7 +143,9 @@ struct ExpectedFileByteValue {  // OFFSET/STATE/NAME, STATE 0-255, "short" or "a
 // %3A and %2C. One probe alone is also what RunReport::hp_race_probes holds.
 struct HpRaceProbeListValue {
   using type = std::vector<HpRaceProbe>;
-  static std::string syntax() { return "superstep/target/slot/offset/nbytes/caller/line/file, comma-separated"; }
+  static std::string syntax() {
+    return "comma-separated probes, each superstep/target/slot/offset/size/caller/line/file";
+  }
   static type parse(const std::string& key, const std::string& text);
   static std::string format(const type& v);
 };
