@@ -28,29 +28,11 @@ kernels=${BENCH_KERNELS:-"inprod:1000000:50 ring:1000:500 alltoall:20000:50 sort
 skip() { echo "bench_native: skipped: $*"; exit 0; }
 [ -x "$build/bspcc" ] || { echo "bench_native: build $build first (bspcc not found)" >&2; exit 2; }
 [ -x "$build/tools/bsp-check" ] || { echo "bench_native: build $build first (tools/bsp-check not found)" >&2; exit 2; }
-[ -n "$source_dir" ] || skip "no BSPonMPI source given (bench/bench_native.sh BUILD_DIR BSPONMPI_SOURCE, or BSPONMPI_SRC)"
-[ -f "$source_dir/CMakeLists.txt" ] && [ -f "$source_dir/include/bsp.h" ] ||
-  skip "$source_dir is not a BSPonMPI source tree (no CMakeLists.txt and include/bsp.h)"
 command -v mpicc > /dev/null && command -v mpirun > /dev/null ||
   skip "no MPI (mpicc and mpirun; on Debian: apt-get install mpich libmpich-dev)"
 
-# BSPonMPI, built once per source folder (its post-install self-test may fail on a machine
-# without a working CMake package registry; the library and its bspcc/bsprun are what is used).
-native=$build/bench-native
-mkdir -p "$native"
-stamp=$native/source
-if [ ! -x "$native/install/bin/bsprun" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$source_dir" ]; then
-  echo "bench_native: building BSPonMPI from $source_dir (log: $native/build.log)" >&2
-  rm -rf "$native/build" "$native/install"
-  { cmake -S "$source_dir" -B "$native/build" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_INSTALL_PREFIX="$native/install" &&
-    cmake --build "$native/build" -j "$(nproc)" &&
-    { cmake --install "$native/build" || true; }; } > "$native/build.log" 2>&1 ||
-    { echo "bench_native: building BSPonMPI failed; see $native/build.log" >&2; exit 1; }
-  [ -x "$native/install/bin/bsprun" ] ||
-    { echo "bench_native: BSPonMPI's install has no bin/bsprun; see $native/build.log" >&2; exit 1; }
-  echo "$source_dir" > "$stamp"
-fi
+source "$here/bsponmpi_build.sh"
+bsponmpi_build bench_native "$build" "$source_dir"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

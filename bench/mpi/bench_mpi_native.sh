@@ -39,30 +39,13 @@ mpirun=${MPIRUN:-mpirun}
 
 skip() { echo "bench_mpi_native: skipped: $*"; exit 0; }
 [ -x "$build/bspcc" ] || { echo "bench_mpi_native: build $build first (bspcc not found)" >&2; exit 2; }
-[ -n "$source_dir" ] || skip "no BSPonMPI source given (bench/mpi/bench_mpi_native.sh BUILD_DIR BSPONMPI_SOURCE, or BSPONMPI_SRC)"
-[ -f "$source_dir/CMakeLists.txt" ] && [ -f "$source_dir/include/bsp.h" ] ||
-  skip "$source_dir is not a BSPonMPI source tree (no CMakeLists.txt and include/bsp.h)"
 command -v mpicc > /dev/null && command -v "$mpirun" > /dev/null ||
   skip "no MPI (mpicc and $mpirun; on Debian: apt-get install mpich libmpich-dev)"
 ls "$build"/libbspcheck_mpi.so* > /dev/null 2>&1 ||
   skip "$build has no MPI back end (configure with MPI found, build the target bspcheck_mpi)"
 
-# BSPonMPI, built once per source folder (its post-install self-test may fail without a CMake
-# package registry; the library and its bspcc/bsprun are what is used).
-native=$build/bench-native
-mkdir -p "$native"
-if [ ! -x "$native/install/bin/bsprun" ] || [ "$(cat "$native/source" 2>/dev/null)" != "$source_dir" ]; then
-  echo "bench_mpi_native: building BSPonMPI from $source_dir (log: $native/build.log)" >&2
-  rm -rf "$native/build" "$native/install"
-  { cmake -S "$source_dir" -B "$native/build" -DCMAKE_BUILD_TYPE=Release \
-      -DCMAKE_INSTALL_PREFIX="$native/install" &&
-    cmake --build "$native/build" -j "$(nproc)" &&
-    { cmake --install "$native/build" || true; }; } > "$native/build.log" 2>&1 ||
-    { echo "bench_mpi_native: building BSPonMPI failed; see $native/build.log" >&2; exit 1; }
-  [ -x "$native/install/bin/bsprun" ] ||
-    { echo "bench_mpi_native: BSPonMPI's install has no bin/bsprun; see $native/build.log" >&2; exit 1; }
-  echo "$source_dir" > "$native/source"
-fi
+source "$here/bsponmpi_build.sh"
+bsponmpi_build bench_mpi_native "$build" "$source_dir"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
