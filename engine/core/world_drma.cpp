@@ -187,8 +187,7 @@ std::string World::timeout_hazard() const {
     if (op.site.file) pending += std::string(" (") + op.site.file + ":" + std::to_string(op.site.line) + ")";
   }
   for (const Process& pr : procs_)
-    if (pr.pid != me.pid && pr.state == ProcState::runnable &&
-        (std::strcmp(pr.call, "bsp_sync") == 0 || std::strcmp(pr.call, "bsp_begin") == 0))
+    if (!made_call_this_superstep(pr))  // (the running process has, by definition)
       idle += (idle.empty() ? "" : ", ") + std::to_string(pr.pid);
   if (pending.empty() && idle.empty()) return "";
   std::string m = "; process " + std::to_string(me.pid) +
