@@ -206,9 +206,14 @@ __attribute__((constructor(101))) void make_view_at_load() {
   // Read before unsetenv, which may free or overwrite the text `asked` points at.
   const bool forced_refusal = std::strcmp(asked, "refuse") == 0;
   const bool probe = std::strcmp(asked, kFileViewProbe) == 0;
+  const bool required = std::strcmp(asked, kFileViewRequire) == 0;
   unsetenv(kFileViewEnvironment);  // the program's environment is the one it would have outside
   if (forced_refusal) return refuse("refused on request (BSPCHECK_FILE_VIEW=refuse)", 0);
   g_private = make_session_view();
+  if (required && !g_private) {
+    std::fprintf(stderr, "bsp-check: the run needs a view of its own files: %s\n", g_refusal);
+    _exit(kFileViewRefusedStatus);
+  }
   if (probe) {
     // The driver asks whether the kernel grants this program's runs a view here
     // (tools/launch/file_view_probe.hpp): the answer on standard output, and none of the

@@ -21,10 +21,14 @@ namespace bspcheck::rt {
 
 // The variable through which the driver asks for the view: "private" (make one), "refuse" (act
 // as if the kernel refused it: the fallback's test), kFileViewProbe (make one, say on standard
-// output whether it was made, "private", or why not, and end before the program's code runs).
-// Taken out of the environment at load.
+// output whether it was made, "private", or why not, and end before the program's code runs),
+// kFileViewRequire (make one, or end with kFileViewRefusedStatus before the program's code runs:
+// a run that must not share the real directories, as the determinism check's run beside the
+// run it checks). Taken out of the environment at load.
 inline constexpr const char* kFileViewEnvironment = "BSPCHECK_FILE_VIEW";
 inline constexpr const char* kFileViewProbe = "probe";
+inline constexpr const char* kFileViewRequire = "require";  // as long as "private": the same environment
+inline constexpr int kFileViewRefusedStatus = 121;
 // How the probe's answer starts ("private", or the refusal follows): output without it is not one.
 inline constexpr const char* kFileViewProbeAnswer = "bsp-check file view: ";
 

@@ -78,14 +78,79 @@ int main(void) {
 """)
     addr_prog = os.path.join(work, "sends_address")
     subprocess.run([bspcc, *cflags, sends_address, "-o", addr_prog], check=True)
-    for n in range(1, 17):
-        tmpdir = os.path.join(work, "t" + "x" * n)
-        os.makedirs(tmpdir, exist_ok=True)
-        p = subprocess.run([bsp_check, "run", "-p", "2", "--seed", "1", "--werror", addr_prog], capture_output=True,
-                           timeout=300, cwd=own_folder, env=dict(os.environ, TMPDIR=tmpdir))
+    # The check's run goes beside the run it checks (tools/across_runs/check_run_beside.hpp) where
+    # the input can be given to both at once (a file, /dev/null) and two runs may go at once;
+    # after it, in its place, where the input is a stream (a pipe) or -j 1.
+    for how, jobs, stdin in (("beside", "2", subprocess.DEVNULL), ("after, -j 1", "1", subprocess.DEVNULL),
+                             ("after, a piped input", "2", subprocess.PIPE)):
+        for n in range(1, 17):
+            tmpdir = os.path.join(work, "t" + "x" * n)
+            os.makedirs(tmpdir, exist_ok=True)
+            given = {"input": b"x\\n"} if stdin == subprocess.PIPE else {"stdin": stdin}
+            p = subprocess.run([bsp_check, "run", "-p", "2", "--seed", "1", "-j", jobs, "--werror", addr_prog],
+                               **given, capture_output=True, timeout=300, cwd=own_folder,
+                               env=dict(os.environ, TMPDIR=tmpdir))
+            out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+            check(p.returncode == 0 and "uncontrolled-nondeterminism" not in out,
+                  f"a single run sending a heap address ({how}), TMPDIR of {len(tmpdir)} characters: "
+                  f"exit {p.returncode}: {out[-600:]}")
+            left = [f for f in os.listdir(tmpdir) if f.startswith("bsp-check-")]
+            check(not left, f"a single run ({how}) left {left} in its TMPDIR")
+
+    # Beside means at once: each run of the program notes its OS pid in a file outside the
+    # directories a run's view covers (/dev/shm) and waits, up to 8 s, until two runs have, and
+    # notes when it saw two: with the check's run beside, both see two; with -j 1 only the second.
+    together = os.path.join(work, "together.c")
+    with open(together, "w") as f:
+        f.write("""#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+static int runs_noted(const char *log) {
+  FILE *f = fopen(log, "r");
+  int n = 0, c;
+  if (!f) return 0;
+  while ((c = fgetc(f)) != EOF) n += c == '\\n';
+  fclose(f);
+  return n;
+}
+int main(void) {
+  const char *log = getenv("TOGETHER_LOG");
+  bsp_begin(1);
+  FILE *f = fopen(log, "a");
+  fprintf(f, "%ld\\n", (long)getpid());
+  fclose(f);
+  for (int i = 0; i < 800 && runs_noted(log) < 2; ++i) usleep(10000);
+  if (runs_noted(log) >= 2) {
+    f = fopen(getenv("TOGETHER_SEEN"), "a");
+    fprintf(f, "two\\n");
+    fclose(f);
+  }
+  bsp_end();
+  return 0;
+}
+""")
+    together_prog = os.path.join(work, "together")
+    subprocess.run([bspcc, *cflags, together, "-o", together_prog], check=True)
+    refusal = subprocess.run([together_prog], env=dict(os.environ, BSPCHECK_FILE_VIEW="probe"),
+                             capture_output=True).stdout.decode(errors="replace")
+    views = "bsp-check file view: private" in refusal  # else the check's run cannot go beside
+    shm = tempfile.mkdtemp(dir="/dev/shm")
+    for jobs, expected in (("2", "together" if views else "alone"), ("1", "alone")):
+        log, seen = os.path.join(shm, "log" + jobs), os.path.join(shm, "seen" + jobs)
+        p = subprocess.run([bsp_check, "run", "-p", "1", "--seed", "3", "-j", jobs, "--werror", together_prog],
+                           stdin=subprocess.DEVNULL, capture_output=True, timeout=300, cwd=own_folder,
+                           env=dict(os.environ, TOGETHER_LOG=log, TOGETHER_SEEN=seen))
         out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
-        check(p.returncode == 0 and "uncontrolled-nondeterminism" not in out,
-              f"a single run sending a heap address, TMPDIR of {len(tmpdir)} characters: exit {p.returncode}: {out[-600:]}")
+        pids = open(log).read().split() if os.path.exists(log) else []
+        saw_two = len(open(seen).read().split()) if os.path.exists(seen) else 0
+        check(p.returncode == 0 and len(set(pids)) == 2,
+              f"-j {jobs}: the run and its check's run should each note its pid: {pids}, exit {p.returncode}: "
+              f"{out[-400:]}")
+        check(saw_two == (2 if expected == "together" else 1),
+              f"-j {jobs}: the check's run should have run {expected} with the run it checks ({saw_two} of the "
+              f"two runs saw the other; file views: {views})")
+    subprocess.run(["rm", "-rf", shm])
 
     # --virtual-time: a program that reads the wall clock runs the same under every seed and in
     # every session, and its clocks still advance.

@@ -35,11 +35,15 @@ struct RecordedRun {
   std::string trace;
 };
 
-// Runs (p, seed) twice, or once more than `first`, and returns the finding when the runs differ;
-// nothing when they agree or could not both be recorded.
+class CheckRunBeside;
+
+// Runs (p, seed) twice, or once more than `first` (unless `beside`, started with `first`, ran it:
+// tools/across_runs/check_run_beside.hpp), and returns the finding when the runs differ; nothing
+// when they agree or could not both be recorded.
 std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const std::string& path, int p,
                                                     std::uint64_t seed, StdinFeed& in,
-                                                    const std::optional<RecordedRun>& first = std::nullopt);
+                                                    const std::optional<RecordedRun>& first = std::nullopt,
+                                                    CheckRunBeside* beside = nullptr);
 
 // Two runs of the same (p, seed), a and b, printed differently: the finding, naming the first
 // differing line and what it likely comes from. a and b were captured with the prefix "[%p] "

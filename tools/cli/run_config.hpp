@@ -32,6 +32,7 @@ struct RunConfig {
   std::string trace_dir = ".";             // where the trace of the first failing run is kept
   bool keep_trace = true;                  // keep that trace (re-running the failing seed with --trace)
   bool fork_server = true;                 // many runs fork from one start of the program at bsp_begin
+  bool file_view_required = false;         // a run that gets no view of its own files ends before main
   unsigned jobs = 0;                       // runs at once (-j); 0: one per core (tools/launch/run_prefetch.hpp)
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   // uncontrolled-nondeterminism (tools/across_runs/determinism_check.hpp): run a seed twice and compare the

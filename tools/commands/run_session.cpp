@@ -27,6 +27,7 @@
 #include "runtime/scheduling/coverage_map.hpp"
 #include "tools/cli/reproduce_command.hpp"
 #include "tools/reports/atomic_file.hpp"
+#include "tools/across_runs/check_run_beside.hpp"
 #include "tools/across_runs/determinism_check.hpp"
 #include "tools/across_runs/file_divergence.hpp"
 #include "tools/across_runs/hp_race_probe.hpp"
@@ -167,6 +168,7 @@ class RunSession {
   bool wants_determinism_check_ = false;
   bool check_single_ = false;  // a single run is checked too: it is recorded
   std::string single_trace_;
+  std::unique_ptr<CheckRunBeside> check_beside_;  // its determinism check's run, beside it
   RemovedAtEnd temporary_trace_;
   unsigned jobs_ = 1;
   std::chrono::steady_clock::time_point start_;
@@ -250,6 +252,7 @@ bool RunSession::run_at(int p, std::uint64_t seed) {
   const bool trace_written = !check_single_ || std::filesystem::exists(trace_path(single_trace_, p, seed));
   if (!trace_written) trace_unwritten_ = true;
   std::string repro = check(r, p, seed, trace_written);  // a divergence's: the session that shows it
+  check_beside_.reset();                                 // its files and trace go now
   Accounted a = account(r, p, seed, repro);
   if (!stream_) print(r, p, seed, a, repro);
   if (!r.passed && (!c_.junit_file.empty() || !c_.sarif_file.empty())) {
@@ -280,6 +283,7 @@ RunOutcome RunSession::outcome_at(int p, std::uint64_t seed) {
     // its determinism takes one more run, not two.
     RunConfig recorded = c_;
     recorded.options.run.trace_file = single_trace_;
+    check_beside_ = CheckRunBeside::start(c_, program_, p, seed, *stdin_feed_, trace_path(single_trace_, p, seed));
     return run_once(recorded, program_, p, seed, *stdin_feed_, stream_);
   }
   return servers_->run(p, seed);
@@ -324,7 +328,8 @@ std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool tra
       trace_written) {
     const std::optional<RecordedRun> own =
         check_single_ ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace_, p, seed)}) : std::nullopt;
-    if (std::optional<DeterminismFinding> d = check_determinism(c_, program_, p, seed, *stdin_feed_, own)) {
+    if (std::optional<DeterminismFinding> d =
+            check_determinism(c_, program_, p, seed, *stdin_feed_, own, check_beside_.get())) {
       if (d->output_differs) comparing_ = false;
       add_finding(r, std::move(d->finding));
     }

@@ -101,6 +101,7 @@ ChildEnvironment run_environment(const RunConfig& c) {
   // Each run's own view of the files it writes (runtime/isolation/file_view.hpp), unless the
   // driver's own environment forces the fallback (BSPCHECK_FILE_VIEW=refuse, docs/semantics.md).
   env.set_default(rt::kFileViewEnvironment, "private");
+  if (c.file_view_required) env.set(rt::kFileViewEnvironment, rt::kFileViewRequire);
   return env;
 }
 
@@ -230,7 +231,15 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   // a run creates no file (a driver killed by SIGKILL would leave it behind); a temporary file
   // where /proc is not mounted.
   static const bool proc_fds = access("/proc/self/fd", X_OK) == 0;
-  const int report_memfd = proc_fds ? memfd_create("bsp-check-report", MFD_CLOEXEC) : -1;
+  int report_memfd = proc_fds ? memfd_create("bsp-check-report", MFD_CLOEXEC) : -1;
+  // Numbered from 100: the path (and so the run's environment, and what the runtime allocates for
+  // it) is as long for a run started beside another (tools/across_runs/check_run_beside.hpp),
+  // which must have the same heap, as for one alone.
+  if (report_memfd >= 0 && report_memfd < 100)
+    if (const int high = fcntl(report_memfd, F_DUPFD_CLOEXEC, 100); high >= 0) {
+      close(report_memfd);
+      report_memfd = high;
+    }
   std::string report_path;
   if (report_memfd >= 0) {
     report_path = "/proc/" + std::to_string(getpid()) + "/fd/" + std::to_string(report_memfd);

@@ -39,4 +39,17 @@ std::string temp_name(const std::string& what) {
   }
 }
 
+std::string temp_name_of_length(const std::string& what, std::size_t length) {
+  static std::mt19937_64 draw{std::random_device{}()};
+  const std::string prefix = temp_dir() + "/bsp-check-" + what + "-";
+  // At least 6 random characters, as mkstemp's; at most a file name's 255.
+  if (length < prefix.size() + 6 || length - temp_dir().size() - 1 > 255) return {};
+  for (;;) {
+    std::string path = prefix;
+    while (path.size() < length) path += "0123456789abcdef"[draw() & 15];
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return path;
+  }
+}
+
 }  // namespace bspcheck::cli

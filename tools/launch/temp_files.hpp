@@ -2,6 +2,7 @@
 // names a folder (as a user or a CI runner asked), else /tmp.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace bspcheck::cli {
@@ -13,5 +14,10 @@ std::string temp_template(const std::string& what);
 // runs make only when they have something to put in it (a run's kept files): a session killed
 // by SIGKILL then leaves nothing behind for runs that wrote nothing.
 std::string temp_name(const std::string& what);
+
+// As temp_name, but exactly `length` characters long ("<tmpdir>/bsp-check-<what>-<random>"), for a
+// run that must have the same heap as another whose option names a path of that length
+// (tools/across_runs/check_run_beside.hpp); empty when no such name fits.
+std::string temp_name_of_length(const std::string& what, std::size_t length);
 
 }  // namespace bspcheck::cli
