@@ -24,6 +24,7 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     replayer_ = replay.get();
     sched_ = std::move(replay);
     const trace::Header& recorded = replayer_->header();
+    data_checksum_version_ = recorded.version;  // a call's data is checked as its version summed it
     // An MPI run's records name its build for the MPI back end, which the engine cannot run: its
     // twin built for the engine is replayed, and only the arguments can be compared.
     const bool mpi = recorded.strategy == trace::kMpiStrategy;
@@ -36,6 +37,9 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
   }
   if (!options.trace_file.empty()) {
     trace::Header h;
+    // A replay recorded again keeps the replayed trace's version: its calls' data checksums are
+    // that version's.
+    h.version = data_checksum_version_;
     h.tool_version = BSPCHECK_VERSION;
     ProgramIdentity id = identity();
     h.program = std::move(id.program);

@@ -55,6 +55,9 @@ class TracedSchedule {
     if (writer_) writer_->call(rec);
     if (replayer_) replayer_->call(rec);
   }
+  // The format version whose data checksum the run's calls take (trace::checksum): the replayed
+  // trace's, else the one written.
+  std::uint16_t data_checksum_version() const { return data_checksum_version_; }
   // A measurement (Options::measure_work): recorded, never replayed or compared.
   void work(std::uint32_t pid, std::uint64_t ns) {
     if (writer_) writer_->work(pid, ns);
@@ -73,6 +76,7 @@ class TracedSchedule {
   trace::ReplayScheduler* replayer_ = nullptr;  // inside sched_'s chain, when replaying
   trace::GuidedScheduler* guide_ = nullptr;     // inside sched_'s chain, when guided
   CoverageScheduler* coverage_ = nullptr;       // sched_ itself: the outermost wrapper
+  std::uint16_t data_checksum_version_ = trace::kFormatVersion;
 };
 
 }  // namespace bspcheck::rt

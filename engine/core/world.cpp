@@ -198,7 +198,7 @@ void World::traced_call_slow(trace::Call call, long target, long size, const voi
   rec.pid = static_cast<std::uint32_t>(running_);
   rec.target = target;
   rec.size = size;
-  if (data && n) rec.checksum = trace::checksum(data, n);
+  if (data && n) rec.checksum = trace::checksum(data, n, schedule_.data_checksum_version());
   // The work of a superstep is recorded just before the call that ends it (for the process).
   if (work_.on() && (trace::ends_superstep(call) || call == trace::Call::end))
     schedule_.work(rec.pid, work_.take(running_));

@@ -159,7 +159,21 @@ class Crc32c {
     c = words_sse42(c, b, n / 8);
     b += n & ~std::size_t{7};
     auto c32 = static_cast<std::uint32_t>(c);
-    for (n &= 7; n; --n, ++b) c32 = __builtin_ia32_crc32qi(c32, *b);
+    // The last 0-7 bytes in at most three instructions (a put of an int is all tail): the wider
+    // forms take their bytes in little-endian order, as the byte-wise one does one after another.
+    if (n & 4) {
+      std::uint32_t w;
+      std::memcpy(&w, b, 4);
+      c32 = __builtin_ia32_crc32si(c32, w);
+      b += 4;
+    }
+    if (n & 2) {
+      std::uint16_t w;
+      std::memcpy(&w, b, 2);
+      c32 = __builtin_ia32_crc32hi(c32, w);
+      b += 2;
+    }
+    if (n & 1) c32 = __builtin_ia32_crc32qi(c32, *b);
     return c32;
   }
   static std::uint32_t update(std::uint32_t crc, const unsigned char* b, std::size_t n) {

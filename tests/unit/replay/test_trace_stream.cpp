@@ -152,10 +152,11 @@ TEST(EventStream, TheEndChecksumCoversEveryBlock) {
   std::remove(path.c_str());
 }
 
-// Version 2 sums a trace's bytes with CRC-32C, version 1 with FNV-1a; traces of both read back,
-// and each is refused when it names the other version, whose checksum its bytes do not have.
+// Versions 2 and 3 sum a trace's bytes with CRC-32C, version 1 with FNV-1a; traces of every
+// version read back, and each is refused when it names a version whose checksum its bytes do not
+// have.
 TEST(EventStream, EachFormatVersionHasItsChecksum) {
-  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}}) {
+  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{3}}) {
     SCOPED_TRACE("version " + std::to_string(version));
     const std::string path = write_trace("bspcheck-unit-version.trace", 3000, true, version);
     EXPECT_EQ(read_through(path), "");
@@ -180,11 +181,11 @@ TEST(EventStream, EachFormatVersionHasItsChecksum) {
 }
 
 TEST(EventStream, VersionsItCannotReadAreNamed) {
-  const std::string path = write_trace("bspcheck-unit-version3.trace", 10, true);
+  const std::string path = write_trace("bspcheck-unit-version4.trace", 10, true);
   std::vector<std::uint8_t> bytes = file_bytes(path);
-  bytes[8] = 3;
+  bytes[8] = 4;
   write_bytes(path, bytes);
-  EXPECT_NE(read_through(path).find("trace format version 3, this bsp-check reads versions 1 to 2"), std::string::npos)
+  EXPECT_NE(read_through(path).find("trace format version 4, this bsp-check reads versions 1 to 3"), std::string::npos)
       << read_through(path);
   std::remove(path.c_str());
 }
@@ -280,7 +281,7 @@ TEST(EventStream, TheInlinePathsReadWhatNextReads) {
   EXPECT_TRUE(s.complete());  // the checksum over every byte, whichever path read it
   EXPECT_GT(inline_reads, expected.size() / 2);
   std::uint64_t v = 0;
-  EXPECT_FALSE(s.next_small_choice(1, v));  // nothing after the end record is a choice
+  EXPECT_FALSE(s.next_small_choice(1, v));     // nothing after the end record is a choice
   EXPECT_THROW(s.next(e), trace::TraceError);  // it is damage
   std::remove(path.c_str());
 }

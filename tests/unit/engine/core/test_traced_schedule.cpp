@@ -48,7 +48,8 @@ TEST(TracedSchedule, ARecordedRunReplaysItsChoicesWithoutDivergence) {
   o.trace_file = path;
   std::vector<std::uint32_t> recorded;
   {
-    TracedSchedule s(o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
+    TracedSchedule s(
+        o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
     EXPECT_TRUE(s.tracing());
     recorded = play(s, trace::Call::sync);
     EXPECT_GT(s.size().second, 0u) << "calls were written";
@@ -57,7 +58,8 @@ TEST(TracedSchedule, ARecordedRunReplaysItsChoicesWithoutDivergence) {
   r.seed = 7;  // the trace answers, not the seed
   r.replay_file = path;
   std::vector<std::string> divergences;
-  TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+  TracedSchedule replay(
+      r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
   EXPECT_EQ(play(replay, trace::Call::sync), recorded);
   EXPECT_TRUE(divergences.empty());
   std::remove(path.c_str());
@@ -68,21 +70,83 @@ TEST(TracedSchedule, AnotherCallThanTheTraceIsADivergence) {
   bspcheck::Options o;
   o.trace_file = path;
   {
-    TracedSchedule s(o, [](const std::string&) {}, [](const std::string&) {});
+    TracedSchedule s(
+        o, [](const std::string&) {}, [](const std::string&) {});
     play(s, trace::Call::sync);
   }
   bspcheck::Options r;
   r.replay_file = path;
   std::vector<std::string> divergences;
-  TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+  TracedSchedule replay(
+      r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
   play(replay, trace::Call::end);
   ASSERT_FALSE(divergences.empty());
   std::remove(path.c_str());
 }
 
+// A call's data is summed as the trace's format version sums it (FNV-1a up to version 2, CRC-32C
+// from 3): a replay of an older trace checks the data with the older checksum, and a replay
+// recorded again keeps that version, so that its own replay checks the same way.
+TEST(TracedSchedule, AReplayChecksCallDataWithItsTracesChecksum) {
+  const char data[] = "sixteen bytes!!";
+  const std::uint32_t fnv = bspcheck::rt::fnv1a32(data, sizeof data);
+  bspcheck::rt::Crc32c crc;
+  crc.add(data, sizeof data);
+  ASSERT_NE(fnv, crc.value()) << "the two checksums must tell the versions apart";
+  EXPECT_EQ(trace::checksum(data, sizeof data, 2), fnv);
+  EXPECT_EQ(trace::checksum(data, sizeof data, 3), crc.value());
+  EXPECT_EQ(trace::checksum(data, sizeof data), crc.value()) << "version 3 is written";
+  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{3}}) {
+    SCOPED_TRACE("version " + std::to_string(version));
+    const std::string path = temp_path("traced-schedule-version.trace");
+    const std::string again = temp_path("traced-schedule-version-again.trace");
+    {
+      trace::Header h;
+      h.version = version;
+      h.procs = 2;
+      h.strategy = "random";
+      trace::Writer w(path, h);
+      trace::CallRecord put = call(trace::Call::put, 0, 1);
+      put.size = sizeof data;
+      put.checksum = trace::checksum(data, sizeof data, version);
+      w.call(put);
+      w.end();
+    }
+    bspcheck::Options r;
+    r.replay_file = path;
+    r.trace_file = again;
+    std::vector<std::string> divergences;
+    {
+      TracedSchedule replay(
+          r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+      EXPECT_EQ(replay.data_checksum_version(), version);
+      trace::CallRecord put = call(trace::Call::put, 0, 1);
+      put.size = sizeof data;
+      put.checksum = trace::checksum(data, sizeof data, replay.data_checksum_version());
+      replay.call(put);
+    }
+    EXPECT_TRUE(divergences.empty()) << divergences.front();
+    EXPECT_EQ(trace::EventStream::open(again).header().version, version);
+    {  // the other version's checksum of the same data is another call
+      bspcheck::Options wrong;
+      wrong.replay_file = path;
+      TracedSchedule replay(
+          wrong, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+      trace::CallRecord put = call(trace::Call::put, 0, 1);
+      put.size = sizeof data;
+      put.checksum = version < 3 ? crc.value() : fnv;
+      replay.call(put);
+    }
+    EXPECT_EQ(divergences.size(), 1u);
+    std::remove(path.c_str());
+    std::remove(again.c_str());
+  }
+}
+
 TEST(TracedSchedule, WithoutTracesNothingIsTraced) {
   bspcheck::Options o;
-  TracedSchedule s(o, [](const std::string&) {}, [](const std::string&) {});
+  TracedSchedule s(
+      o, [](const std::string&) {}, [](const std::string&) {});
   EXPECT_FALSE(s.tracing());
   EXPECT_EQ(s.size(), std::make_pair(std::uint64_t{0}, std::uint64_t{0}));
 }
@@ -94,7 +158,8 @@ TEST(TracedSchedule, WorkRecordsAreKeptApartFromTheEvents) {
   for (const std::string& path : {with, without}) {
     bspcheck::Options o;
     o.trace_file = path;
-    TracedSchedule s(o, [](const std::string&) {}, [](const std::string&) {});
+    TracedSchedule s(
+        o, [](const std::string&) {}, [](const std::string&) {});
     if (path == with) s.work(1, 1234);  // before any event
     s.call(call(trace::Call::cbsp_send, 0, 1));
     if (path == with) s.work(0, 5678);
@@ -121,7 +186,8 @@ TEST(TracedSchedule, WorkRecordsAreKeptApartFromTheEvents) {
   r.replay_file = with;
   std::vector<std::string> divergences;
   {
-    TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+    TracedSchedule replay(
+        r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
     replay.call(call(trace::Call::cbsp_send, 0, 1));
     replay.call(call(trace::Call::cbsp_nsync, 0, -1));
   }
@@ -151,7 +217,8 @@ TEST(TracedSchedule, EachDifferenceFromTheTraceIsNamed) {
   bspcheck::Options r;
   r.replay_file = path;
   std::vector<std::string> divergences;
-  TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+  TracedSchedule replay(
+      r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
   auto last = [&] { return divergences.empty() ? std::string("(none)") : divergences.back(); };
 
   replay.scheduler().choose(ChoiceKind::queue_order, 3);  // the trace's 4 is out of range
@@ -202,7 +269,8 @@ TEST(TracedSchedule, ShufflesReplayAsRecorded) {
   o.trace_file = path;
   std::vector<std::vector<std::uint32_t>> recorded;
   {
-    TracedSchedule s(o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
+    TracedSchedule s(
+        o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
     recorded = play_shuffles(s, ChoiceKind::write_order);
   }
   bspcheck::Options r;
@@ -210,12 +278,14 @@ TEST(TracedSchedule, ShufflesReplayAsRecorded) {
   r.procs = 2;
   r.replay_file = path;
   {
-    TracedSchedule replay(r, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
+    TracedSchedule replay(
+        r, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
     EXPECT_EQ(play_shuffles(replay, ChoiceKind::write_order), recorded);
   }
   std::vector<std::string> divergences;
   {
-    TracedSchedule replay(r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
+    TracedSchedule replay(
+        r, [&](const std::string& what) { divergences.push_back(what); }, [](const std::string&) {});
     play_shuffles(replay, ChoiceKind::queue_order);
   }
   ASSERT_FALSE(divergences.empty());
@@ -234,7 +304,8 @@ TEST(TracedSchedule, AShuffleDrawOutOfItsRangeIsADivergence) {
   o.trace_file = path;
   std::vector<std::uint32_t> big(200);
   {
-    TracedSchedule s(o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
+    TracedSchedule s(
+        o, [](const std::string& what) { FAIL() << what; }, [](const std::string&) {});
     for (std::uint32_t i = 0; i < big.size(); ++i) big[i] = i;
     s.scheduler().shuffle(big, ChoiceKind::write_order);
   }
@@ -248,7 +319,8 @@ TEST(TracedSchedule, AShuffleDrawOutOfItsRangeIsADivergence) {
   };
   std::string divergence;
   try {
-    TracedSchedule replay(r, [](const std::string& what) { throw Diverged{what}; }, [](const std::string&) {});
+    TracedSchedule replay(
+        r, [](const std::string& what) { throw Diverged{what}; }, [](const std::string&) {});
     std::vector<std::uint32_t> two{0, 1};
     replay.scheduler().shuffle(two, ChoiceKind::write_order);
   } catch (const Diverged& d) {

@@ -54,11 +54,15 @@ TEST(Hash, LegacyBasisOfPersistedHashesIsPinned) {
   EXPECT_EQ(foobar.value(), 0x88fad7c0a8ff07f2ull);
 }
 
-// The trace format's checksums are FNV-1a, 32 bits (docs/trace-format.md).
-TEST(Hash, TraceChecksumIsFnv1a32) {
+// A call's data checksum (docs/trace-format.md): FNV-1a, 32 bits, in format versions 1 and 2,
+// CRC-32C from version 3, the version written ("123456789" is CRC-32C's check value).
+TEST(Hash, TraceDataChecksumIsFnv1a32ThenCrc32c) {
   const std::string payload = "a payload of a put";
-  EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size()), fnv32(payload));
-  EXPECT_EQ(bspcheck::trace::checksum("foobar", 6), 0xbf9cf968u);
+  EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size(), 2), fnv32(payload));
+  EXPECT_EQ(bspcheck::trace::checksum("foobar", 6, 1), 0xbf9cf968u);
+  EXPECT_EQ(bspcheck::trace::checksum("foobar", 6, 2), 0xbf9cf968u);
+  EXPECT_EQ(bspcheck::trace::checksum("123456789", 9, 3), 0xE3069283u);
+  EXPECT_EQ(bspcheck::trace::checksum("123456789", 9), 0xE3069283u);
 }
 
 // CRC-32C against its check value and the test vectors of RFC 3720 (iSCSI), B.4.
@@ -100,7 +104,8 @@ TEST(Hash, Crc32cIsTheSameFedInPieces) {
   reference = ~reference;
   for (std::size_t piece : {1, 3, 7, 8, 9, 64, 333, 1000, 12287, 12288, 12289, 24583, 65536, 100000}) {
     bspcheck::rt::Crc32c c;
-    for (std::size_t at = 0; at < bytes.size(); at += piece) c.add(bytes.data() + at, std::min(piece, bytes.size() - at));
+    for (std::size_t at = 0; at < bytes.size(); at += piece)
+      c.add(bytes.data() + at, std::min(piece, bytes.size() - at));
     EXPECT_EQ(c.value(), reference) << "pieces of " << piece;
   }
 }
