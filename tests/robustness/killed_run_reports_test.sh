@@ -50,8 +50,13 @@ for sig in KILL TERM; do
     grep -q 'warning\[put-collision\]' "$work/w.out" && break
     sleep 0.05
   done
-  # The program itself (its command line starts with its path), not the driver.
-  run="$(pgrep -f -- "^$work/warning_then_spin")"
+  # The program itself (its command line starts with its path), not the driver; and the session's
+  # own run, whose options record into the session's trace, not the determinism check's twin
+  # beside it (tools/across_runs/check_run_beside.hpp), which spins on and must be ended by the driver.
+  run=""
+  for pid in $(pgrep -f -- "^$work/warning_then_spin"); do
+    tr '\0' '\n' <"/proc/$pid/environ" 2>/dev/null | grep -q '^BSPCHECK_OPTIONS=.*bsp-check-single' && run="$pid"
+  done
   if grep -q 'warning\[put-collision\]' "$work/w.out" && [ -n "$run" ]; then
     kill -"$sig" "$run"
   else

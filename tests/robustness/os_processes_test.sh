@@ -115,7 +115,8 @@ fi
 # directory is its run's own (docs/semantics.md, "What a run sees of the machine").
 pid_file="$(mktemp /dev/shm/bsp-check-pid.XXXXXX)"
 rm -f "$pid_file"
-timeout 120 "$b" run -p 2 --seed 1 "$work/waits_for_a_signal" "$pid_file" >"$work/signalled.out" 2>&1 </dev/null &
+# -j 1: the run alone, as its determinism check's twin beside it would write the pid file too.
+timeout 120 "$b" run -p 2 --seed 1 -j 1 "$work/waits_for_a_signal" "$pid_file" >"$work/signalled.out" 2>&1 </dev/null &
 driver=$!
 for _ in $(seq 100); do [ -s "$pid_file" ] && break; sleep 0.1; done
 if [ -s "$pid_file" ]; then

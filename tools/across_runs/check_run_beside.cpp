@@ -1,6 +1,7 @@
 #include "tools/across_runs/check_run_beside.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -48,8 +49,19 @@ std::unique_ptr<CheckRunBeside> CheckRunBeside::start(const RunConfig& c, const 
   // its own files or ends before the program's code runs, and the check then runs after the run.
   beside->config_.file_view_required = true;
   CheckRunBeside* b = beside.get();
+  beside->config_.on_child_started = [b](pid_t pid, bool own_group) {
+    const std::lock_guard<std::mutex> lock(b->child_mutex_);
+    b->child_ = own_group ? -pid : pid;
+    if (b->cancelled_) kill(b->child_, SIGKILL);  // cancelled before it started
+  };
   beside->runner_ = std::thread([b, program, p, seed, &in] {
     b->outcome_ = run_once(b->config_, program, p, seed, in, false);
+    {
+      // Reaped: its pid may be another process's from now on (a cancel between the two kills
+      // nothing worse than a group that is gone).
+      const std::lock_guard<std::mutex> lock(b->child_mutex_);
+      b->child_ = 0;
+    }
     b->ran_ = !(b->outcome_.exit_status == rt::kFileViewRefusedStatus && !b->outcome_.reported);
   });
   return beside;
@@ -60,7 +72,15 @@ const RunOutcome* CheckRunBeside::outcome() {
   return ran_ ? &outcome_ : nullptr;
 }
 
+void CheckRunBeside::cancel() {
+  const std::lock_guard<std::mutex> lock(child_mutex_);
+  if (cancelled_ || !runner_.joinable()) return;  // once, and not after its outcome was taken
+  cancelled_ = true;
+  if (child_ != 0) kill(child_, SIGKILL);
+}
+
 CheckRunBeside::~CheckRunBeside() {
+  cancel();
   if (runner_.joinable()) runner_.join();
   std::remove(trace_.c_str());
   std::error_code ignored;

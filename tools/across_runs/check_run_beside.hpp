@@ -11,8 +11,11 @@
 // starts and the check runs after the run, in its place (tools/across_runs/determinism_check.cpp).
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -37,7 +40,10 @@ class CheckRunBeside {
   // outcome() has nothing.
   static std::unique_ptr<CheckRunBeside> start(const RunConfig& c, const std::string& program, int p,
                                                std::uint64_t seed, StdinFeed& in, const std::string& own_trace);
-  ~CheckRunBeside();  // waits for the run, then removes its trace and its files
+  // Ends the run now (its outcome is not wanted: the run it checks was stopped from outside, or
+  // will not be checked), whether it has started yet or not.
+  void cancel();
+  ~CheckRunBeside();  // cancels the run unless its outcome was taken, then removes its trace and files
   CheckRunBeside(const CheckRunBeside&) = delete;
   CheckRunBeside& operator=(const CheckRunBeside&) = delete;
 
@@ -54,6 +60,9 @@ class CheckRunBeside {
   std::string trace_, files_;
   RunOutcome outcome_;
   bool ran_ = false;
+  std::mutex child_mutex_;  // the run's child and whether it was cancelled, set from two threads
+  pid_t child_ = 0;         // negative: the child's process group
+  bool cancelled_ = false;
   std::thread runner_;
 };
 

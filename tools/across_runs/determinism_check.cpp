@@ -378,7 +378,8 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     ra = run_once(again, path, p, seed, in, false);
   }
   const RunOutcome& a = first ? first->outcome : ra;
-  if (stopped_from_outside(a)) {  // nothing to compare it with: no second run
+  if (stopped_from_outside(a)) {   // nothing to compare it with: no second run
+    if (beside) beside->cancel();  // and none beside it, which may be waiting for what stopped this one
     for (const std::string& t : temporary) std::remove(t.c_str());
     return std::nullopt;
   }

@@ -278,6 +278,7 @@ RunOutcome run_once(const RunConfig& c, const std::string& path, int p, std::uin
   r.os_pid = static_cast<long>(child);
   if (own_group) setpgid(child, child);  // also here: whichever of the two runs first
   const WatchedChild watched(child, own_group);
+  if (c.on_child_started) c.on_child_started(child, own_group);
   launching.unlock();
 
   // Wait, with a hard limit a little beyond the runtime's own timeout (which reports details).
