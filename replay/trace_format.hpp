@@ -135,12 +135,15 @@ struct TraceError : std::runtime_error {
 };
 
 // The checksum of a call's data (the bytes a put or send carries) in a trace of format `version`:
-// 32 bits are enough to notice a different payload. CRC-32C from version 3, eight bytes per
-// instruction in three lanes: FNV-1a, a multiply per byte in one chain, took 1.3 ms for a 1 MiB
-// put, several times the put itself, in every recorded or replayed run and in the MPI back end's
-// records. Inline: it is taken at every such call, of a replayed trace in its own version.
+// 32 bits are enough to notice a different payload. FNV-1a in versions 1 and 2; from version 3,
+// CRC-32C from 16 bytes on (eight bytes per instruction, in three lanes for long data: FNV-1a, a
+// multiply per byte in one chain, took 2 ms for a 1 MiB put, several times the put itself) and
+// FNV-1a below (an int or a double: a few inline multiplies cost less than the call into the
+// CRC's SSE4.2 code; bench/bench_data_checksum.cpp). Inline: it is taken at every such call, of a
+// replayed trace in that trace's version.
 inline std::uint32_t checksum(const void* p, std::size_t n, std::uint16_t version = kFormatVersion) {
-  if (version < 3) return rt::fnv1a32(p, n);
+  constexpr std::size_t kCrcFrom = 16;
+  if (version < 3 || n < kCrcFrom) return rt::fnv1a32(p, n);
   rt::Crc32c crc;
   crc.add(p, n);
   return crc.value();

@@ -54,15 +54,24 @@ TEST(Hash, LegacyBasisOfPersistedHashesIsPinned) {
   EXPECT_EQ(foobar.value(), 0x88fad7c0a8ff07f2ull);
 }
 
-// A call's data checksum (docs/trace-format.md): FNV-1a, 32 bits, in format versions 1 and 2,
-// CRC-32C from version 3, the version written ("123456789" is CRC-32C's check value).
+// A call's data checksum (docs/trace-format.md): FNV-1a, 32 bits, in format versions 1 and 2;
+// from version 3, the version written, CRC-32C of 16 bytes or more and FNV-1a of fewer.
 TEST(Hash, TraceDataChecksumIsFnv1a32ThenCrc32c) {
-  const std::string payload = "a payload of a put";
+  const std::string payload = "a payload of a put";  // 18 bytes
+  auto crc = [](const std::string& s) {
+    bspcheck::rt::Crc32c c;
+    c.add(s.data(), s.size());
+    return c.value();
+  };
   EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size(), 2), fnv32(payload));
+  EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size(), 3), crc(payload));
+  EXPECT_EQ(bspcheck::trace::checksum(payload.data(), payload.size()), crc(payload));
   EXPECT_EQ(bspcheck::trace::checksum("foobar", 6, 1), 0xbf9cf968u);
   EXPECT_EQ(bspcheck::trace::checksum("foobar", 6, 2), 0xbf9cf968u);
-  EXPECT_EQ(bspcheck::trace::checksum("123456789", 9, 3), 0xE3069283u);
-  EXPECT_EQ(bspcheck::trace::checksum("123456789", 9), 0xE3069283u);
+  EXPECT_EQ(bspcheck::trace::checksum("foobar", 6, 3), 0xbf9cf968u) << "below 16 bytes: FNV-1a";
+  const std::string sixteen = "0123456789abcdef", fifteen = sixteen.substr(0, 15);
+  EXPECT_EQ(bspcheck::trace::checksum(sixteen.data(), 16, 3), crc(sixteen));
+  EXPECT_EQ(bspcheck::trace::checksum(fifteen.data(), 15, 3), fnv32(fifteen));
 }
 
 // CRC-32C against its check value and the test vectors of RFC 3720 (iSCSI), B.4.
