@@ -13,12 +13,18 @@ printf 'BSPTRACE' >"$work/signature-only.trace"
 "$b" run -p 2 --seed 1 --trace "$work/good.trace" "$work/first_line" >/dev/null 2>&1 </dev/null ||
   { echo "FAIL: could not record a trace"; fail=1; }
 head -c 20 "$work/good.trace" >"$work/truncated.trace"
+# One byte changed past the header: replay checks a sealed trace by its end record's checksum
+# (tools/commands/replay_command.cpp) and must refuse it before running anything.
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[len(b) * 2 // 3] ^= 0x40; open(sys.argv[2], "wb").write(b)' \
+  "$work/good.trace" "$work/damaged.trace"
+expect 0 "" -- "$b" replay "$work/good.trace"
 for cmd in replay shrink show; do
   expect 2 "^bsp-check: error: $work: is a directory, not a trace"                 -- "$b" $cmd "$work"
   expect 2 "^bsp-check: error: /dev/zero: not a bsp-check trace"                  -- "$b" $cmd /dev/zero
   expect 2 "^bsp-check: error: $work/garbage.trace: not a bsp-check trace"        -- "$b" $cmd "$work/garbage.trace"
   expect 2 "^bsp-check: error: $work/signature-only.trace: truncated"             -- "$b" $cmd "$work/signature-only.trace"
   expect 2 "^bsp-check: error: $work/truncated.trace: "                           -- "$b" $cmd "$work/truncated.trace"
+  expect 2 "^bsp-check: error: $work/damaged.trace: (corrupted|truncated)"         -- "$b" $cmd "$work/damaged.trace"
   expect 2 "^bsp-check: error: $work/none.trace: cannot read the trace"           -- "$b" $cmd "$work/none.trace"
 done
 # Bounded memory: an endless stream after a valid signature is cut off, not read to the end
