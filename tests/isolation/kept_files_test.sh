@@ -141,6 +141,11 @@ else
   out="$("$BSPCHECK" run -p 3 --seed "$pair" --seeds 4 --shard 1/2 "$work/late_writer" 2>&1)"; status=$?
   [ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*under seeds $pair and $((pair + 1)) (p = 3)" <<<"$out" ||
     bad "shard 1/2 of seeds $pair to $((pair + 3)): the files are not compared with seed $pair's (status $status)" "$out"
+  # A shard of one run too: it is compared, not shown live as a single run of its own is.
+  out="$("$BSPCHECK" run -p 3 --seed "$pair" --seeds 2 --shard 1/2 "$work/late_writer" 2>&1)"; status=$?
+  [ "$status" = 1 ] && grep -q "error\[schedule-divergence\].*under seeds $pair and $((pair + 1)) (p = 3)" <<<"$out" ||
+    bad "shard 1/2 of seeds $pair and $((pair + 1)), one run: its files are not compared with seed $pair's (status $status)" "$out"
+  [ ! -e first.txt ] || bad "a shard of one run copied its files back into the working directory"
 fi
 fresh
 out="$("$BSPCHECK" run -p 2 --seed 5 "$work/clock_file" 2>&1)"

@@ -58,6 +58,27 @@ check(len(cases) == len(whole["runs"]), f"JUnit has {len(cases)} test cases")
 sys.exit(bad)
 PY
 grep -q "first failure p=" "$work/merge.err" || say "merge does not name the first failure: $(cat "$work/merge.err")"
+
+# As many shards as runs: each shard's one run is compared with the session's reference run, as
+# a shard of many runs is (a single run of its own is not compared with anything), so the merge
+# of the 14 is still the unsharded session, schedule-divergence included.
+n=14
+for i in $(seq 0 $((n - 1))); do
+  "$b" run -q -p 2,3 --seeds 7 --keep-going --shard "$i/$n" --json "$work/one$i.json" "$prog" >/dev/null 2>&1
+  [ $? -le 1 ] || say "shard $i/$n exited $?"
+done
+"$b" merge --json "$work/ones.json" "$work"/one*.json 2>/dev/null
+python3 - "$work" <<'PY' || fail=1
+import json, sys
+work = sys.argv[1]
+whole, ones = json.load(open(f"{work}/all.json")), json.load(open(f"{work}/ones.json"))
+key = lambda r: (r["procs"], r["seed"])
+strip = lambda runs: sorted(({k: v for k, v in r.items() if k != "seconds"} for r in runs), key=key)
+if strip(ones["runs"]) != strip(whole["runs"]):
+    differ = [(a, b) for a, b in zip(strip(ones["runs"]), strip(whole["runs"])) if a != b][:1]
+    print("FAIL: one-run shards merged differ from the unsharded session:", differ)
+    sys.exit(1)
+PY
 # stats of the shards, in any order, is the stats of the unsharded session: the same counts, and
 # the same first failing runs listed (they followed the order of the inputs).
 "$b" stats --json "$work/all.json" >"$work/stats.all" 2>&1 || say "stats of the session exited $?"

@@ -207,7 +207,9 @@ std::optional<int> RunSession::plan() {
 
   shard_ = Shard{c_.shard_index, c_.shard_count};
   total_ = shard_.size(c_.procs.size() * c_.seeds);
-  stream_ = total_ == 1;
+  // A single run shows its output live; not a shard's one run, which is compared with the
+  // session's reference run (reference_run) as any shard's runs are.
+  stream_ = total_ == 1 && shard_.count == 1;
   progress_ = !c_.quiet && !stream_ && isatty(STDERR_FILENO);
   stdin_feed_.emplace();
   // A streamed stdin (a pipe) is a pipe of each run's own: runs are started anew then.
