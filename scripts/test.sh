@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite twice: a plain build (warnings as errors) and
-# an ASan+UBSan build of the runtime, examples and tests. The sanitizer build's sweeps take fewer
+# an ASan+UBSan build of the runtime, examples and tests; in between, the MPI back end's tests
+# once more against Open MPI (the builds use MPICH). The sanitizer build's sweeps take fewer
 # seeds per process count (memory errors show in any run; the plain build runs the full sweeps).
 # At the end: which listed tests needed their retry, and where the time went (per phase, and per
 # CTest label in each build).
@@ -42,6 +43,10 @@ grep -q '^hardware watchpoints: ' <<<"$version" ||
 bash "$root/scripts/ctest_retry.sh" "$root/build" -j"$jobs" --timeout 900 --output-on-failure | tee "$logs/plain"
 phase_done "plain tests"
 
+echo "== Open MPI: the MPI back end's tests"
+bash "$root/scripts/test_openmpi.sh" "$root/build-openmpi" -DBSPCHECK_WERROR=ON | tee "$logs/openmpi"
+phase_done "Open MPI build, tests"
+
 echo "== ASan+UBSan build"
 bash "$root/scripts/build.sh" "$root/build-asan" -DBSPCHECK_WERROR=ON -DBSPCHECK_SANITIZE=address,undefined \
   -DBSPCHECK_BUILD_BENCH=OFF \
@@ -58,5 +63,7 @@ printf '  %s\n' "${phases[@]}"
 printf '  %-22s %6d s\n' "total" $((SECONDS - start))
 echo "time per label, plain build (CTest: the tests' own times added up, not wall time):"
 label_times "$logs/plain" | sed 's/^/  /'
+echo "time per label, Open MPI build:"
+label_times "$logs/openmpi" | sed 's/^/  /'
 echo "time per label, ASan+UBSan build:"
 label_times "$logs/asan" | sed 's/^/  /'

@@ -65,8 +65,9 @@ def mpiexec(a, p, program, args=()):
     return [a.mpiexec, "-n", str(p), program] + list(args)
 
 
-# MPICH's hydra ends the job when a rank dies, and (MPIEXEC_TIMEOUT) when it runs too long: no
-# rank outlives a hang.
+# MPICH's hydra and Open MPI's mpirun end the job when a rank dies, and (MPIEXEC_TIMEOUT) when it
+# runs too long: no rank outlives a hang. (Open MPI's permission to oversubscribe and to run as
+# root comes from the test's environment: tests/mpi/CMakeLists.txt.)
 MPI_ENV = {"MPIEXEC_TIMEOUT": str(TIMEOUT - 10)}
 
 
