@@ -3,12 +3,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 #include <utility>
 
 #include "checker/finding_codec.hpp"
@@ -17,6 +19,7 @@
 #include "tools/cli/cli_parse.hpp"
 #include "tools/cli/option_checks.hpp"
 #include "tools/reports/reports.hpp"
+#include "tools/reports/merge_input.hpp"
 #include "tools/reports/run_report_file.hpp"
 
 namespace bspcheck::cli {
@@ -29,46 +32,121 @@ nlohmann::json shards_of(const nlohmann::json& report) {
   return {{report.value("shard", std::string("0/1")), report.value("planned", std::uint64_t{0})}};
 }
 
+// A run's key: (p, seed, n), n 0 for a run of a session and, for a run made from a run report, a
+// number of its own (its "run_report"), so that no two jobs are taken for one run.
+using RunKey = std::tuple<int, std::uint64_t, std::uint64_t>;
+
 // What the shards' reports hold together: every run once, the shards, and what they must agree on.
 struct MergedReports {
-  std::map<std::pair<int, std::uint64_t>, nlohmann::json> runs;  // (p, seed) -> run, sorted
-  // (p, seed) -> the folder its session ran in, which its relative file names are relative to
-  std::map<std::pair<int, std::uint64_t>, std::string> directories;
+  std::map<RunKey, nlohmann::json> runs;  // sorted by key
+  // key -> the folder its session ran in, which its relative file names are relative to
+  std::map<RunKey, std::string> directories;
   std::set<std::string> all_directories;  // the merged report's "directory" when there is one
   nlohmann::json shards = nlohmann::json::object();
-  nlohmann::json first;  // program, args and options: every input must agree on them
+  nlohmann::json first;    // program, args and options: every session report must agree on them
+  std::string first_path;  // the session report they come from
   rt::CoverageMap coverage;
   bool interrupted = false;
+  std::vector<ProgramRun> program_runs;  // the inputs that were run reports, in their order
+  std::set<std::string> unchecked;       // what their runs could not check
 };
 
-// Reads the reports into m; false (the error printed) when one cannot be read or is another session's.
+// Adds a session report's runs to m; false (the error printed) when it is another session's.
+bool add_session(const std::string& path, const nlohmann::json& report, MergedReports& m) {
+  auto& [runs, directories, all_directories, shards, first, first_path, coverage, interrupted, program_runs,
+         unchecked] = m;
+  const nlohmann::json session = {{"program", report["program"]},
+                                  {"args", report.value("args", nlohmann::json::array())},
+                                  {"options", report.value("options", nlohmann::json::object())}};
+  if (first.is_null()) {
+    first = session;
+    first_path = path;
+  } else if (session != first) {
+    std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than " << first_path
+              << ": reports of different sessions cannot be merged\n";
+    return false;
+  }
+  add_coverage(coverage, report);                       // the union of the shards' tuples is the whole session's
+  const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
+  for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
+  interrupted = interrupted || report.value("interrupted", false);
+  const std::string directory =
+      report.contains("directory") && report["directory"].is_string() ? report["directory"].get<std::string>() : "";
+  all_directories.insert(directory);
+  for (const auto& run : report["runs"]) {
+    if (!run.is_object()) continue;
+    const RunKey key{run.value("procs", 0), run.value("seed", std::uint64_t{0}),
+                     run.value("run_report", std::uint64_t{0})};
+    if (runs.try_emplace(key, run).second) directories[key] = directory;
+  }
+  return true;
+}
+
+// Adds the runs of the run reports, each under a number of its own: after the numbers the
+// session reports' runs have (a merged report merged again keeps its runs of run reports apart).
+void add_program_runs(MergedReports& m) {
+  std::uint64_t n = 0;
+  for (const auto& [key, run] : m.runs) n = std::max(n, std::get<2>(key));
+  for (const ProgramRun& r : m.program_runs) {
+    nlohmann::json run = run_record_to_json(r.record);
+    run["run_report"] = ++n;
+    const RunKey key{r.record.p, r.record.seed, n};
+    m.runs.emplace(key, std::move(run));
+    m.directories[key] = "";  // the folder the program ran in is not known: its file names are kept
+    for (const CoverageTuple& t : r.coverage) m.coverage.add(t);
+    m.unchecked.insert(r.unchecked.begin(), r.unchecked.end());
+  }
+  if (m.first.is_null()) {  // no session report: the first run report names the program
+    const ProgramRun* r = m.program_runs.empty() ? nullptr : &m.program_runs.front();
+    m.first = {{"program", r ? r->program : std::string()},
+               {"args", r ? nlohmann::json(r->args) : nlohmann::json::array()},
+               {"options", nlohmann::json::object()}};
+  }
+}
+
+// Reads the inputs into m; false (the error printed) when one cannot be read or is another session's.
 bool read_shards(const std::vector<std::string>& inputs, MergedReports& m) {
-  auto& [runs, directories, all_directories, shards, first, coverage, interrupted] = m;
-  const bool read = for_each_report(inputs, [&](const std::string& path, const nlohmann::json& report) {
-    const nlohmann::json session = {{"program", report["program"]},
-                                    {"args", report.value("args", nlohmann::json::array())},
-                                    {"options", report.value("options", nlohmann::json::object())}};
-    if (first.is_null()) first = session;
-    else if (session != first) {
-      std::cerr << "bsp-check: error: " << path << ": another program, arguments or checker options than "
-                << inputs.front() << ": reports of different sessions cannot be merged\n";
+  for (const std::string& path : inputs) {
+    std::string error;
+    std::optional<MergeInput> input = read_merge_input(path, error);
+    if (!input) {
+      std::cerr << "bsp-check: error: " << error << "\n";
       return false;
     }
-    add_coverage(coverage, report);                       // the union of the shards' tuples is the whole session's
-    const nlohmann::json its_shards = shards_of(report);  // (items() of a temporary would dangle)
-    for (const auto& [shard, planned] : its_shards.items()) shards[shard] = planned;
-    interrupted = interrupted || report.value("interrupted", false);
-    const std::string directory =
-        report.contains("directory") && report["directory"].is_string() ? report["directory"].get<std::string>() : "";
-    all_directories.insert(directory);
-    for (const auto& run : report["runs"]) {
-      if (!run.is_object()) continue;
-      const std::pair<int, std::uint64_t> key{run.value("procs", 0), run.value("seed", std::uint64_t{0})};
-      if (runs.try_emplace(key, run).second) directories[key] = directory;
-    }
-    return true;
-  });
-  return read;
+    if (input->run) m.program_runs.push_back(std::move(*input->run));
+    else if (!add_session(path, input->session, m)) return false;
+  }
+  add_program_runs(m);
+  return true;
+}
+
+// The summary's "(2 shards)", "(2 shards, 1 run report)", "(3 run reports)".
+std::string inputs_said(std::size_t shards, std::size_t run_reports) {
+  const auto counted = [](std::size_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  std::string said;
+  if (shards > 0 || run_reports == 0) said = counted(shards, "shard");
+  if (run_reports > 0) said += (said.empty() ? "" : ", ") + counted(run_reports, "run report");
+  return "(" + said + ")";
+}
+
+// The session the SARIF and JUnit reports name: the merged reports' program and arguments.
+SessionInfo merged_session(const MergedReports& m, const std::vector<std::string>& args, const char* version,
+                           const std::string& source_root) {
+  SessionInfo session;
+  session.program = m.first["program"].get<std::string>();
+  for (const auto& a : m.first["args"])  // an array (read_report)
+    if (a.is_string()) session.args.push_back(a.get<std::string>());
+  session.command_line = "bsp-check merge";
+  for (const std::string& a : std::vector<std::string>(args.begin() + 1, args.end())) session.command_line += " " + a;
+  session.version = version;
+  session.source_root = source_root;
+  const nlohmann::json& options = m.first["options"];
+  session.werror = options.contains("werror") && options["werror"].is_boolean() && options["werror"].get<bool>();
+  if (m.interrupted) session.interrupted_by = "a signal (in one of the merged sessions)";
+  session.unchecked.assign(m.unchecked.begin(), m.unchecked.end());
+  return session;
 }
 
 }  // namespace
@@ -77,7 +155,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   CLI::App app{
       "bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
       "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
-      "the order of the inputs does not matter. Exit status: 1 when a merged run failed.\n"
+      "the order of the inputs does not matter. An input may also be the run report a program writes\n"
+      "itself (BSPCHECK_OPTIONS=report=PATH, e.g. an MPI job's): each is one run of its own.\n"
+      "Exit status: 1 when a merged run failed.\n"
       "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] [--source-root DIR] REPORT.json...",
       "bsp-check merge"};
   std::string json_file, sarif_file, junit_file, source_root;
@@ -94,7 +174,7 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("--source-root", source_root, "SARIF file names are relative to DIR (default: the working directory)")
       ->check(CLI::ExistingDirectory)
       ->type_name("DIR");
-  app.add_option("REPORT", inputs, "the --json reports to merge")->required();
+  app.add_option("REPORT", inputs, "the --json reports and run reports to merge")->required();
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 
   ReportFiles reports;
@@ -102,22 +182,22 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
 
   MergedReports m;
   if (!read_shards(inputs, m)) return 2;
-  auto& [runs, directories, all_directories, shards, first, coverage, interrupted] = m;
 
   nlohmann::json merged_runs = nlohmann::json::array();
   std::vector<RunRecord> records;
   std::uint64_t failed = 0, planned = 0;
   const nlohmann::json* first_failure = nullptr;
-  for (const auto& [key, run] : runs) {
+  for (const auto& [key, run] : m.runs) {
     merged_runs.push_back(run);
     records.push_back(record_of(run));
-    resolve_relative_files(records.back(), directories[key]);
+    resolve_relative_files(records.back(), m.directories[key]);
     if (!records.back().passed) {
       ++failed;
       if (!first_failure) first_failure = &run;
     }
+    if (std::get<2>(key) != 0) ++planned;  // a run report is one planned run
   }
-  for (const auto& [shard, n] : shards.items()) planned += n.is_number_unsigned() ? n.get<std::uint64_t>() : 0;
+  for (const auto& [shard, n] : m.shards.items()) planned += n.is_number_unsigned() ? n.get<std::uint64_t>() : 0;
 
   const auto dump = [](const nlohmann::json& j) {
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -125,40 +205,33 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
   if (reports.json) {
     nlohmann::json j = {{"format", "bsp-check-runs"},
                         {"version", 1},
-                        {"program", first["program"]},
-                        {"args", first["args"]},
-                        {"options", first["options"]},
+                        {"program", m.first["program"]},
+                        {"args", m.first["args"]},
+                        {"options", m.first["options"]},
                         {"runs", merged_runs},
-                        {"coverage", coverage_json(coverage)},
-                        {"total", runs.size()},
+                        {"coverage", coverage_json(m.coverage)},
+                        {"total", m.runs.size()},
                         {"failed", failed},
                         {"planned", planned},
-                        {"shards", shards},
-                        {"interrupted", interrupted}};
+                        {"shards", m.shards},
+                        {"interrupted", m.interrupted}};
     // The runs keep their file names as written: relative to the one folder they all ran in.
-    if (all_directories.size() == 1 && !all_directories.begin()->empty()) j["directory"] = *all_directories.begin();
+    if (m.all_directories.size() == 1 && !m.all_directories.begin()->empty())
+      j["directory"] = *m.all_directories.begin();
     if (!ReportFiles::commit(reports.json, dump(j) + "\n")) return 2;
   }
-  SessionInfo session;
-  session.program = first["program"].get<std::string>();
-  for (const auto& a : first["args"])  // an array (read_report)
-    if (a.is_string()) session.args.push_back(a.get<std::string>());
-  session.command_line = "bsp-check merge";
-  for (const std::string& a : std::vector<std::string>(args.begin() + 1, args.end())) session.command_line += " " + a;
-  session.version = version;
-  session.source_root = source_root;
-  session.werror = first["options"].contains("werror") && first["options"]["werror"].is_boolean() &&
-                   first["options"]["werror"].get<bool>();
+  SessionInfo session = merged_session(m, args, version, source_root);
   for (const RunRecord& r : records) session.seconds += r.seconds;
-  if (interrupted) session.interrupted_by = "a signal (in one of the merged sessions)";
   if (reports.sarif && !ReportFiles::commit(reports.sarif, dump(sarif_log(session, records)) + "\n")) return 2;
   if (reports.junit && !ReportFiles::commit(reports.junit, junit_xml(session, records))) return 2;
-  std::cerr << "bsp-check: merged " << inputs.size() << " report" << (inputs.size() == 1 ? "" : "s") << " ("
-            << shards.size() << " shard" << (shards.size() == 1 ? "" : "s") << "): " << runs.size() << " of " << planned
+  std::cerr << "bsp-check: merged " << inputs.size() << " report" << (inputs.size() == 1 ? "" : "s") << " "
+            << inputs_said(m.shards.size(), m.program_runs.size()) << ": " << m.runs.size() << " of " << planned
             << " planned runs, " << failed << " failed";
-  if (first_failure)
-    std::cerr << "; first failure p=" << (*first_failure)["procs"] << " seed=" << (*first_failure)["seed"]
-              << "\n  reproduce: " << record_of(*first_failure).repro;
+  if (first_failure) {
+    std::cerr << "; first failure p=" << (*first_failure)["procs"] << " seed=" << (*first_failure)["seed"];
+    if (const std::string repro = record_of(*first_failure).repro; !repro.empty())
+      std::cerr << "\n  reproduce: " << repro;
+  }
   std::cerr << "\n";
   return failed ? 1 : 0;
 }

@@ -11,7 +11,7 @@ namespace bspcheck::cli {
 // Reports are read with bounded memory: a JSON report of a very long session is far below this.
 constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
 
-std::optional<nlohmann::json> read_report(const std::string& path, std::string& error) {
+std::optional<nlohmann::json> read_json_object(const std::string& path, const std::string& what, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
@@ -24,7 +24,7 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
     // A report is a JSON object: anything else (a trace, /dev/zero, a binary) is refused at its
     // first bytes, not after reading a gigabyte of it.
     if (const std::size_t first = text.find_first_not_of(" \t\r\n"); first != std::string::npos && text[first] != '{') {
-      error = path + ": not a bsp-check --json report (format bsp-check-runs)";
+      error = path + ": " + what;
       return std::nullopt;
     }
     if (text.size() > kMaxReportBytes) {
@@ -33,13 +33,21 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
     }
   }
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    error = path + ": " + what;
+    return std::nullopt;
+  }
+  return j;
+}
+
+bool is_session_report(const nlohmann::json& j) {
   // Every field merge reads, of the type it reads: a hand-edited or foreign file is refused here,
   // never half-read.
   const auto is = [&](const nlohmann::json& o, const char* key, auto check) {
     return o.is_object() && o.contains(key) && check(o[key]);
   };
   bool ok =
-      !j.is_discarded() && j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
+      j.is_object() && j.value("format", nlohmann::json()) == "bsp-check-runs" &&
       is(j, "runs", [](const auto& v) { return v.is_array(); }) &&
       is(j, "program", [](const auto& v) { return v.is_string(); }) && (!j.contains("args") || j["args"].is_array()) &&
       (!j.contains("options") || j["options"].is_object()) && (!j.contains("shards") || j["shards"].is_object()) &&
@@ -50,9 +58,16 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
       ok = ok && run.is_object() && is(run, "procs", [](const auto& v) { return v.is_number_integer(); }) &&
            is(run, "seed", [](const auto& v) { return v.is_number_unsigned(); }) &&
            is(run, "passed", [](const auto& v) { return v.is_boolean(); }) &&
-           (!run.contains("findings") || run["findings"].is_array());
-  if (!ok) {
-    error = path + ": not a bsp-check --json report (format bsp-check-runs)";
+           (!run.contains("findings") || run["findings"].is_array()) &&
+           (!run.contains("run_report") || run["run_report"].is_number_unsigned());
+  return ok;
+}
+
+std::optional<nlohmann::json> read_report(const std::string& path, std::string& error) {
+  const std::string what = "not a bsp-check --json report (format bsp-check-runs)";
+  std::optional<nlohmann::json> j = read_json_object(path, what, error);
+  if (j && !is_session_report(*j)) {
+    error = path + ": " + what;
     return std::nullopt;
   }
   return j;

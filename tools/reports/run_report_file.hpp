@@ -18,6 +18,11 @@ namespace bspcheck::cli {
 
 // The report at path, or nothing with error set ("PATH: not a bsp-check --json report ...").
 std::optional<nlohmann::json> read_report(const std::string& path, std::string& error);
+// The JSON object in the file at path, read with bounded memory; nothing, with error set, when the
+// file cannot be read, is larger than 1 GiB or holds no JSON object ("PATH: " + what, what saying what it is not).
+std::optional<nlohmann::json> read_json_object(const std::string& path, const std::string& what, std::string& error);
+// Is j a session's --json report, every field merge and stats read of the type they read?
+bool is_session_report(const nlohmann::json& j);
 
 // The one encoding of a run in a report (docs/cli.md, "JSON"): run --json writes it, merge and
 // stats read it back. out and err are not part of it.
