@@ -6,12 +6,15 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <vector>
 
 namespace bspcheck::trace {
 
@@ -282,6 +285,31 @@ EventStream::EventStream(std::unique_ptr<State> s) : s_(std::move(s)), block_(&s
 EventStream::EventStream(EventStream&&) noexcept = default;
 EventStream& EventStream::operator=(EventStream&&) noexcept = default;
 EventStream::~EventStream() = default;
+
+bool sealed_and_intact(const std::string& path, std::uint16_t version) {
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec || size < sizeof trace::kMagic + 5) return false;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return false;
+  trace::StreamChecksum sum(version);
+  std::vector<std::uint8_t> block(1 << 20);
+  std::uint8_t tag = 0;  // the last byte summed: the end record's tag
+  bool read = true;
+  for (std::uintmax_t left = size - 4; left > 0 && read;) {
+    const auto n = static_cast<std::size_t>(std::min<std::uintmax_t>(left, block.size()));
+    read = std::fread(block.data(), 1, n, f) == n;
+    sum.add(block.data(), n);
+    tag = block[n - 1];
+    left -= n;
+  }
+  std::uint8_t stored[4] = {};
+  read = read && std::fread(stored, 1, 4, f) == 4 && std::fgetc(f) == EOF;
+  std::fclose(f);
+  const std::uint32_t value = static_cast<std::uint32_t>(stored[0]) | static_cast<std::uint32_t>(stored[1]) << 8 |
+                              static_cast<std::uint32_t>(stored[2]) << 16 | static_cast<std::uint32_t>(stored[3]) << 24;
+  return read && tag == trace::kTagEnd && value == sum.value();
+}
 
 EventStream EventStream::open(const std::string& path) {
   // Bounded and fast on anything that is not a trace: a folder is refused by name, the signature

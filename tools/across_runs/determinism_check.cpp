@@ -19,6 +19,7 @@
 #include "tools/across_runs/file_divergence.hpp"
 #include "tools/across_runs/output_divergence.hpp"
 #include "tools/cli/reproduce_command.hpp"
+#include "tools/launch/same_contents.hpp"
 #include "tools/launch/temp_files.hpp"
 
 namespace bspcheck::cli {
@@ -86,29 +87,13 @@ bool stopped_from_outside(const RunOutcome& r) {
   return false;
 }
 
-// Whether two files hold the same bytes. Two recordings of runs that agree are the same file (the
-// header names the program, not the trace's path): compared so, a million calls take a
-// millisecond or two, where decoding them event by event took a tenth of a one-run session.
-bool same_bytes(const std::string& first, const std::string& second) {
-  std::FILE* a = std::fopen(first.c_str(), "rb");
-  std::FILE* b = a ? std::fopen(second.c_str(), "rb") : nullptr;
-  bool same = b != nullptr;
-  static constexpr std::size_t kBlock = 1 << 16;
-  std::vector<char> x(kBlock), y(kBlock);
-  while (same) {
-    const std::size_t n = std::fread(x.data(), 1, kBlock, a), m = std::fread(y.data(), 1, kBlock, b);
-    same = n == m && std::memcmp(x.data(), y.data(), n) == 0;
-    if (n < kBlock) break;
-  }
-  if (a) std::fclose(a);
-  if (b) std::fclose(b);
-  return same;
-}
-
 // The first event where two traces part, as a finding (its message says where and why, and
 // the caller adds how to reproduce it); nothing when they agree.
 std::optional<Finding> trace_difference(const std::string& first, const std::string& second) {
-  if (same_bytes(first, second)) return std::nullopt;
+  // Two recordings of runs that agree are the same file (the header names the program, not the
+  // trace's path): compared as bytes first, where decoding them event by event took a tenth of a
+  // one-run session.
+  if (same_contents(first, second)) return std::nullopt;
   try {
     // Streamed with bounded memory: traces of long runs are compared without reading them whole.
     trace::EventStream a = trace::EventStream::open(first), b = trace::EventStream::open(second);

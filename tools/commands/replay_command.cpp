@@ -2,9 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <vector>
@@ -57,34 +55,6 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
   return true;
 }
 
-// Does the trace end with its end record, whose checksum (of every byte before it, in the
-// trace's version) matches? Then every byte is as the run wrote it: read in blocks and summed,
-// a few milliseconds for a million calls, where decoding every record took a tenth of the replay.
-bool sealed_and_intact(const std::string& path, std::uint16_t version) {
-  std::error_code ec;
-  const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec || size < sizeof trace::kMagic + 5) return false;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return false;
-  trace::StreamChecksum sum(version);
-  std::vector<std::uint8_t> block(1 << 20);
-  std::uint8_t tag = 0;  // the last byte summed: the end record's tag
-  bool read = true;
-  for (std::uintmax_t left = size - 4; left > 0 && read;) {
-    const auto n = static_cast<std::size_t>(std::min<std::uintmax_t>(left, block.size()));
-    read = std::fread(block.data(), 1, n, f) == n;
-    sum.add(block.data(), n);
-    tag = block[n - 1];
-    left -= n;
-  }
-  std::uint8_t stored[4] = {};
-  read = read && std::fread(stored, 1, 4, f) == 4 && std::fgetc(f) == EOF;
-  std::fclose(f);
-  const std::uint32_t value = static_cast<std::uint32_t>(stored[0]) | static_cast<std::uint32_t>(stored[1]) << 8 |
-                              static_cast<std::uint32_t>(stored[2]) << 16 | static_cast<std::uint32_t>(stored[3]) << 24;
-  return read && tag == trace::kTagEnd && value == sum.value();
-}
-
 // The trace's header, after checking that the whole trace can be replayed: its checksum, or,
 // where it has no end record (a run that crashed) or the checksum does not match, every record
 // (which names what is wrong, and where).
@@ -93,7 +63,7 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
   try {
     trace::EventStream stream = trace::EventStream::open(path);
     h = stream.header();
-    if (!sealed_and_intact(path, h.version))
+    if (!trace::sealed_and_intact(path, h.version))
       for (trace::Event e; stream.next(e);) {
       }
   } catch (const trace::TraceError& e) {

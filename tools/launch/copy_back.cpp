@@ -6,6 +6,8 @@
 #include <fstream>
 #include <map>
 
+#include "tools/launch/same_contents.hpp"
+
 namespace bspcheck::cli {
 
 namespace fs = std::filesystem;
@@ -28,11 +30,10 @@ bool changed_since(const fs::path& path, const timespec& since) {
   return false;
 }
 
-bool same_contents(const fs::path& a, const fs::path& b) {
+// A regular file there (not a link to one) with the same bytes.
+bool same_file_there(const fs::path& a, const fs::path& b) {
   std::error_code e;
-  if (!fs::is_regular_file(fs::symlink_status(b, e)) || fs::file_size(a, e) != fs::file_size(b, e)) return false;
-  std::ifstream x(a, std::ios::binary), y(b, std::ios::binary);
-  return std::equal(std::istreambuf_iterator<char>(x), {}, std::istreambuf_iterator<char>(y), {});
+  return fs::is_regular_file(fs::symlink_status(b, e)) && same_contents(a, b);
 }
 
 std::map<std::string, fs::path> read_roots(const fs::path& kept) {
@@ -56,7 +57,7 @@ void write_entry(const fs::directory_entry& entry, const fs::path& target, const
     if (fs::create_directory(target, e)) ++result.written;
     return;
   }
-  if (fs::exists(there) && !fs::is_symlink(there) && entry.is_regular_file() && same_contents(entry.path(), target))
+  if (fs::exists(there) && !fs::is_symlink(there) && entry.is_regular_file() && same_file_there(entry.path(), target))
     return;  // copied up by the run, unchanged (a file opened for writing and left as it was)
   if (fs::exists(there) && changed_since(target, since)) {
     result.conflicts.push_back(target.string());

@@ -23,16 +23,21 @@ const std::string& temp_dir() {
   return dir;
 }
 
+// The one source of the random parts of names, seeded once per driver.
+std::mt19937_64& random_names() {
+  static std::mt19937_64 rng{std::random_device{}()};
+  return rng;
+}
+
 }  // namespace
 
 std::string temp_template(const std::string& what) { return temp_dir() + "/bsp-check-" + what + "-XXXXXX"; }
 
 std::string temp_name(const std::string& what) {
-  static std::mt19937_64 draw{std::random_device{}()};
   for (;;) {
     char tail[64];
     std::snprintf(tail, sizeof tail, "-%ld-%016llx", static_cast<long>(getpid()),
-                  static_cast<unsigned long long>(draw()));
+                  static_cast<unsigned long long>(random_names()()));
     std::string path = temp_dir() + "/bsp-check-" + what + tail;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return path;
@@ -40,13 +45,12 @@ std::string temp_name(const std::string& what) {
 }
 
 std::string temp_name_of_length(const std::string& what, std::size_t length) {
-  static std::mt19937_64 draw{std::random_device{}()};
   const std::string prefix = temp_dir() + "/bsp-check-" + what + "-";
   // At least 6 random characters, as mkstemp's; at most a file name's 255.
   if (length < prefix.size() + 6 || length - temp_dir().size() - 1 > 255) return {};
   for (;;) {
     std::string path = prefix;
-    while (path.size() < length) path += "0123456789abcdef"[draw() & 15];
+    while (path.size() < length) path += "0123456789abcdef"[random_names()() & 15];
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return path;
   }
