@@ -126,6 +126,7 @@ void Rank::begin(int maxprocs) {
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
   read_check_options();
+  report_file_.open(option_value("report"), pid_);
   if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
       trace_ = open_trace(prefix);
     } catch (const trace::TraceError& e) {
@@ -164,6 +165,7 @@ void Rank::end() {
   int mine = findings_.errors() > 0 || failed_, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
   failed_ = any != 0;
+  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_summary(true));
   active_ = false;
   ended_ = true;
   std::fflush(nullptr);
@@ -218,6 +220,9 @@ void Rank::abort(const std::string& message) {
   std::string text = message;
   while (!text.empty() && text.back() == '\n') text.pop_back();
   report(Rule::abort, "process " + std::to_string(pid_) + " called bsp_abort: " + text);
+  aborted_ = true;
+  abort_message_ = text;
+  write_report_alone();
   stop_job();
 }
 
@@ -242,13 +247,26 @@ void Rank::crashed(int sig) {
   for (char& c : what) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   report(Rule::crash, "process " + std::to_string(pid_) + " received " + name + " (" + what +
                           "); its last BSPlib call was " + site_.call);
+  write_report_alone();
   stop_job();
 }
 
 void Rank::stop_job_together() {
   std::fflush(nullptr);
+  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_summary(false));
   MPI_Barrier(comm_);
   stop_job();
+}
+
+JobSummary Rank::job_summary(bool completed) const {
+  JobSummary job;
+  job.ranks = world_size_;
+  job.nprocs = p_;
+  job.supersteps = superstep_ - (completed ? 1 : 0);  // as the engine counts: bsp_end's is not one
+  job.completed = completed;
+  job.aborted = aborted_;
+  job.abort_message = abort_message_;
+  return job;
 }
 
 void Rank::at_exit() {
@@ -256,6 +274,7 @@ void Rank::at_exit() {
     report(Rule::superstep_mismatch, "process " + std::to_string(pid_) +
                                          " returned from main or called exit() inside the SPMD part, "
                                          "without calling bsp_end");
+    write_report_alone();
     stop_job();
   }
   if (ended_ && pid_ == 0 && failed_) {

@@ -16,6 +16,7 @@
 #include "mpi/messages/messages.hpp"
 #include "mpi/registration/registrations.hpp"
 #include "mpi/report/findings.hpp"
+#include "mpi/report/run_report.hpp"
 #include "mpi/transport/exchange.hpp"
 #include "replay/trace_format.hpp"
 
@@ -117,6 +118,10 @@ class Rank {
   void report_unread_messages();  // queue-unconsumed, before the queue is replaced
   // The clocks move to the latest one plus g*h + l (h: the largest of the ranks' h-relations).
   void advance_clock(double latest, std::int64_t h);
+  // The job as its report (report=PATH) says it, ended (completed) or not.
+  JobSummary job_summary(bool completed) const;
+  // The report of a job this rank ends alone (a crash, bsp_abort, an exit inside the SPMD part).
+  void write_report_alone() const { report_file_.write_alone(pid_, findings_.kept(), job_summary(false)); }
   [[noreturn]] void stop_job();
   // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
   // first would end the job before it does).
@@ -133,6 +138,9 @@ class Rank {
   CallSite site_;
   CallSite tagsize_site_;  // this superstep's last bsp_set_tagsize
   Findings findings_;
+  RunReportFile report_file_;  // report=PATH: the job's report, gathered at rank 0
+  bool aborted_ = false;       // by bsp_abort, whose message the report keeps
+  std::string abort_message_;
   std::unique_ptr<Registrations> regs_;
   std::unique_ptr<Exchange> exchange_, replies_;
   std::unique_ptr<PutSites> put_sites_;

@@ -29,6 +29,7 @@ Location location_of(const CallSite& site, int process) { return location_of(rec
 void Findings::report(const Finding& f) {
   if (disabled_.count(f.rule)) return;
   if (f.severity == Severity::error) ++errors_;
+  if (kept_.size() < kKept) kept_.push_back(f);
   const std::string text = checker::render_finding(f, "");
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);

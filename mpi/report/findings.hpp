@@ -1,7 +1,8 @@
 // findings.hpp: how a rank of the MPI back end reports a finding: the engine's rule ids
 // (include/bspcheck/rules.def) and its one text form (checker/finding_text), printed on the rank's
 // stderr as the finding happens. A finding one rank decides alone (a bad pid, a bound) is printed
-// by that rank; one the ranks decide together at a sync (a count mismatch) by rank 0 only.
+// by that rank; one the ranks decide together at a sync (a count mismatch) by rank 0 only. Each
+// rank keeps what it printed for the job's report (run_report.hpp).
 #pragma once
 
 #include <set>
@@ -43,10 +44,14 @@ class Findings {
   void report_here(Rule rule, std::string message, int superstep, const CallSite& site,
                    std::vector<int> processes = {});
   int errors() const { return errors_; }
+  // What this rank reported, for the job's report (run_report.hpp): the first kKept of them.
+  const std::vector<Finding>& kept() const { return kept_; }
+  static constexpr std::size_t kKept = 1000;
 
  private:
   int pid_ = 0;
   int errors_ = 0;
+  std::vector<Finding> kept_;
   std::set<std::string> disabled_;
 };
 

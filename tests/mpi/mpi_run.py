@@ -5,15 +5,19 @@ hangs fails the test instead of stalling CTest, and mpiexec's own timeout ends t
 Subcommands:
   agree    run a program built for the engine (directly, BSPCHECK_OPTIONS=procs=P) and its twin
            built with --backend=mpi (mpiexec -n P) for every P of a list: both exit 0 and print
-           the same lines (as multisets: the ranks' lines interleave in any order under MPI);
+           the same lines (as multisets: the ranks' lines interleave in any order under MPI), and
+           the job's report (report=PATH) says what the engine's run's says (processes granted,
+           supersteps, findings);
            with --check NAME, the lines are also those tests/e2e/e2e.py computes for the example
   fires    run an examples/checks program under mpiexec: it exits nonzero (0 for a warning) and
            prints the finding with the rule id at the line marked "BUG: <rule> @ superstep S,
-           process P" in the source, in superstep S, naming process P
+           process P" in the source, in superstep S, naming process P; the job's one report
+           (report=PATH, gathered at rank 0) holds exactly the findings the ranks printed
   clean    a correct program (an examples/checks *_ok.c twin) exits 0 under mpiexec with no
-           finding, warnings included
+           finding, warnings included, and a completed report with none
   ends     a job whose rank crashes, hangs or leaves the SPMD part early ends (nonzero status)
-           with --expect-rule's finding when given, and leaves no process of the program behind
+           with --expect-rule's finding when given (in the report too, which the rank that ended
+           the job writes), and leaves no process of the program behind
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
@@ -24,6 +28,7 @@ Subcommands:
 
 import argparse
 import collections
+import json
 import os
 import re
 import subprocess
@@ -85,10 +90,21 @@ def lines(text):
 
 def cmd_agree(a):
     for p in procs_list(a.procs):
-        eng = run([a.engine] + a.args, a.stdin, {"BSPCHECK_OPTIONS": f"procs={p}"})
+        tmp = tempfile.TemporaryDirectory()
+        eng_report, report = os.path.join(tmp.name, "engine.json"), os.path.join(tmp.name, "job.json")
+        eng = run([a.engine] + a.args, a.stdin, {"BSPCHECK_OPTIONS": f"procs={p}:report={eng_report}"})
         check(eng.returncode == 0, f"p={p}: the engine's run exited {eng.returncode}:\n{eng.stderr}")
-        res = run(mpiexec(a, p, a.program, a.args), a.stdin, MPI_ENV)
+        res = run(mpiexec(a, p, a.program, a.args), a.stdin, with_report(MPI_ENV, report))
         check(res.returncode == 0, f"p={p}: mpiexec exited {res.returncode}:\n{res.stdout}\n{res.stderr}")
+        # The job's report says what the engine's run's says of the same program.
+        with open(eng_report, encoding="utf-8") as f:
+            want = json.load(f)
+        got = check_report(report, p, [])
+        fields = ("completed", "nprocs", "supersteps", "aborted", "findings")
+        check(all(got[k] == want[k] for k in fields),
+              f"p={p}: the job's report differs from the engine's run's in "
+              f"{[(k, got[k], want[k]) for k in fields if got[k] != want[k]]}")
+        tmp.cleanup()
         got, want = lines(res.stdout), lines(eng.stdout)
         check(got == want, f"p={p}: the MPI run's lines differ from the engine's:\n"
                            f"only under MPI: {sorted((got - want).elements())}\n"
@@ -115,6 +131,44 @@ def findings(stderr):
     return out
 
 
+def with_report(env, path):
+    """env with report=PATH added to its BSPCHECK_OPTIONS."""
+    opts = env.get("BSPCHECK_OPTIONS", "")
+    return dict(env, BSPCHECK_OPTIONS=(opts + ":" if opts else "") + f"report={path}")
+
+
+def read_report(path, p):
+    """The job's report (report=PATH): one file, gathered from the ranks, naming the job."""
+    check(os.path.exists(path), f"p={p}: the job wrote no report at {path}")
+    with open(path, encoding="utf-8") as f:
+        r = json.load(f)
+    check(r.get("format") == "bsp-check-report" and r.get("backend") == "mpi" and r.get("ranks") == p,
+          f"p={p}: not an MPI job's report of {p} ranks: {json.dumps(r)[:400]}")
+    check(os.path.basename(r.get("program", "")) != "" and isinstance(r.get("args"), list),
+          f"p={p}: the report does not name the program: {json.dumps(r)[:400]}")
+    return r
+
+
+def report_findings(r):
+    """The report's findings in the form findings() reads them from the ranks' stderr."""
+    return [(f["severity"], f["rule"], f["superstep"], f["message"],
+             [(l["file"], l["line"], l["call"], l["process"]) for l in f["locations"]]) for f in r["findings"]]
+
+
+def check_report(path, p, printed):
+    """The report holds the findings the ranks printed: all of them when the ranks ended the job
+    together (at bsp_end, or at a sync they stopped at), else those of the rank that ended it."""
+    r = read_report(path, p)
+    key = lambda f: (f[0], f[1], f[2], f[3], tuple(f[4]))  # noqa: E731
+    got, want = collections.Counter(map(key, report_findings(r))), collections.Counter(map(key, printed))
+    together = r["from_ranks"] == list(range(r["nprocs"]))  # the ranks bsp_begin granted
+    check(got == want if together else got and not got - want,
+          f"p={p}: the report's findings (from ranks {r['from_ranks']}) are not those printed:\n"
+          f"only in the report: {sorted((got - want).elements())}\n"
+          f"only printed: {sorted((want - got).elements())}")
+    return r
+
+
 def cmd_fires(a):
     base = os.path.basename(a.source)
     marks = [(line, pos) for line, _, pos in checks.marked_positions(a.source, a.rule)]
@@ -124,7 +178,9 @@ def cmd_fires(a):
         marks = [(line, pos) for line, pos in marks if a.call + "(" in text[line - 1]]
     check(marks, f"{base} has no line marked 'BUG: {a.rule}'" + (f" calling {a.call}" if a.call else ""))
     for p in procs_list(a.procs):
-        res = run(mpiexec(a, p, a.program), env=MPI_ENV)
+        tmp = tempfile.TemporaryDirectory()
+        report = os.path.join(tmp.name, "job.json")
+        res = run(mpiexec(a, p, a.program), env=with_report(MPI_ENV, report))
         if a.warning:
             check(res.returncode == 0, f"p={p}: a warning only, yet exit {res.returncode}:\n{res.stderr}")
         else:
@@ -141,6 +197,9 @@ def cmd_fires(a):
                           for l in f[4]) for f in found)
             check(hit, f"p={p}: no {a.rule} at {base}:{line} in superstep {superstep} by process {process}:\n"
                        f"{res.stderr}")
+        r = check_report(report, p, found)
+        tmp.cleanup()
+        print(f"p={p}: the report holds {len(r['findings'])} findings (from ranks {r['from_ranks']})")
         print(f"p={p}: {a.rule} at {base}:{','.join(str(m[0]) for m in marks)}, exit {res.returncode}")
     return 0
 
@@ -148,9 +207,14 @@ def cmd_fires(a):
 def cmd_clean(a):
     env = dict(MPI_ENV, **({"BSPCHECK_OPTIONS": a.options} if a.options else {}))
     for p in procs_list(a.procs):
-        res = run(mpiexec(a, p, a.program), env=env)
-        found = findings(res.stderr)  # none at all, warnings included (as tests/checks asks of the twins)
-        check(res.returncode == 0 and not found, f"p={p}: exit {res.returncode}, findings:\n{res.stderr}")
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "job.json")
+            res = run(mpiexec(a, p, a.program), env=with_report(env, report))
+            found = findings(res.stderr)  # none at all, warnings included (as tests/checks asks of the twins)
+            check(res.returncode == 0 and not found, f"p={p}: exit {res.returncode}, findings:\n{res.stderr}")
+            r = read_report(report, p)
+            check(r["completed"] and not r["findings"] and r["from_ranks"] == list(range(r["nprocs"])),
+                  f"p={p}: a clean job's report: {json.dumps(r)[:600]}")
         print(f"p={p}: clean")
     return 0
 
@@ -167,7 +231,9 @@ def cmd_ends(a):
     if a.timeout:
         env["MPIEXEC_TIMEOUT"] = str(a.timeout)
     for p in procs_list(a.procs):
-        res = run(mpiexec(a, p, a.program, a.args), env=env)
+        tmp = tempfile.TemporaryDirectory()
+        report = os.path.join(tmp.name, "job.json")
+        res = run(mpiexec(a, p, a.program, a.args), env=with_report(env, report))
         check(res.returncode != 0, f"p={p}: the job exited 0:\n{res.stderr}")
         # mpiexec has returned; its ranks' exits may take a moment to be reaped.
         for _ in range(50):
@@ -178,6 +244,11 @@ def cmd_ends(a):
         if a.expect_rule:
             check(any(f[1] == a.expect_rule for f in findings(res.stderr)),
                   f"p={p}: no {a.expect_rule} finding:\n{res.stderr}")
+            # The rank that ended the job wrote what it found (a hang's job is killed: no report).
+            r = check_report(report, p, findings(res.stderr))
+            check(not r["completed"] and any(f["rule"] == a.expect_rule for f in r["findings"]),
+                  f"p={p}: the report of a job that {a.expect_rule} ended: {json.dumps(r)[:600]}")
+        tmp.cleanup()
         print(f"p={p}: the job ended with status {res.returncode}")
     return 0
 

@@ -1,0 +1,45 @@
+// run_report.hpp: the report of a whole MPI job, one file gathered from its ranks
+// (BSPCHECK_OPTIONS=report=PATH, docs/mpi.md "One report per job"): the engine's run report
+// (checker/finding_codec.hpp: the findings with rank, superstep and source line, the processes
+// granted, the supersteps) with what names the job ("backend": "mpi", "program", "args",
+// "ranks", "from_ranks"). `bsp-check merge` turns it into the JSON, SARIF and JUnit reports of
+// `bsp-check run`. The ranks' findings travel to rank 0 only once, when the job ends: nothing is
+// gathered while it runs.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "bspcheck/bspcheck.hpp"
+
+namespace bspcheck::mpi {
+
+// What the report says of the job besides its findings.
+struct JobSummary {
+  int ranks = 0;       // the world's size
+  int nprocs = 0;      // granted by bsp_begin
+  int supersteps = 0;  // completed, as the engine counts them
+  bool completed = false;
+  bool aborted = false;
+  std::string abort_message;
+};
+
+class RunReportFile {
+ public:
+  // Empty: no report asked for. A path that cannot be written ends the job at bsp_begin.
+  void open(std::string path, int pid);
+  bool wanted() const { return !path_.empty(); }
+  // Collective over comm: every rank's findings reach the rank 0 of comm, which writes the file.
+  void gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine, const JobSummary& job) const;
+  // This rank alone, ending the job by itself (a crash, bsp_abort, an exit inside the SPMD part):
+  // only its own findings, "from_ranks": [pid], not completed.
+  void write_alone(int pid, const std::vector<Finding>& mine, const JobSummary& job) const;
+
+ private:
+  void write(const std::vector<Finding>& findings, const std::vector<int>& from_ranks, const JobSummary& job) const;
+  std::string path_;
+};
+
+}  // namespace bspcheck::mpi
