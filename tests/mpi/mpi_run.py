@@ -18,6 +18,8 @@ Subcommands:
   ends     a job whose rank crashes, hangs or leaves the SPMD part early ends (nonzero status)
            with --expect-rule's finding when given (in the report too, which the rank that ended
            the job writes), and leaves no process of the program behind
+  merged   a failing job's report (report=PATH) through bsp-check merge: SARIF names the rule at
+           the marked lines, JUnit has one failing case, the JSON one run reproduced by mpiexec
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
@@ -308,6 +310,37 @@ def cmd_record(a):
     return 0
 
 
+def cmd_merged(a):
+    """A job's report, through `bsp-check merge`, gives the reports of `bsp-check run`: the rule at
+    the marked line in SARIF, a failing JUnit case, one run of p processes reproduced by mpiexec."""
+    base = os.path.basename(a.source)
+    lines = [line for line, _, _ in checks.marked_positions(a.source, a.rule)]
+    check(lines, f"{base} has no line marked 'BUG: {a.rule}'")
+    p = a.procs
+    with tempfile.TemporaryDirectory() as tmp:
+        report = os.path.join(tmp, "job.json")
+        res = run(mpiexec(a, p, a.program), env=with_report(MPI_ENV, report))
+        check(res.returncode != 0, f"the job exited 0 with the bug in it:\n{res.stderr}")
+        out = {k: os.path.join(tmp, f"merged.{k}") for k in ("json", "sarif", "junit")}
+        merged = run([a.bsp_check, "merge", "--json", out["json"], "--sarif", out["sarif"], "--junit", out["junit"], report])
+        check(merged.returncode == 1, f"merge of a failing job's report exited {merged.returncode}:\n{merged.stderr}")
+        with open(out["json"], encoding="utf-8") as f:
+            runs = json.load(f)["runs"]
+        check(len(runs) == 1 and runs[0]["procs"] == p and not runs[0]["passed"] and
+              runs[0]["reproduce"].startswith(f"mpiexec -n {p} ") and runs[0]["reproduce"].endswith(os.path.basename(a.program)),
+              f"the merged run: {json.dumps(runs)[:600]}")
+        with open(out["sarif"], encoding="utf-8") as f:
+            results = json.load(f)["runs"][0]["results"]
+        places = {(r["ruleId"], os.path.basename(l["physicalLocation"]["artifactLocation"]["uri"]),
+                   l["physicalLocation"]["region"]["startLine"]) for r in results for l in r.get("locations", [])}
+        check(all((a.rule, base, line) in places for line in lines), f"SARIF: {sorted(places)}, want {a.rule} at {lines}")
+        with open(out["junit"], encoding="utf-8") as f:
+            junit = f.read()
+        check(junit.count("<testcase") == 1 and junit.count("<failure") == 1, f"JUnit:\n{junit[:600]}")
+    print(f"p={p}: merged into SARIF ({a.rule} at {base}:{lines}), JUnit and JSON")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -348,9 +381,16 @@ def main():
                     help="the replay also finds RULE where the MPI run does not (a rule only the engine decides)")
     sp.add_argument("--only-agree", action="store_true",
                     help="only the same lines and findings (a program whose lines no order changes)")
+    sp = sub.add_parser("merged")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--source", required=True)
+    sp.add_argument("--rule", required=True)
+    sp.add_argument("--procs", type=int, default=3)
+    sp.add_argument("--bsp-check", required=True)
     a = ap.parse_args()
     try:
-        return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record}[a.cmd](a)
+        return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record,
+                "merged": cmd_merged}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")
         return 1
