@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <set>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "checker/finding_text.hpp"
@@ -48,6 +49,8 @@ constexpr Rule kCrossCallRules[] = {Rule::put_collision, Rule::hp_src_modified, 
 void rank_at_exit() { Rank::the().at_exit(); }
 
 void rank_crashed(int sig) { Rank::the().crashed(sig); }
+
+void rank_timed_out(int) { Rank::the().timed_out(); }
 
 // The signals that end a process with a crash: each reported as the finding `crash`, then the
 // job ends (MPI's launcher would otherwise say only that a rank died).
@@ -127,6 +130,7 @@ void Rank::begin(int maxprocs) {
   real_time_ = option_set("realtime");
   read_check_options();
   report_file_.open(option_value("report"), pid_);
+  arm_timeout();
   if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
       trace_ = open_trace(prefix);
     } catch (const trace::TraceError& e) {
@@ -156,6 +160,54 @@ void Rank::read_check_options() {
   digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
 }
 
+void Rank::arm_timeout() {
+  try {
+    if (const std::string text = option_value("timeout"); !text.empty())
+      timeout_seconds_ = rt::SecondsValue::parse("timeout", text);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
+    std::fflush(nullptr);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  if (timeout_seconds_ <= 0) return;
+  // Counted from bsp_begin, as in the engine: the ranks leave its MPI_Comm_split together, so
+  // their alarms ring within moments of each other and each says where it is.
+  struct sigaction sa {};
+  sa.sa_handler = rank_timed_out;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGALRM, &sa, nullptr);
+  itimerval t{};
+  t.it_value.tv_sec = static_cast<time_t>(timeout_seconds_);
+  t.it_value.tv_usec = static_cast<suseconds_t>((timeout_seconds_ - static_cast<double>(t.it_value.tv_sec)) * 1e6);
+  setitimer(ITIMER_REAL, &t, nullptr);
+}
+
+void Rank::timed_out() {
+  if (!begun_) return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g", timeout_seconds_);
+  // Where the engine names every process at once, here each rank names itself: a rank stuck in
+  // its own code cannot answer the others, and one waiting in a collective cannot ask them.
+  Location l = location_of(site_, pid_);
+  const std::string state = ended_     ? "reached bsp_end"
+                            : in_sync_ ? std::string("waiting in ") + site_.call
+                                       : "not at the barrier";
+  l.state = state;
+  Finding f{rule_id(Rule::timeout),
+            rule_severity(Rule::timeout),
+            "the job did not finish within its time limit of " + std::string(limit) +
+                " s (timeout=, counted from bsp_begin); in superstep " + std::to_string(superstep_) + ", process " +
+                std::to_string(pid_) + " was " + (ended_ || in_sync_ ? "" : "running, ") + state +
+                " (each rank says where it was)",
+            {pid_},
+            superstep_,
+            {l}};
+  findings_.report(f);
+  active_ = false;  // at_exit has nothing more to say
+  write_report_alone();
+  stop_job();
+}
+
 void Rank::end() {
   record(trace::Call::end, -1, 0);
   end_superstep(true);
@@ -171,6 +223,10 @@ void Rank::end() {
   std::fflush(nullptr);
   MPI_Comm_free(&comm_);
   MPI_Barrier(MPI_COMM_WORLD);  // the idle ranks wait here
+  if (timeout_seconds_ > 0) {
+    const itimerval off{};
+    setitimer(ITIMER_REAL, &off, nullptr);  // the job is over
+  }
   MPI_Finalize();
   // Process 0 goes on in main; the others stop at bsp_end, as in the engine.
   if (pid_ != 0) std::exit(status());

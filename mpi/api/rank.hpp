@@ -48,6 +48,9 @@ class Rank {
   void at_exit();
   // A crash signal in this rank: the finding, then the job ends.
   [[noreturn]] void crashed(int sig);
+  // timeout=S (the engine's key) has passed since bsp_begin: this rank says where it is (every
+  // rank's alarm rings at about the same time), then the job ends.
+  void timed_out();
   // The exit status the run's findings give (1 after an error).
   int status() const { return failed_ ? 1 : 0; }
 
@@ -85,6 +88,8 @@ class Rank {
   void start_mpi(int* argc, char*** argv);
   // check=0 and disable=RULES in BSPCHECK_OPTIONS (the engine's keys); a wrong value ends the job.
   void read_check_options();
+  // timeout=S: an alarm S seconds after bsp_begin (0: none); a wrong value ends the job.
+  void arm_timeout();
   // Recording (trace=PATH, rank_trace.cpp): this rank's record, PATH.rank<K>.
   std::unique_ptr<trace::Writer> open_trace(const std::string& prefix);
   // The call as the engine's trace records it (engine/core/world.cpp, traced_call).
@@ -132,6 +137,8 @@ class Rank {
   int pid_ = 0, p_ = 1;
   bool begun_ = false, active_ = false, ended_ = false, failed_ = false;
   bool real_time_ = false;
+  bool in_sync_ = false;           // between entering bsp_sync (or bsp_end) and leaving it: for a timeout
+  double timeout_seconds_ = 0;     // timeout=S
   bool digest_hp_sources_ = true;  // hp-src-modified is on: each hpput's source is digested twice
   double real_start_ = 0;
   int superstep_ = 0;

@@ -51,6 +51,7 @@ struct GetRequest {
 }  // namespace
 
 void Rank::end_superstep(bool ending) {
+  in_sync_ = true;
   report_unread_messages();
   const Registrations::Plan plan = regs_->plan();
   deliver();
@@ -62,6 +63,7 @@ void Rank::end_superstep(bool ending) {
   if (tagsize >= 0) messages_.set_tagsize(tagsize);
   if (trace_ && !ending) trace_->superstep(static_cast<std::uint64_t>(superstep_ + 1));
   ++superstep_;
+  in_sync_ = false;
 }
 
 int Rank::agree(bool ending, const Registrations::Plan& plan, std::vector<bool>* skip_pops) {

@@ -17,7 +17,8 @@ Subcommands:
            finding, warnings included, and a completed report with none
   ends     a job whose rank crashes, hangs or leaves the SPMD part early ends (nonzero status)
            with --expect-rule's finding when given (in the report too, which the rank that ended
-           the job writes), and leaves no process of the program behind
+           the job writes), and leaves no process of the program behind; with timeout= and
+           --stuck K, every rank says where it was (K running, the others waiting in bsp_sync)
   merged   a failing job's report (report=PATH) through bsp-check merge: SARIF names the rule at
            the marked lines, JUnit has one failing case, the JSON one run reproduced by mpiexec
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
@@ -229,7 +230,7 @@ def leftovers(program):
 
 
 def cmd_ends(a):
-    env = dict(MPI_ENV)
+    env = dict(MPI_ENV, **({"BSPCHECK_OPTIONS": a.options} if a.options else {}))
     if a.timeout:
         env["MPIEXEC_TIMEOUT"] = str(a.timeout)
     for p in procs_list(a.procs):
@@ -250,6 +251,14 @@ def cmd_ends(a):
             r = check_report(report, p, findings(res.stderr))
             check(not r["completed"] and any(f["rule"] == a.expect_rule for f in r["findings"]),
                   f"p={p}: the report of a job that {a.expect_rule} ended: {json.dumps(r)[:600]}")
+        if a.stuck is not None:
+            # Every rank said where it was: the stuck one not at the barrier, the others waiting in it.
+            states = {l[3]: l[2] for f in findings(res.stderr) if f[1] == a.expect_rule for l in f[4]}
+            lines = [t for t in res.stderr.splitlines() if f"error[{a.expect_rule}]" in t]
+            said = {k: next((t for t in lines if f"process {k} was " in t), "") for k in range(p)}
+            check(all("running, not at the barrier" in said[k] if k == a.stuck else "waiting in bsp_sync" in said[k]
+                      for k in range(p)) and sorted(states) == list(range(p)),
+                  f"p={p}: not every rank said where it was (process {a.stuck} stuck):\n{res.stderr}")
         tmp.cleanup()
         print(f"p={p}: the job ended with status {res.returncode}")
     return 0
@@ -365,6 +374,8 @@ def main():
     sp.add_argument("--procs", default="2-4")
     sp.add_argument("--expect-rule")
     sp.add_argument("--timeout", type=int, help="MPIEXEC_TIMEOUT for the job (a hang)")
+    sp.add_argument("--options", help="BSPCHECK_OPTIONS for the job (timeout=S)")
+    sp.add_argument("--stuck", type=int, help="with timeout=: the rank that hangs in its own code")
     sp.add_argument("args", nargs="*")
     sp = sub.add_parser("clean")
     sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
