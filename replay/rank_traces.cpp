@@ -82,7 +82,7 @@ std::string rank_trace_prefix(const std::string& path) {
   return path.substr(0, dot);
 }
 
-int merge_rank_traces(const std::string& prefix, const std::string& merged_path) {
+int merge_rank_traces(const std::string& prefix, const std::string& merged_path, RanksMemory* memory) {
   const Reader first = Reader::open(rank_trace_path(prefix, 0));
   const Header& h0 = first.header();
   const int p = static_cast<int>(h0.procs);
@@ -96,6 +96,15 @@ int merge_rank_traces(const std::string& prefix, const std::string& merged_path)
       throw TraceError(path + ": the record of another run (another program or process count than " +
                        rank_trace_path(prefix, 0) + ")");
     ranks.push_back(read_rank(path, k, r));
+    if (memory && !r.memory().empty()) {
+      const std::uint64_t bytes = r.memory().back().bytes;
+      ++memory->measured;
+      memory->total += bytes;
+      if (bytes > memory->largest || memory->largest_rank < 0) {
+        memory->largest = bytes;
+        memory->largest_rank = k;
+      }
+    }
   }
   Header h = h0;
   h.seed = 0;

@@ -54,13 +54,21 @@ inline std::string rank_trace_path(const std::string& prefix, int rank) {
   return prefix + ".rank" + std::to_string(rank);
 }
 
+// What the ranks' records say of their memory (their memory records, format 4 on): the sum of
+// every rank's data at its peak, what a replay of them all in one process needs at least.
+struct RanksMemory {
+  int measured = 0;  // ranks whose record has a memory record (none before format 4)
+  std::uint64_t total = 0, largest = 0;
+  int largest_rank = -1;
+};
+
 // Merges the records prefix.rank0 .. prefix.rank<p-1> into one engine trace at merged_path;
-// returns p. Throws TraceError naming the reason when the records cannot be followed together (a
-// missing or damaged rank's record, records of different programs or process counts, ranks that
-// disagree on where the run ended). A record cut off (a job ended by a finding or a crash) gives
-// a merged trace cut off after the last superstep every rank completed and the calls each made
-// after it: its replay goes to the end of the record and on from there.
-int merge_rank_traces(const std::string& prefix, const std::string& merged_path);
+// returns p, and, when asked, what the records say of the ranks' memory. Throws TraceError naming the reason when the
+// records cannot be followed together (a missing or damaged rank's record, records of different programs or process
+// counts, ranks that disagree on where the run ended). A record cut off (a job ended by a finding or a crash) gives a
+// merged trace cut off after the last superstep every rank completed and the calls each made after it: its replay goes
+// to the end of the record and on from there.
+int merge_rank_traces(const std::string& prefix, const std::string& merged_path, RanksMemory* memory = nullptr);
 
 // The prefix of a rank's record (its path without ".rank<K>"), or "" for another name.
 std::string rank_trace_prefix(const std::string& path);

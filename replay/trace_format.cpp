@@ -121,6 +121,12 @@ void Writer::work(std::uint32_t pid, std::uint64_t ns) {
   put_varint(ns);
 }
 
+void Writer::memory(std::uint32_t pid, std::uint64_t bytes) {
+  put_byte(kTagMemory);
+  put_varint(pid);
+  put_varint(bytes);
+}
+
 void Writer::end() {
   put_byte(kTagEnd);
   put_u32(checksum_so_far());  // of everything before: a complete trace is verified whole
@@ -238,6 +244,7 @@ struct EventStream::State {
   Header header;
   std::uint32_t procs = 0;
   bool complete = false;
+  std::vector<MemoryRecord> memory;
   State(const std::uint8_t* d, std::size_t n, const std::string& origin) : cursor(d, n, origin) {}
   State(std::FILE* f, const std::string& origin, std::size_t limit) : file(f), cursor(f, origin, limit) {}
   ~State() {
@@ -334,6 +341,8 @@ EventStream EventStream::over(const std::uint8_t* data, std::size_t n, const std
 const Header& EventStream::header() const { return s_->header; }
 bool EventStream::complete() const { return s_->complete; }
 
+const std::vector<MemoryRecord>& EventStream::memory() const { return s_->memory; }
+
 bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
   Cursor& c = s_->cursor;
   for (;;) {
@@ -370,6 +379,14 @@ bool EventStream::next(Event& e, std::vector<WorkRecord>* work) {
       w.before = c.block().events;
       if (work) work->push_back(w);
       continue;  // not an event: replays and comparisons never see it
+    } else if (tag == kTagMemory && s_->header.version >= kMemoryRecordVersion) {
+      MemoryRecord m;
+      const std::uint64_t pid = c.varint("process");
+      if (pid >= s_->procs) c.fail("corrupted: process " + std::to_string(pid) + " of " + std::to_string(s_->procs));
+      m.pid = static_cast<std::uint32_t>(pid);
+      m.bytes = c.varint("memory");
+      s_->memory.push_back(m);
+      continue;  // a measurement, as a work record
     } else if (tag == kTagEnd) {
       e.type = Event::end;
       c.verify("trace checksum");
@@ -389,6 +406,7 @@ Reader Reader::read_all(EventStream s) {
   Reader r;
   r.header_ = s.header();
   for (Event e; s.next(e, &r.work_);) r.events_.push_back(e);
+  r.memory_ = s.memory();
   r.complete_ = s.complete();
   return r;
 }

@@ -23,9 +23,12 @@ namespace bspcheck::trace {
 
 constexpr char kMagic[8] = {'B', 'S', 'P', 'T', 'R', 'A', 'C', 'E'};
 // The version written. Version 1 differed only in its stream checksum (FNV-1a instead of
-// CRC-32C), version 2 only in its calls' data checksum (FNV-1a instead of CRC-32C); both are
-// still read and replayed, so that a trace recorded once replays forever.
-constexpr std::uint16_t kFormatVersion = 3;
+// CRC-32C), version 2 only in its calls' data checksum (FNV-1a instead of CRC-32C), version 3
+// only in having no memory record (kTagMemory); all are still read and replayed, so that a trace
+// recorded once replays forever.
+constexpr std::uint16_t kFormatVersion = 4;
+// The first version with memory records: an earlier reader would refuse their tag.
+constexpr std::uint16_t kMemoryRecordVersion = 4;
 constexpr std::uint16_t kOldestFormatVersion = 1;
 
 // The call of a call record: BSPlib, then cBSP and BSPk (added later; new values go before
@@ -74,7 +77,7 @@ inline bool ends_superstep(Call c) {
 const char* call_name(Call c);
 
 // Record tags: 1..5 are choices (the value of rt::ChoiceKind), 0x10 + Call a call, then markers.
-enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71, kTagWork = 0x72 };
+enum : std::uint8_t { kTagCall = 0x10, kTagSuperstep = 0x70, kTagEnd = 0x71, kTagWork = 0x72, kTagMemory = 0x73 };
 
 // The strategy a trace names when an exploring run (bsp-check explore, coverage search) recorded
 // it: such a run is offered only the choices that can change what the program sees, so its
@@ -126,6 +129,14 @@ struct WorkRecord {
   std::uint32_t pid = 0;
   std::uint64_t ns = 0;
   std::size_t before = 0;  // the number of events before it (its place in the stream)
+};
+
+// The most memory a process's data took in the recorded run (an MPI rank's record says it at
+// its end: docs/mpi.md), so that a replay of many ranks in one process can say beforehand
+// whether they fit. A measurement, not an event, as a work record is.
+struct MemoryRecord {
+  std::uint32_t pid = 0;
+  std::uint64_t bytes = 0;
 };
 
 // Thrown for unreadable, truncated-header, corrupted, foreign or other-version traces: the
@@ -235,6 +246,7 @@ class Writer {
   }
   void superstep(std::uint64_t n);
   void work(std::uint32_t pid, std::uint64_t ns);
+  void memory(std::uint32_t pid, std::uint64_t bytes);
   void end();
   void flush();
   std::uint64_t bytes() const { return written_ + used_; }
@@ -356,6 +368,8 @@ class EventStream {
     return true;
   }
   bool complete() const;  // the end record was read (its checksum verified)
+  // The memory records read so far (a rank's record has one, at its end).
+  const std::vector<MemoryRecord>& memory() const;
 
  private:
   // The length of the small choice of this kind at d[pos] (a kind byte, then a varint of one or
@@ -387,13 +401,15 @@ class Reader {
   const Header& header() const { return header_; }
   const std::vector<Event>& events() const { return events_; }
   const std::vector<WorkRecord>& work() const { return work_; }  // in stream order
-  bool complete() const { return complete_; }                    // ended with an end record (not cut off)
+  const std::vector<MemoryRecord>& memory() const { return memory_; }
+  bool complete() const { return complete_; }  // ended with an end record (not cut off)
 
  private:
   static Reader read_all(EventStream s);
   Header header_;
   std::vector<Event> events_;
   std::vector<WorkRecord> work_;
+  std::vector<MemoryRecord> memory_;
   bool complete_ = false;
 };
 

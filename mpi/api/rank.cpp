@@ -211,7 +211,10 @@ void Rank::timed_out() {
 void Rank::end() {
   record(trace::Call::end, -1, 0);
   end_superstep(true);
-  if (trace_) trace_->end();
+  if (trace_) {
+    record_memory();
+    trace_->end();
+  }
   trace_.reset();
   if (pid_ == 0) report_leaked_registrations();
   int mine = findings_.errors() > 0 || failed_, any = 0;
@@ -283,7 +286,10 @@ void Rank::abort(const std::string& message) {
 }
 
 void Rank::stop_job() {
-  if (trace_) trace_->flush();  // cut off where the job ends: its replay goes that far
+  if (trace_) {  // cut off where the job ends: its replay goes that far
+    record_memory();
+    trace_->flush();
+  }
   std::fflush(nullptr);
   active_ = false;  // at_exit has nothing more to say
   // mpiexec forwards what the ranks wrote as it reads it, and stops reading when the abort kills

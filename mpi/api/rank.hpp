@@ -103,6 +103,10 @@ class Rank {
     if (data && n) rec.checksum = trace::checksum(data, n);
     trace_->call(rec);
   }
+  // The most memory this rank's data took (its peak resident set less what it held at bsp_begin,
+  // MPI's and the program image's), as the record's last measurement: a replay of all ranks in
+  // one process adds them up to say beforehand whether they fit (docs/mpi.md).
+  void record_memory();
   // What the sync delivered: the number of unbuffered operations that took effect, the queue's order.
   void record_barrier(std::uint64_t hp_operations);
   bool check_transfer_args(int pid, int offset, int nbytes, const void* local, const char* local_name);
@@ -159,6 +163,7 @@ class Rank {
   double clock_ = 0;  // virtual bsp_time, seconds since bsp_begin
   int calls_before_begin_ = 0;
   std::unique_ptr<trace::Writer> trace_;  // trace=PATH: this rank's record
+  std::uint64_t resident_at_begin_ = 0;   // bytes, with trace=PATH (record_memory)
   std::uint64_t hp_operations_ = 0;       // this superstep's valid hpputs and hpgets (the record's)
 };
 

@@ -3,6 +3,7 @@
 // replay notices another build) and whose records replay/rank_traces.hpp describes.
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -13,6 +14,19 @@
 #include "runtime/base/rng.hpp"
 
 namespace bspcheck::mpi {
+
+namespace {
+
+// A line "Key:   N kB" of /proc/self/status, in bytes (0 when absent).
+std::uint64_t status_bytes(const char* key) {
+  std::ifstream in("/proc/self/status");
+  const std::string want = std::string(key) + ":";
+  for (std::string line; std::getline(in, line);)
+    if (line.compare(0, want.size(), want) == 0) return std::strtoull(line.c_str() + want.size(), nullptr, 10) * 1024;
+  return 0;
+}
+
+}  // namespace
 
 std::unique_ptr<trace::Writer> Rank::open_trace(const std::string& prefix) {
   trace::Header h;
@@ -39,7 +53,13 @@ std::unique_ptr<trace::Writer> Rank::open_trace(const std::string& prefix) {
   h.procs = static_cast<std::uint32_t>(p_);
   h.seed = static_cast<std::uint64_t>(pid_);  // a rank's record: the seed field holds the rank
   h.strategy = trace::kMpiRankStrategy;
+  resident_at_begin_ = status_bytes("VmRSS");
   return std::make_unique<trace::Writer>(trace::rank_trace_path(prefix, pid_), h);
+}
+
+void Rank::record_memory() {
+  const std::uint64_t peak = status_bytes("VmHWM");
+  trace_->memory(static_cast<std::uint32_t>(pid_), peak > resident_at_begin_ ? peak - resident_at_begin_ : 0);
 }
 
 void Rank::record_barrier(std::uint64_t hp_operations) {

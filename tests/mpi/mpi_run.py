@@ -19,6 +19,8 @@ Subcommands:
            with --expect-rule's finding when given (in the report too, which the rank that ended
            the job writes), and leaves no process of the program behind; with timeout= and
            --stuck K, every rank says where it was (K running, the others waiting in bsp_sync)
+  fits     each rank's record says how much memory its data took: the replay refuses beforehand
+           (exit 2, one line) where their sum exceeds a data size limit, runs where it fits
   merged   a failing job's report (report=PATH) through bsp-check merge: SARIF names the rule at
            the marked lines, JUnit has one failing case, the JSON one run reproduced by mpiexec
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
@@ -350,6 +352,39 @@ def cmd_merged(a):
     return 0
 
 
+def cmd_fits(a):
+    """Each rank's record says how much memory its data took; the replay, which runs every rank in
+    one process, refuses beforehand (exit 2, one line with what it needs) where their sum exceeds
+    what it may take (here a data size limit, as `ulimit -d` sets), and runs where it fits or
+    with --no-memory-check."""
+    import resource
+    p, mib = a.procs, a.mib
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "run.trace")
+        res = run(mpiexec(a, p, a.program, [str(mib)]), env=dict(MPI_ENV, BSPCHECK_OPTIONS=f"trace={prefix}"))
+        check(res.returncode == 0, f"the MPI run exited {res.returncode}:\n{res.stderr}")
+        rep = run([a.bsp_check, "replay", prefix, "--", a.engine, str(mib)])
+        check(rep.returncode == 0 and program_lines(rep.stdout) == program_lines(res.stdout),
+              f"the replay (unlimited) exited {rep.returncode}:\n{rep.stdout}{rep.stderr}")
+        limit = (p * mib << 20) * 3 // 4  # below the ranks' data added up
+        def limited(cmd):
+            full_env = {k: v for k, v in os.environ.items() if k != "BSPCHECK_OPTIONS"}
+            def cap():
+                resource.setrlimit(resource.RLIMIT_DATA, (limit, resource.RLIM_INFINITY))
+            return subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT, env=full_env, preexec_fn=cap)
+        refused = limited([a.bsp_check, "replay", prefix, "--", a.engine, str(mib)])
+        err = refused.stderr.strip().splitlines()
+        m = re.search(r"needs at least (\d+) MiB", refused.stderr)
+        check(refused.returncode == 2 and len(err) == 2 and "data size limit, ulimit -d" in err[-1] and m and
+              p * mib <= int(m.group(1)) <= p * mib * 2 and not refused.stdout,
+              f"the replay under a {limit >> 20} MiB data limit: exit {refused.returncode}:\n{refused.stderr}")
+        anyway = limited([a.bsp_check, "replay", "--no-memory-check", prefix, "--", a.engine, "1"])
+        check("needs at least" not in anyway.stderr,
+              f"--no-memory-check was refused all the same:\n{anyway.stderr}")
+    print(f"p={p}: {mib} MiB per rank: replayed unlimited, refused under {limit >> 20} MiB ({m.group(1)} MiB needed)")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -398,10 +433,16 @@ def main():
     sp.add_argument("--rule", required=True)
     sp.add_argument("--procs", type=int, default=3)
     sp.add_argument("--bsp-check", required=True)
+    sp = sub.add_parser("fits")
+    sp.add_argument("--program", required=True, help="tests/mpi/big_data.c built with --backend=mpi")
+    sp.add_argument("--engine", required=True, help="the same program built for the engine")
+    sp.add_argument("--bsp-check", required=True)
+    sp.add_argument("--procs", type=int, default=2)
+    sp.add_argument("--mib", type=int, default=64)
     a = ap.parse_args()
     try:
         return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record,
-                "merged": cmd_merged}[a.cmd](a)
+                "merged": cmd_merged, "fits": cmd_fits}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")
         return 1

@@ -13,6 +13,7 @@
 #include "tools/cli/cli_parse.hpp"
 #include "tools/cli/option_checks.hpp"
 #include "tools/commands/run_command.hpp"
+#include "tools/launch/memory_available.hpp"
 
 namespace bspcheck::cli {
 
@@ -79,8 +80,9 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
 
 // The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
 // them, or PATH, they are merged into the engine trace PATH, which is
-// then replayed. False after an error (said on stderr); path is then the merged trace.
-bool merge_rank_records(std::string& path) {
+// then replayed. False after an error (said on stderr); path is then the merged trace, and
+// `memory` what the records say of the ranks' memory.
+bool merge_rank_records(std::string& path, trace::RanksMemory& memory) {
   std::string prefix = trace::rank_trace_prefix(path);
   std::error_code ec;
   // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
@@ -88,7 +90,7 @@ bool merge_rank_records(std::string& path) {
   if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
   if (prefix.empty()) return true;  // an engine trace
   try {
-    const int p = trace::merge_rank_traces(prefix, prefix);
+    const int p = trace::merge_rank_traces(prefix, prefix, &memory);
     std::cerr << "bsp-check: note: merged the records of " << p << " MPI ranks (" << trace::rank_trace_path(prefix, 0)
               << " ...) into " << prefix << "\n";
   } catch (const trace::TraceError& e) {
@@ -97,6 +99,20 @@ bool merge_rank_records(std::string& path) {
   }
   path = prefix;
   return true;
+}
+
+// The replay runs every rank of an MPI job in this one process: when their data, as their
+// records measured it at its peak, cannot fit in what this machine (or this process's limits)
+// leaves, it is said before the replay starts, with what it would need (item 5 of issue 44).
+bool ranks_fit(const trace::RanksMemory& m) {
+  if (m.measured == 0) return true;  // records before format 4 say nothing of it
+  const MemoryBound available = memory_available();
+  if (m.total <= available.bytes) return true;
+  std::cerr << "bsp-check: error: the replay runs the " << m.measured << " MPI ranks in one process and needs at least "
+            << bytes_text(m.total) << " (their data at its peak in the recorded run, added up; rank " << m.largest_rank
+            << " took the most, " << bytes_text(m.largest) << "), more than the " << bytes_text(available.bytes)
+            << " available (" << available.what << "); --no-memory-check replays anyway\n";
+  return false;
 }
 
 int replay_command(const std::vector<std::string>& args, const char* version) {
@@ -118,10 +134,15 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   app.add_option("--keep-files", keep_files,
                  "keep the files the replay wrote in DIR/p<P>-s<SEED>/ as well (they are copied back in any case)")
       ->type_name("DIR");
+  bool no_memory_check = false;
+  app.add_flag("--no-memory-check", no_memory_check,
+               "replay an MPI run's records even where the ranks' data, added up, exceeds the memory available");
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  if (!merge_rank_records(trace_path)) return 2;
+  trace::RanksMemory memory;
+  if (!merge_rank_records(trace_path, memory)) return 2;
+  if (!no_memory_check && !ranks_fit(memory)) return 2;
   const std::optional<trace::Header> checked = trace_to_run_again(trace_path);
   if (!checked) return 2;
   const trace::Header& h = *checked;

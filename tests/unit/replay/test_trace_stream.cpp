@@ -152,11 +152,11 @@ TEST(EventStream, TheEndChecksumCoversEveryBlock) {
   std::remove(path.c_str());
 }
 
-// Versions 2 and 3 sum a trace's bytes with CRC-32C, version 1 with FNV-1a; traces of every
+// Versions 2 to 4 sum a trace's bytes with CRC-32C, version 1 with FNV-1a; traces of every
 // version read back, and each is refused when it names a version whose checksum its bytes do not
 // have.
 TEST(EventStream, EachFormatVersionHasItsChecksum) {
-  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{3}}) {
+  for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{3}, std::uint16_t{4}}) {
     SCOPED_TRACE("version " + std::to_string(version));
     const std::string path = write_trace("bspcheck-unit-version.trace", 3000, true, version);
     EXPECT_EQ(read_through(path), "");
@@ -181,13 +181,48 @@ TEST(EventStream, EachFormatVersionHasItsChecksum) {
 }
 
 TEST(EventStream, VersionsItCannotReadAreNamed) {
-  const std::string path = write_trace("bspcheck-unit-version4.trace", 10, true);
+  const std::string path = write_trace("bspcheck-unit-version5.trace", 10, true);
   std::vector<std::uint8_t> bytes = file_bytes(path);
-  bytes[8] = 4;
+  bytes[8] = 5;
   write_bytes(path, bytes);
-  EXPECT_NE(read_through(path).find("trace format version 4, this bsp-check reads versions 1 to 3"), std::string::npos)
+  EXPECT_NE(read_through(path).find("trace format version 5, this bsp-check reads versions 1 to 4"), std::string::npos)
       << read_through(path);
   std::remove(path.c_str());
+}
+
+// A memory record (format 4: an MPI rank's, at its end) is a measurement, not an event: the
+// events read the same with it, and the reader keeps it. A trace that names version 3 cannot
+// hold one: its tag is then an unknown record, as a reader of version 3 finds it.
+TEST(EventStream, MemoryRecordsAreKeptApartFromTheEventsFromVersion4) {
+  for (const std::uint16_t version : {std::uint16_t{3}, std::uint16_t{4}}) {
+    SCOPED_TRACE("version " + std::to_string(version));
+    const std::string path = (std::filesystem::temp_directory_path() / "bspcheck-unit-memory.trace").string();
+    trace::Header h;
+    h.version = version;
+    h.procs = 2;
+    h.strategy = "random";
+    {
+      trace::Writer w(path, h);
+      w.choice(1, 1);
+      w.superstep(1);
+      w.memory(1, std::uint64_t{5} << 30);
+      w.end();
+    }
+    if (version < trace::kMemoryRecordVersion) {
+      EXPECT_NE(read_through(path).find("unknown record"), std::string::npos) << read_through(path);
+    } else {
+      const trace::Reader r = trace::Reader::open(path);
+      ASSERT_EQ(r.events().size(), 3u);  // the memory record is none of them
+      EXPECT_EQ(r.events()[0].type, trace::Event::choice);
+      EXPECT_EQ(r.events()[1].type, trace::Event::superstep);
+      EXPECT_EQ(r.events()[2].type, trace::Event::end);
+      ASSERT_EQ(r.memory().size(), 1u);
+      EXPECT_EQ(r.memory()[0].pid, 1u);
+      EXPECT_EQ(r.memory()[0].bytes, std::uint64_t{5} << 30);
+      EXPECT_TRUE(r.complete());
+    }
+    std::remove(path.c_str());
+  }
 }
 
 // The replay's inline paths (next_small_choice, next_call_if) read exactly what next() reads, in

@@ -95,7 +95,7 @@ TEST(TracedSchedule, AReplayChecksCallDataWithItsTracesChecksum) {
   ASSERT_NE(fnv, crc.value()) << "the two checksums must tell the versions apart";
   EXPECT_EQ(trace::checksum(data, sizeof data, 2), fnv);
   EXPECT_EQ(trace::checksum(data, sizeof data, 3), crc.value());
-  EXPECT_EQ(trace::checksum(data, sizeof data), crc.value()) << "version 3 is written";
+  EXPECT_EQ(trace::checksum(data, sizeof data), crc.value()) << "versions 3 and later: CRC-32C";
   for (const std::uint16_t version : {std::uint16_t{1}, std::uint16_t{2}, std::uint16_t{3}}) {
     SCOPED_TRACE("version " + std::to_string(version));
     const std::string path = temp_path("traced-schedule-version.trace");

@@ -55,7 +55,7 @@ TEST(Hash, LegacyBasisOfPersistedHashesIsPinned) {
 }
 
 // A call's data checksum (docs/trace-format.md): FNV-1a, 32 bits, in format versions 1 and 2;
-// from version 3, the version written, CRC-32C of 16 bytes or more and FNV-1a of fewer.
+// from version 3 on, CRC-32C of 16 bytes or more and FNV-1a of fewer.
 TEST(Hash, TraceDataChecksumIsFnv1a32ThenCrc32c) {
   const std::string payload = "a payload of a put";  // 18 bytes
   auto crc = [](const std::string& s) {
