@@ -19,6 +19,8 @@ Subcommands:
            with --expect-rule's finding when given (in the report too, which the rank that ended
            the job writes), and leaves no process of the program behind; with timeout= and
            --stuck K, every rank says where it was (K running, the others waiting in bsp_sync)
+  shrinks  a failing job's records shrink (bsp-check shrink PATH -- ENGINE) to a minimal trace that
+           names the engine's program and replays, on its own, to the job's finding
   fits     each rank's record says how much memory its data took: the replay refuses beforehand
            (exit 2, one line) where their sum exceeds a data size limit, runs where it fits
   merged   a failing job's report (report=PATH) through bsp-check merge: SARIF names the rule at
@@ -385,6 +387,28 @@ def cmd_fits(a):
     return 0
 
 
+def cmd_shrinks(a):
+    """A failing job's records, with the program built for the engine after --, shrink to a minimal
+    trace that names that program: its replay, and `bsp-check debug` on it, need nothing more."""
+    p = a.procs
+    with tempfile.TemporaryDirectory() as tmp:
+        prefix = os.path.join(tmp, "run.trace")
+        res = run(mpiexec(a, p, a.program), env=dict(MPI_ENV, BSPCHECK_OPTIONS=f"trace={prefix}"))
+        check(res.returncode != 0, f"the job exited 0 with the bug in it:\n{res.stderr}")
+        mpi_found = finding_places(findings(res.stderr))
+        shrunk = run([a.bsp_check, "shrink", prefix, "--", a.engine])
+        minimal = os.path.join(tmp, "run.min.trace")
+        check(shrunk.returncode == 0 and f"fails with {a.rule}" in shrunk.stdout + shrunk.stderr and os.path.exists(minimal),
+              f"shrink of the MPI records exited {shrunk.returncode}:\n{shrunk.stdout}{shrunk.stderr}")
+        rep = run([a.bsp_check, "replay", minimal])  # no program: the minimal trace names the engine's
+        rep_found = finding_places(findings(rep.stderr))
+        check(rep.returncode == 1 and rep_found and set(rep_found) <= set(mpi_found),
+              f"the minimal trace's replay exited {rep.returncode}, found {rep_found}, the job {mpi_found}:\n"
+              f"{rep.stderr}")
+    print(f"p={p}: the records shrank to a trace whose replay finds {[f[0] for f in rep_found]}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -439,10 +463,16 @@ def main():
     sp.add_argument("--bsp-check", required=True)
     sp.add_argument("--procs", type=int, default=2)
     sp.add_argument("--mib", type=int, default=64)
+    sp = sub.add_parser("shrinks")
+    sp.add_argument("--program", required=True, help="the program built with --backend=mpi")
+    sp.add_argument("--engine", required=True, help="the same program built for the engine")
+    sp.add_argument("--bsp-check", required=True)
+    sp.add_argument("--rule", required=True)
+    sp.add_argument("--procs", type=int, default=3)
     a = ap.parse_args()
     try:
         return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record,
-                "merged": cmd_merged, "fits": cmd_fits}[a.cmd](a)
+                "merged": cmd_merged, "fits": cmd_fits, "shrinks": cmd_shrinks}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")
         return 1

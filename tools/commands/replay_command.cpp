@@ -78,10 +78,6 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
   return h;
 }
 
-// The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
-// them, or PATH, they are merged into the engine trace PATH, which is
-// then replayed. False after an error (said on stderr); path is then the merged trace, and
-// `memory` what the records say of the ranks' memory.
 bool merge_rank_records(std::string& path, trace::RanksMemory& memory) {
   std::string prefix = trace::rank_trace_prefix(path);
   std::error_code ec;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "replay/rank_traces.hpp"
 #include "replay/trace_format.hpp"
 #include "tools/commands/run_command.hpp"
 
@@ -24,5 +25,11 @@ bool config_from_trace(const trace::Header& h, const std::string& trace_path, co
 // with its reason before anything runs, not half-way through; and its path must fit in
 // BSPCHECK_OPTIONS. Nothing, after saying why on stderr, when it cannot be run again.
 std::optional<trace::Header> trace_to_run_again(const std::string& path);
+
+// The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
+// them, or PATH, they are merged into the engine trace PATH, which the command then runs (replay,
+// shrink). False after an error (said on stderr); path is then the merged trace, and `memory`
+// what the records say of the ranks' memory. Nothing is done to an engine trace.
+bool merge_rank_records(std::string& path, trace::RanksMemory& memory);
 
 }  // namespace bspcheck::cli

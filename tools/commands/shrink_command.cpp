@@ -37,7 +37,8 @@ struct Interrupted {};
 // shrink's flags, as given.
 struct ShrinkFlags {
   std::string trace_path, output;
-  bool output_given = false;  // -o: named in the error when it cannot be written
+  std::vector<std::string> program;  // after --: the program to run instead of the recorded one
+  bool output_given = false;         // -o: named in the error when it cannot be written
   std::size_t max_runs = 2000;
   double timeout = 0;
   bool quiet = false;
@@ -49,9 +50,12 @@ std::optional<int> parse_shrink(const std::vector<std::string>& args, ShrinkFlag
       "bsp-check shrink: reduce a failing trace's scheduling choices towards the default schedule (each\n"
       "process runs on while it can; queues and writes keep their order; hp operations land at the\n"
       "barrier) while the run still fails with the same rule, and report the choices that matter.\n"
-      "\nUsage: bsp-check shrink [options] TRACE",
+      "\nUsage: bsp-check shrink [options] TRACE [-- PROGRAM ARGS...]",
       "bsp-check shrink"};
-  app.add_option("TRACE", f.trace_path, "a trace of a failing run")->required();
+  app.add_option("TRACE", f.trace_path,
+                 "a trace of a failing run; or an MPI run's records (PATH, or PATH.rank<K>, from trace=PATH), merged "
+                 "into PATH first")
+      ->required();
   app.add_option("-o,--output", f.output, "the minimal trace (default: TRACE with .min.trace)");
   app.add_option("--max-runs", f.max_runs, "give up reducing after this many runs (default 2000)")
       ->check(whole_number(1, 100000000));
@@ -60,6 +64,9 @@ std::optional<int> parse_shrink(const std::vector<std::string>& args, ShrinkFlag
                      "; give the recorded run's (its replay line shows it)")
       ->check(option_value("timeout"));
   app.add_flag("-q,--quiet", f.quiet, "no progress lines");
+  app.add_option(
+      "PROGRAM", f.program,
+      "the program and its arguments (after --; an MPI run's records need the program built for the engine)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
   f.quiet = f.quiet || !isatty(STDERR_FILENO);  // the progress line (\r, erase) only on a terminal
   return std::nullopt;
@@ -69,6 +76,8 @@ std::optional<int> parse_shrink(const std::vector<std::string>& args, ShrinkFlag
 // checked before the first run; an exit status when they are not usable.
 std::optional<int> prepare(ShrinkFlags& f, const char* version, trace::Reader& trace, RunConfig& c,
                            std::string& program) {
+  trace::RanksMemory memory;
+  if (!merge_rank_records(f.trace_path, memory)) return 2;
   try {
     trace = trace::Reader::open(f.trace_path);
   } catch (const trace::TraceError& e) {
@@ -76,7 +85,7 @@ std::optional<int> prepare(ShrinkFlags& f, const char* version, trace::Reader& t
     return 2;
   }
   std::string error;
-  if (!config_from_trace(trace.header(), f.trace_path, {}, c, error)) {
+  if (!config_from_trace(trace.header(), f.trace_path, f.program, c, error)) {
     std::cerr << "bsp-check: error: " << error << "\n";
     return 2;
   }
