@@ -41,12 +41,15 @@ bool is_run_report(const nlohmann::json& j) {
 }
 
 // The command that runs the job again: `mpiexec -n RANKS PROGRAM ARGS...` for the MPI back end's
-// report, the program and its arguments for another that names them, else nothing.
+// report; for the engine's, the run of its p and seed through the driver (its schedule is the
+// seed's); nothing when the report names no program.
 std::string repro_of(const nlohmann::json& j, const ProgramRun& run) {
   if (run.program.empty()) return "";
   std::string line = rt::shell_word(run.program);
   for (const std::string& a : run.args) line += " " + rt::shell_word(a);
-  if (j.value("backend", std::string()) != "mpi") return line;
+  if (j.value("backend", std::string()) != "mpi")
+    return "bsp-check run -p " + std::to_string(run.record.p) + " --seed " + std::to_string(run.record.seed) + " " +
+           line;
   const int ranks = j.contains("ranks") ? j["ranks"].get<int>() : run.record.p;
   return "mpiexec -n " + std::to_string(ranks) + " " + line;
 }
