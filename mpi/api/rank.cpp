@@ -128,9 +128,7 @@ void Rank::begin(int maxprocs) {
   replies_ = std::make_unique<Exchange>(comm_, p_);
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
-  read_check_options();
-  report_file_.open(option_value("report"), pid_);
-  arm_timeout();
+  read_options();
   if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
       trace_ = open_trace(prefix);
     } catch (const trace::TraceError& e) {
@@ -146,30 +144,31 @@ void Rank::begin(int maxprocs) {
   for (int sig : kCrashSignals) std::signal(sig, rank_crashed);
 }
 
-void Rank::read_check_options() {
+void Rank::read_options() {
   try {
     if (const std::string check = option_value("check"); !check.empty() && !rt::BoolValue::parse("check", check))
       for (Rule rule : kCrossCallRules) findings_.disable(rule_id(rule));
     if (const std::string rules = option_value("disable"); !rules.empty())
       for (const std::string& rule : rt::RuleListValue::parse("disable", rules)) findings_.disable(rule);
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
-    std::fflush(nullptr);
-    MPI_Abort(MPI_COMM_WORLD, 2);
-  }
-  digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
-}
-
-void Rank::arm_timeout() {
-  try {
+    report_file_.open(option_value("report"), pid_);
     if (const std::string text = option_value("timeout"); !text.empty())
       timeout_seconds_ = rt::SecondsValue::parse("timeout", text);
   } catch (const std::invalid_argument& e) {
+    // Every rank reads the same options: rank 0 says it once, and its abort ends the others
+    // within the second they wait (a rank whose own environment alone is wrong says it then).
+    if (pid_ != 0) sleep(1);
     std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
     std::fflush(nullptr);
+    usleep(200 * 1000);  // for mpiexec to forward the line before the abort ends its reading
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  if (timeout_seconds_ <= 0) return;
+  // No rank starts the program before rank 0 has checked what only it checks (report=).
+  MPI_Barrier(comm_);
+  digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
+  if (timeout_seconds_ > 0) arm_timeout();
+}
+
+void Rank::arm_timeout() {
   // Counted from bsp_begin, as in the engine: the ranks leave its MPI_Comm_split together, so
   // their alarms ring within moments of each other and each says where it is.
   struct sigaction sa {};

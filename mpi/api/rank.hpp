@@ -86,9 +86,10 @@ class Rank {
   static std::uint64_t digest(const void* p, std::size_t n);
 
   void start_mpi(int* argc, char*** argv);
-  // check=0 and disable=RULES in BSPCHECK_OPTIONS (the engine's keys); a wrong value ends the job.
-  void read_check_options();
-  // timeout=S: an alarm S seconds after bsp_begin (0: none); a wrong value ends the job.
+  // check=0, disable=RULES, report=PATH and timeout=S in BSPCHECK_OPTIONS (the engine's keys); a
+  // wrong value, or a report rank 0 cannot write, ends the job (exit status 2).
+  void read_options();
+  // timeout=S: the alarm, S seconds after bsp_begin.
   void arm_timeout();
   // Recording (trace=PATH, rank_trace.cpp): this rank's record, PATH.rank<K>.
   std::unique_ptr<trace::Writer> open_trace(const std::string& prefix);

@@ -28,7 +28,8 @@ struct JobSummary {
 
 class RunReportFile {
  public:
-  // Empty: no report asked for. A path that cannot be written ends the job at bsp_begin.
+  // Empty: no report asked for. Rank 0 checks that it can write the path (std::invalid_argument
+  // when not: the job ends at bsp_begin, as with any bad option).
   void open(std::string path, int pid);
   bool wanted() const { return !path_.empty(); }
   // Collective over comm: every rank's findings reach the rank 0 of comm, which writes the file.

@@ -19,6 +19,8 @@ Subcommands:
            with --expect-rule's finding when given (in the report too, which the rank that ended
            the job writes), and leaves no process of the program behind; with timeout= and
            --stuck K, every rank says where it was (K running, the others waiting in bsp_sync)
+  refuses  a bad option value (check=, disable=, timeout=) or an unwritable report= ends the job at
+           bsp_begin: exit 2, one line naming the key
   shrinks  a failing job's records shrink (bsp-check shrink PATH -- ENGINE) to a minimal trace that
            names the engine's program and replays, on its own, to the job's finding
   fits     each rank's record says how much memory its data took: the replay refuses beforehand
@@ -409,6 +411,20 @@ def cmd_shrinks(a):
     return 0
 
 
+def cmd_refuses(a):
+    """A bad value of an option the back end reads (BSPCHECK_OPTIONS, the engine's keys), or a
+    report=PATH rank 0 cannot write, ends the job at bsp_begin: exit status 2, one error line
+    naming the key, and nothing of the program's."""
+    for options in a.options:
+        key = options.split("=", 1)[0]
+        res = run(mpiexec(a, 2, a.program), env=dict(MPI_ENV, BSPCHECK_OPTIONS=options))
+        said = [t for t in res.stderr.splitlines() if t.startswith("bsp-check: error: BSPCHECK_OPTIONS: ")]
+        check(res.returncode == 2 and len(said) == 1 and said[0].startswith(f"bsp-check: error: BSPCHECK_OPTIONS: {key}:")
+              and not res.stdout.strip(), f"{options}: exit {res.returncode}:\n{res.stdout}{res.stderr}")
+        print(f"{options}: refused: {said[0]}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, allow_abbrev=False, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mpiexec", default="mpiexec")
@@ -469,10 +485,14 @@ def main():
     sp.add_argument("--bsp-check", required=True)
     sp.add_argument("--rule", required=True)
     sp.add_argument("--procs", type=int, default=3)
+    sp = sub.add_parser("refuses")
+    sp.add_argument("--program", required=True, help="a program built with --backend=mpi")
+    sp.add_argument("options", nargs="+", help="BSPCHECK_OPTIONS values, each to be refused")
     a = ap.parse_args()
     try:
         return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record,
-                "merged": cmd_merged, "fits": cmd_fits, "shrinks": cmd_shrinks}[a.cmd](a)
+                "merged": cmd_merged, "fits": cmd_fits, "shrinks": cmd_shrinks,
+                "refuses": cmd_refuses}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")
         return 1
