@@ -36,8 +36,10 @@ bool is_run_report(const nlohmann::json& j) {
             absent_or("backend", [](const auto& v) { return v.is_string(); }) &&
             absent_or("program", [](const auto& v) { return v.is_string(); }) && absent_or("args", strings) &&
             absent_or("ranks", count);
-  for (const auto& f : j["findings"]) ok = ok && f.is_object();
-  return ok;
+  if (!ok) return false;  // (j["findings"] of a const object without it is undefined behaviour)
+  for (const auto& f : j["findings"])
+    if (!f.is_object()) return false;
+  return true;
 }
 
 // The command that runs the job again: `mpiexec -n RANKS PROGRAM ARGS...` for the MPI back end's
