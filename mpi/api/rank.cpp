@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "checker/finding_text.hpp"
+#include "mpi/api/command_line.hpp"
 #include "runtime/base/rng.hpp"
 #include "runtime/options/option_values.hpp"
 
@@ -128,13 +129,12 @@ void Rank::begin(int maxprocs) {
   replies_ = std::make_unique<Exchange>(comm_, p_);
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
+  command_line_ = command_line();
   read_options();
   if (const std::string prefix = option_value("trace"); !prefix.empty()) try {
       trace_ = open_trace(prefix);
     } catch (const trace::TraceError& e) {
-      std::fprintf(stderr, "bsp-check: error: %s\n", e.what());
-      std::fflush(nullptr);
-      MPI_Abort(MPI_COMM_WORLD, 2);
+      refuse_at_begin(e.what());
     }
   real_start_ = MPI_Wtime();
   // The engine's processes 1..p-1 run main again inside the run, so the calls they make before
@@ -150,17 +150,11 @@ void Rank::read_options() {
       for (Rule rule : kCrossCallRules) findings_.disable(rule_id(rule));
     if (const std::string rules = option_value("disable"); !rules.empty())
       for (const std::string& rule : rt::RuleListValue::parse("disable", rules)) findings_.disable(rule);
-    report_file_.open(option_value("report"), pid_);
+    report_file_.open(option_value("report"), pid_, command_line_);
     if (const std::string text = option_value("timeout"); !text.empty())
       timeout_seconds_ = rt::SecondsValue::parse("timeout", text);
   } catch (const std::invalid_argument& e) {
-    // Every rank reads the same options: rank 0 says it once, and its abort ends the others
-    // within the second they wait (a rank whose own environment alone is wrong says it then).
-    if (pid_ != 0) sleep(1);
-    std::fprintf(stderr, "bsp-check: error: BSPCHECK_OPTIONS: %s\n", e.what());
-    std::fflush(nullptr);
-    usleep(200 * 1000);  // for mpiexec to forward the line before the abort ends its reading
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    refuse_at_begin(std::string("BSPCHECK_OPTIONS: ") + e.what());
   }
   // No rank starts the program before rank 0 has checked what only it checks (report=).
   MPI_Barrier(comm_);
@@ -219,7 +213,7 @@ void Rank::end() {
   int mine = findings_.errors() > 0 || failed_, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
   failed_ = any != 0;
-  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_summary(true));
+  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(true));
   active_ = false;
   ended_ = true;
   std::fflush(nullptr);
@@ -289,13 +283,26 @@ void Rank::stop_job() {
     record_memory();
     trace_->flush();
   }
-  std::fflush(nullptr);
   active_ = false;  // at_exit has nothing more to say
+  abort_job(1);
+}
+
+void Rank::refuse_at_begin(const std::string& message) {
+  // Every rank meets the same options and the same trace folder: rank 0 says it once, and its
+  // abort ends the others within the second they wait (a rank whose own case alone is wrong, its
+  // environment or its trace file, says it then).
+  if (pid_ != 0) sleep(1);
+  std::fprintf(stderr, "bsp-check: error: %s\n", message.c_str());
+  abort_job(2);
+}
+
+void Rank::abort_job(int status) {
+  std::fflush(nullptr);
   // mpiexec forwards what the ranks wrote as it reads it, and stops reading when the abort kills
-  // them: a moment for the finding to reach it first (only ever on this failing path).
+  // them: a moment for the last lines to reach it first (only ever on a failing path).
   usleep(200 * 1000);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  _exit(1);
+  MPI_Abort(MPI_COMM_WORLD, status);
+  _exit(status);
 }
 
 void Rank::crashed(int sig) {
@@ -314,14 +321,14 @@ void Rank::crashed(int sig) {
 
 void Rank::stop_job_together() {
   std::fflush(nullptr);
-  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_summary(false));
+  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(false));
   MPI_Barrier(comm_);
   stop_job();
 }
 
-JobSummary Rank::job_summary(bool completed) const {
-  JobSummary job;
-  job.ranks = world_size_;
+checker::RunReport Rank::job_report(bool completed) const {
+  checker::RunReport job;
+  job.procs_available = world_size_;
   job.nprocs = p_;
   job.supersteps = superstep_ - (completed ? 1 : 0);  // as the engine counts: bsp_end's is not one
   job.completed = completed;

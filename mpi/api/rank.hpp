@@ -72,6 +72,8 @@ class Rank {
   struct PendingGet {
     void* dst;
     int nbytes;
+    bool unbuffered;
+    CallSite site;  // a buffered get's data may collide with a put's (put-collision, at this rank)
   };
   struct PendingHpPut {
     int pid;
@@ -128,11 +130,15 @@ class Rank {
   void report_unread_messages();  // queue-unconsumed, before the queue is replaced
   // The clocks move to the latest one plus g*h + l (h: the largest of the ranks' h-relations).
   void advance_clock(double latest, std::int64_t h);
-  // The job as its report (report=PATH) says it, ended (completed) or not.
-  JobSummary job_summary(bool completed) const;
+  // The job as its report (report=PATH) says it, ended (completed) or not: all but the findings.
+  checker::RunReport job_report(bool completed) const;
   // The report of a job this rank ends alone (a crash, bsp_abort, an exit inside the SPMD part).
-  void write_report_alone() const { report_file_.write_alone(pid_, findings_.kept(), job_summary(false)); }
+  void write_report_alone() const { report_file_.write_alone(pid_, findings_.kept(), job_report(false)); }
   [[noreturn]] void stop_job();
+  // A bad option or an unwritable trace at bsp_begin: one line (rank 0's), exit status 2.
+  [[noreturn]] void refuse_at_begin(const std::string& message);
+  // The job ends now with `status`, once this rank's output is on its way to mpiexec.
+  [[noreturn]] void abort_job(int status);
   // After a finding the ranks decided together: once rank 0 has printed it (a rank aborting
   // first would end the job before it does).
   [[noreturn]] void stop_job_together();
@@ -150,8 +156,9 @@ class Rank {
   CallSite site_;
   CallSite tagsize_site_;  // this superstep's last bsp_set_tagsize
   Findings findings_;
-  RunReportFile report_file_;  // report=PATH: the job's report, gathered at rank 0
-  bool aborted_ = false;       // by bsp_abort, whose message the report keeps
+  RunReportFile report_file_;              // report=PATH: the job's report, gathered at rank 0
+  std::vector<std::string> command_line_;  // this process's, read once at bsp_begin
+  bool aborted_ = false;                   // by bsp_abort, whose message the report keeps
   std::string abort_message_;
   std::unique_ptr<Registrations> regs_;
   std::unique_ptr<Exchange> exchange_, replies_;

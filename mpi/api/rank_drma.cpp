@@ -133,7 +133,7 @@ void Rank::get(int pid, const void* src, int offset, void* dst, int nbytes, bool
   append_value(out, source);
   append_value(out, static_cast<std::uint32_t>(nbytes));
   append_value(out, static_cast<std::uint32_t>(gets_.size()));
-  gets_.push_back({dst, nbytes});
+  gets_.push_back({dst, nbytes, unbuffered, site_});
   if (unbuffered) ++hp_operations_;
 }
 

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <deque>
 #include <sstream>
 
 #include "mpi/api/rank.hpp"
@@ -237,7 +238,7 @@ void Rank::deliver() {
   hpputs_.clear();
   const bool any_gets = exchange_->run(!gets_.empty());
 
-  std::vector<LandingPut> puts;
+  std::vector<LandingWrite> puts;
   std::vector<GetRequest> requests, hp_requests;
   messages_.start_queue();
   for (int src = 0; src < p_; ++src) {
@@ -277,18 +278,29 @@ void Rank::deliver() {
         bytes_out_ += g.nbytes;
       }
     replies_->run();
-    for (int src = 0; src < p_; ++src) {
-      Reader in(replies_->received(src));
-      while (!in.done()) {
-        const PendingGet& g = gets_[in.value<std::uint32_t>()];
-        in.copy_out(g.dst, static_cast<std::size_t>(g.nbytes));
-      }
+  }
+  // A buffered get's data lands before any put's (BSPlib 3.3): both are this rank's buffered
+  // writes, whose overlaps are put-collisions like two puts' (the engine's rule, checker.cpp).
+  const bool collisions = findings_.enabled(Rule::put_collision);
+  std::vector<LandingWrite> writes;
+  std::deque<SiteRecord> get_sites;  // the gets' sites, where writes points at them
+  for (int src = 0; any_gets && src < p_; ++src) {
+    Reader in(replies_->received(src));
+    while (!in.done()) {
+      const PendingGet& g = gets_[in.value<std::uint32_t>()];
+      const std::byte* data = in.take(static_cast<std::size_t>(g.nbytes));
+      std::memcpy(g.dst, data, static_cast<std::size_t>(g.nbytes));
+      if (collisions && !g.unbuffered)
+        writes.push_back({reinterpret_cast<std::uint64_t>(g.dst), static_cast<std::uint32_t>(g.nbytes), data, pid_,
+                          &get_sites.emplace_back(record_of(g.site))});
     }
   }
   gets_.clear();
-  if (puts.size() > 1 && findings_.enabled(Rule::put_collision))
-    for (const Finding& f : put_collisions(puts, pid_, superstep_)) findings_.report(f);
-  for (const LandingPut& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+  if (!writes.empty()) writes.insert(writes.end(), puts.begin(), puts.end());
+  const std::vector<LandingWrite>& landing = writes.empty() ? puts : writes;  // no copy without gets
+  if (landing.size() > 1 && collisions)
+    for (const Finding& f : put_collisions(landing, pid_, superstep_)) findings_.report(f);
+  for (const LandingWrite& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
 }
 
 void Rank::report_unread_messages() {

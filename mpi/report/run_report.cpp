@@ -7,31 +7,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 
-#include "checker/finding_codec.hpp"
 #include "runtime/options/option_values.hpp"
 
 namespace bspcheck::mpi {
 
 namespace {
-
-// The command line of this process (rank 0's: the program and its arguments as mpiexec gave
-// them), from the kernel: bsp_begin-style programs never hand argv to the library.
-std::vector<std::string> command_line() {
-  std::ifstream in("/proc/self/cmdline", std::ios::binary);
-  const std::string all{std::istreambuf_iterator<char>(in), {}};
-  std::vector<std::string> words;
-  for (std::size_t at = 0; at < all.size();) {
-    const std::size_t end = all.find('\0', at);
-    words.push_back(all.substr(at, end == std::string::npos ? std::string::npos : end - at));
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-  return words;
-}
 
 std::string findings_text(const std::vector<Finding>& findings) {
   nlohmann::json j = nlohmann::json::array();
@@ -41,14 +23,15 @@ std::string findings_text(const std::vector<Finding>& findings) {
 
 }  // namespace
 
-void RunReportFile::open(std::string path, int pid) {
+void RunReportFile::open(std::string path, int pid, std::vector<std::string> command) {
   path_ = std::move(path);
+  command_ = std::move(command);
   // As the engine's report=: an unwritable path is refused before the run, not after it.
   if (!path_.empty() && pid == 0) rt::WritablePathValue::parse("report", path_);
 }
 
 void RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine,
-                                     const JobSummary& job) const {
+                                     checker::RunReport job) const {
   if (!wanted()) return;
   const std::string text = findings_text(mine);
   int size = static_cast<int>(text.size()), ranks = 0;
@@ -63,40 +46,32 @@ void RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<F
   }
   MPI_Gatherv(text.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, comm);
   if (pid != 0) return;
-  std::vector<Finding> findings;
   std::vector<int> from;
   for (int r = 0; r < ranks; ++r) {
     from.push_back(r);
     const nlohmann::json j = nlohmann::json::parse(all.substr(offsets[r], sizes[r]), nullptr, false);
     if (j.is_array())
-      for (const nlohmann::json& f : j) findings.push_back(checker::finding_from_json(f));
+      for (const nlohmann::json& f : j) job.findings.push_back(checker::finding_from_json(f));
   }
   // In the order the run met them (a superstep's before the next's), rank by rank within one.
-  std::stable_sort(findings.begin(), findings.end(),
+  std::stable_sort(job.findings.begin(), job.findings.end(),
                    [](const Finding& a, const Finding& b) { return a.superstep < b.superstep; });
-  write(findings, from, job);
+  write(job, from);
 }
 
-void RunReportFile::write_alone(int pid, const std::vector<Finding>& mine, const JobSummary& job) const {
-  if (wanted()) write(mine, {pid}, job);
+void RunReportFile::write_alone(int pid, const std::vector<Finding>& mine, checker::RunReport job) const {
+  if (!wanted()) return;
+  job.findings = mine;
+  write(job, {pid});
 }
 
-void RunReportFile::write(const std::vector<Finding>& findings, const std::vector<int>& from_ranks,
-                          const JobSummary& job) const {
-  checker::RunReport r;
-  r.procs_available = job.ranks;
-  r.completed = job.completed;
-  r.nprocs = job.nprocs;
-  r.supersteps = job.supersteps;
-  r.aborted = job.aborted;
-  r.abort_message = job.abort_message;
-  r.findings = findings;
-  nlohmann::json j = checker::run_report_to_json(r);
-  const std::vector<std::string> words = command_line();
+void RunReportFile::write(const checker::RunReport& job, const std::vector<int>& from_ranks) const {
+  nlohmann::json j = checker::run_report_to_json(job);
   j["backend"] = "mpi";
-  j["program"] = words.empty() ? "" : words[0];
-  j["args"] = words.size() > 1 ? std::vector<std::string>(words.begin() + 1, words.end()) : std::vector<std::string>{};
-  j["ranks"] = job.ranks;
+  j["program"] = command_.empty() ? "" : command_[0];
+  j["args"] =
+      command_.size() > 1 ? std::vector<std::string>(command_.begin() + 1, command_.end()) : std::vector<std::string>{};
+  j["ranks"] = job.procs_available;
   j["from_ranks"] = from_ranks;
   const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // Whole or not at all: a reader never sees half a report, even of a job killed as it writes.

@@ -13,34 +13,28 @@
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "checker/finding_codec.hpp"
 
 namespace bspcheck::mpi {
-
-// What the report says of the job besides its findings.
-struct JobSummary {
-  int ranks = 0;       // the world's size
-  int nprocs = 0;      // granted by bsp_begin
-  int supersteps = 0;  // completed, as the engine counts them
-  bool completed = false;
-  bool aborted = false;
-  std::string abort_message;
-};
 
 class RunReportFile {
  public:
   // Empty: no report asked for. Rank 0 checks that it can write the path (std::invalid_argument
-  // when not: the job ends at bsp_begin, as with any bad option).
-  void open(std::string path, int pid);
+  // when not: the job ends at bsp_begin, as with any bad option). `command`: the program and its
+  // arguments, which the report names (what reproduces the job).
+  void open(std::string path, int pid, std::vector<std::string> command);
   bool wanted() const { return !path_.empty(); }
+  // `job`: the report without its findings (procs_available holds the world's size, the ranks).
   // Collective over comm: every rank's findings reach the rank 0 of comm, which writes the file.
-  void gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine, const JobSummary& job) const;
+  void gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine, checker::RunReport job) const;
   // This rank alone, ending the job by itself (a crash, bsp_abort, an exit inside the SPMD part):
   // only its own findings, "from_ranks": [pid], not completed.
-  void write_alone(int pid, const std::vector<Finding>& mine, const JobSummary& job) const;
+  void write_alone(int pid, const std::vector<Finding>& mine, checker::RunReport job) const;
 
  private:
-  void write(const std::vector<Finding>& findings, const std::vector<int>& from_ranks, const JobSummary& job) const;
+  void write(const checker::RunReport& job, const std::vector<int>& from_ranks) const;
   std::string path_;
+  std::vector<std::string> command_;
 };
 
 }  // namespace bspcheck::mpi

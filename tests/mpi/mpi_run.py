@@ -338,10 +338,12 @@ def cmd_merged(a):
         check(res.returncode != 0, f"the job exited 0 with the bug in it:\n{res.stderr}")
         out = {k: os.path.join(tmp, f"merged.{k}") for k in ("json", "sarif", "junit")}
         merged = run([a.bsp_check, "merge", "--json", out["json"], "--sarif", out["sarif"], "--junit", out["junit"], report])
-        check(merged.returncode == 1, f"merge of a failing job's report exited {merged.returncode}:\n{merged.stderr}")
+        named = f"p={p} MPI job (run report 1)"  # an MPI job has no seed to name it by
+        check(merged.returncode == 1 and f"first failure {named}" in merged.stderr,
+              f"merge of a failing job's report exited {merged.returncode}:\n{merged.stderr}")
         with open(out["json"], encoding="utf-8") as f:
             runs = json.load(f)["runs"]
-        check(len(runs) == 1 and runs[0]["procs"] == p and not runs[0]["passed"] and
+        check(len(runs) == 1 and runs[0]["procs"] == p and not runs[0]["passed"] and runs[0].get("mpi_ranks") == p and
               runs[0]["reproduce"].startswith(f"mpiexec -n {p} ") and runs[0]["reproduce"].endswith(os.path.basename(a.program)),
               f"the merged run: {json.dumps(runs)[:600]}")
         with open(out["sarif"], encoding="utf-8") as f:
@@ -351,7 +353,14 @@ def cmd_merged(a):
         check(all((a.rule, base, line) in places for line in lines), f"SARIF: {sorted(places)}, want {a.rule} at {lines}")
         with open(out["junit"], encoding="utf-8") as f:
             junit = f.read()
-        check(junit.count("<testcase") == 1 and junit.count("<failure") == 1, f"JUnit:\n{junit[:600]}")
+        check(junit.count("<testcase") == 1 and junit.count("<failure") == 1 and f'name="{named}"' in junit,
+              f"JUnit:\n{junit[:600]}")
+        # Two jobs at one p stay two runs in stats too (they have no seed to tell them apart).
+        twice = os.path.join(tmp, "twice.json")
+        run([a.bsp_check, "merge", "--json", twice, report, report])
+        stats = run([a.bsp_check, "stats", twice])
+        check(stats.returncode == 0 and re.search(r"\b2 runs\b", stats.stdout) and named in stats.stdout,
+              f"stats of one job's report merged twice:\n{stats.stdout}{stats.stderr}")
     print(f"p={p}: merged into SARIF ({a.rule} at {base}:{lines}), JUnit and JSON")
     return 0
 
@@ -360,7 +369,7 @@ def cmd_fits(a):
     """Each rank's record says how much memory its data took; the replay, which runs every rank in
     one process, refuses beforehand (exit 2, one line with what it needs) where their sum exceeds
     what it may take (here a data size limit, as `ulimit -d` sets), and runs where it fits or
-    with --no-memory-check."""
+    with --no-memory-check. shrink, which replays them too, refuses alike."""
     import resource
     p, mib = a.procs, a.mib
     with tempfile.TemporaryDirectory() as tmp:
@@ -382,6 +391,10 @@ def cmd_fits(a):
         check(refused.returncode == 2 and len(err) == 2 and "data size limit, ulimit -d" in err[-1] and m and
               p * mib <= int(m.group(1)) <= p * mib * 2 and not refused.stdout,
               f"the replay under a {limit >> 20} MiB data limit: exit {refused.returncode}:\n{refused.stderr}")
+        # shrink replays the same ranks: it is refused alike, before its first run.
+        shrunk = limited([a.bsp_check, "shrink", "-q", prefix, "--", a.engine, str(mib)])
+        check(shrunk.returncode == 2 and "needs at least" in shrunk.stderr and not shrunk.stdout,
+              f"shrink under a {limit >> 20} MiB data limit: exit {shrunk.returncode}:\n{shrunk.stderr}")
         anyway = limited([a.bsp_check, "replay", "--no-memory-check", prefix, "--", a.engine, "1"])
         check("needs at least" not in anyway.stderr,
               f"--no-memory-check was refused all the same:\n{anyway.stderr}")

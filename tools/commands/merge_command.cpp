@@ -88,10 +88,10 @@ void add_program_runs(MergedReports& m) {
   std::uint64_t n = 0;
   for (const auto& [key, run] : m.runs) n = std::max(n, std::get<2>(key));
   for (const ProgramRun& r : m.program_runs) {
-    nlohmann::json run = run_record_to_json(r.record);
-    run["run_report"] = ++n;
-    const RunKey key{r.record.p, r.record.seed, n};
-    m.runs.emplace(key, std::move(run));
+    RunRecord record = r.record;
+    record.run_report = ++n;
+    const RunKey key{record.p, record.seed, n};
+    m.runs.emplace(key, run_record_to_json(record));
     m.directories[key] = "";  // the folder the program ran in is not known: its file names are kept
     for (const CoverageTuple& t : r.coverage) m.coverage.add(t);
     m.unchecked.insert(r.unchecked.begin(), r.unchecked.end());
@@ -228,9 +228,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
             << inputs_said(m.shards.size(), m.program_runs.size()) << ": " << m.runs.size() << " of " << planned
             << " planned runs, " << failed << " failed";
   if (first_failure) {
-    std::cerr << "; first failure p=" << (*first_failure)["procs"] << " seed=" << (*first_failure)["seed"];
-    if (const std::string repro = record_of(*first_failure).repro; !repro.empty())
-      std::cerr << "\n  reproduce: " << repro;
+    const RunRecord first = record_of(*first_failure);
+    std::cerr << "; first failure " << run_name(first);
+    if (!first.repro.empty()) std::cerr << "\n  reproduce: " << first.repro;
   }
   std::cerr << "\n";
   return failed ? 1 : 0;

@@ -78,28 +78,12 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path) {
   return h;
 }
 
-bool merge_rank_records(std::string& path, trace::RanksMemory& memory) {
-  std::string prefix = trace::rank_trace_prefix(path);
-  std::error_code ec;
-  // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
-  // leaves the earlier merged trace behind.
-  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
-  if (prefix.empty()) return true;  // an engine trace
-  try {
-    const int p = trace::merge_rank_traces(prefix, prefix, &memory);
-    std::cerr << "bsp-check: note: merged the records of " << p << " MPI ranks (" << trace::rank_trace_path(prefix, 0)
-              << " ...) into " << prefix << "\n";
-  } catch (const trace::TraceError& e) {
-    std::cerr << "bsp-check: error: the MPI ranks' records cannot be replayed: " << e.what() << "\n";
-    return false;
-  }
-  path = prefix;
-  return true;
-}
+namespace {
 
-// The replay runs every rank of an MPI job in this one process: when their data, as their
-// records measured it at its peak, cannot fit in what this machine (or this process's limits)
-// leaves, it is said before the replay starts, with what it would need (item 5 of issue 44).
+// A replay (or shrink's replays) runs every rank of an MPI job in this one process: when their
+// data, as their records measured it at its peak, cannot fit in what this machine (or this
+// process's limits) leaves, it is said before the replay starts, with what it would need (item 5
+// of issue 44).
 bool ranks_fit(const trace::RanksMemory& m) {
   if (m.measured == 0) return true;  // records before format 4 say nothing of it
   const MemoryBound available = memory_available();
@@ -109,6 +93,28 @@ bool ranks_fit(const trace::RanksMemory& m) {
             << " took the most, " << bytes_text(m.largest) << "), more than the " << bytes_text(available.bytes)
             << " available (" << available.what << "); --no-memory-check replays anyway\n";
   return false;
+}
+
+}  // namespace
+
+bool merge_rank_records(std::string& path, bool check_memory) {
+  std::string prefix = trace::rank_trace_prefix(path);
+  std::error_code ec;
+  // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
+  // leaves the earlier merged trace behind.
+  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
+  if (prefix.empty()) return true;  // an engine trace
+  trace::RanksMemory memory;
+  try {
+    const int p = trace::merge_rank_traces(prefix, prefix, &memory);
+    std::cerr << "bsp-check: note: merged the records of " << p << " MPI ranks (" << trace::rank_trace_path(prefix, 0)
+              << " ...) into " << prefix << "\n";
+  } catch (const trace::TraceError& e) {
+    std::cerr << "bsp-check: error: the MPI ranks' records cannot be replayed: " << e.what() << "\n";
+    return false;
+  }
+  path = prefix;
+  return !check_memory || ranks_fit(memory);
 }
 
 int replay_command(const std::vector<std::string>& args, const char* version) {
@@ -136,9 +142,7 @@ int replay_command(const std::vector<std::string>& args, const char* version) {
   std::vector<std::string> program;
   app.add_option("PROGRAM", program, "the program and its arguments (after --)");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
-  trace::RanksMemory memory;
-  if (!merge_rank_records(trace_path, memory)) return 2;
-  if (!no_memory_check && !ranks_fit(memory)) return 2;
+  if (!merge_rank_records(trace_path, !no_memory_check)) return 2;
   const std::optional<trace::Header> checked = trace_to_run_again(trace_path);
   if (!checked) return 2;
   const trace::Header& h = *checked;

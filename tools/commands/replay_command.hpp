@@ -28,8 +28,10 @@ std::optional<trace::Header> trace_to_run_again(const std::string& path);
 
 // The MPI back end's records (trace=PATH: PATH.rank0, PATH.rank1, ...; docs/mpi.md): given one of
 // them, or PATH, they are merged into the engine trace PATH, which the command then runs (replay,
-// shrink). False after an error (said on stderr); path is then the merged trace, and `memory`
-// what the records say of the ranks' memory. Nothing is done to an engine trace.
-bool merge_rank_records(std::string& path, trace::RanksMemory& memory);
+// shrink). path is then the merged trace. With check_memory, the ranks' data, as their records
+// measured it, must fit in the memory available (--no-memory-check turns it off): a replay runs
+// all ranks in one process. False after an error (said on stderr). Nothing is done to an engine
+// trace.
+bool merge_rank_records(std::string& path, bool check_memory);
 
 }  // namespace bspcheck::cli

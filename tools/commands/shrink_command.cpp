@@ -42,6 +42,7 @@ struct ShrinkFlags {
   std::size_t max_runs = 2000;
   double timeout = 0;
   bool quiet = false;
+  bool no_memory_check = false;
 };
 
 // shrink's command line into f; an exit status when it is not one to run.
@@ -64,6 +65,8 @@ std::optional<int> parse_shrink(const std::vector<std::string>& args, ShrinkFlag
                      "; give the recorded run's (its replay line shows it)")
       ->check(option_value("timeout"));
   app.add_flag("-q,--quiet", f.quiet, "no progress lines");
+  app.add_flag("--no-memory-check", f.no_memory_check,
+               "shrink an MPI run's records even where the ranks' data, added up, exceeds the memory available");
   app.add_option(
       "PROGRAM", f.program,
       "the program and its arguments (after --; an MPI run's records need the program built for the engine)");
@@ -76,8 +79,7 @@ std::optional<int> parse_shrink(const std::vector<std::string>& args, ShrinkFlag
 // checked before the first run; an exit status when they are not usable.
 std::optional<int> prepare(ShrinkFlags& f, const char* version, trace::Reader& trace, RunConfig& c,
                            std::string& program) {
-  trace::RanksMemory memory;
-  if (!merge_rank_records(f.trace_path, memory)) return 2;
+  if (!merge_rank_records(f.trace_path, !f.no_memory_check)) return 2;
   try {
     trace = trace::Reader::open(f.trace_path);
   } catch (const trace::TraceError& e) {

@@ -88,7 +88,9 @@ bool gather(const std::vector<std::string>& inputs, Stats& st) {
   // Every run once (shards of one session may overlap: a merged report and its inputs), in the
   // order merge gives them, by strategy, p and seed, whatever the order of the inputs: the first
   // failing runs listed are then those of the unsharded session.
-  std::map<std::tuple<std::string, int, std::uint64_t>, RunRecord> runs;
+  // (Runs that merge made from programs' own run reports have a number of their own: two MPI jobs
+  // at one p, which have no seed, stay two.)
+  std::map<std::tuple<std::string, int, std::uint64_t, std::uint64_t>, RunRecord> runs;
   const bool read = for_each_report(inputs, [&](const std::string&, const nlohmann::json& report) {
     programs.insert(report["program"].get<std::string>());
     const nlohmann::json options = report.value("options", nlohmann::json::object());
@@ -100,7 +102,7 @@ bool gather(const std::vector<std::string>& inputs, Stats& st) {
     for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
     for (const auto& json_run : report["runs"]) {
       RunRecord run = record_of(json_run);
-      runs.try_emplace({strategy, run.p, run.seed}, std::move(run));
+      runs.try_emplace({strategy, run.p, run.seed, run.run_report}, std::move(run));
     }
     return true;
   });
@@ -108,7 +110,7 @@ bool gather(const std::vector<std::string>& inputs, Stats& st) {
   for (const auto& [key, run] : runs) {
     const std::string& strategy = std::get<0>(key);
     ++total;
-    const std::string where = "p=" + std::to_string(run.p) + " seed=" + std::to_string(run.seed);
+    const std::string where = run_name(run);
     StrategyStats& s = strategies[strategy];
     s.procs.insert(run.p);
     ++s.runs;

@@ -56,7 +56,7 @@ std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs) 
     x << "      <property name=\"unchecked\" value=\"" << xml_escape(line) << "\"/>\n";
   x << "    </properties>\n";
   for (const RunRecord& r : runs) {
-    x << "    <testcase name=\"p=" << r.p << " seed=" << r.seed << "\" classname=\"" << xml_escape(classname)
+    x << "    <testcase name=\"" << xml_escape(run_name(r)) << "\" classname=\"" << xml_escape(classname)
       << "\" time=\"" << seconds_text(r.seconds) << "\"";
     if (r.passed) {
       x << "/>\n";

@@ -52,7 +52,7 @@ std::string repro_of(const nlohmann::json& j, const ProgramRun& run) {
   if (j.value("backend", std::string()) != "mpi")
     return "bsp-check run -p " + std::to_string(run.record.p) + " --seed " + std::to_string(run.record.seed) + " " +
            line;
-  const int ranks = j.contains("ranks") ? j["ranks"].get<int>() : run.record.p;
+  const int ranks = j.value("ranks", run.record.p);
   return "mpiexec -n " + std::to_string(ranks) + " " + line;
 }
 
@@ -85,6 +85,7 @@ std::optional<ProgramRun> program_run_of(const nlohmann::json& j) {
   o.passed = !errors && o.reason.empty();
   run.record = run_record(o, "");
   run.record.repro = repro_of(j, run);
+  if (j.value("backend", std::string()) == "mpi") run.record.mpi_ranks = j.value("ranks", run.record.p);
   return run;
 }
 

@@ -6,6 +6,12 @@
 
 namespace bspcheck::cli {
 
+std::string run_name(const RunRecord& r) {
+  std::string name = "p=" + std::to_string(r.p);
+  if (r.mpi_ranks > 0) return name + " MPI job (run report " + std::to_string(r.run_report) + ")";
+  return name + " seed=" + std::to_string(r.seed);
+}
+
 std::string finding_key(const Finding& f) {
   std::string key = f.rule + "\x1f" + f.message;
   for (const Location& l : f.locations)

@@ -26,7 +26,11 @@ struct RunRecord {
   std::size_t coverage = 0;  // how many coverage tuples the run reached (runtime/scheduling/coverage_map.hpp)
   std::string reason;        // why a run failed without (only) findings
   std::string repro;         // the command that reproduces the run
-  std::string out, err;      // captured output of a failing run (bounded), else empty
+  // A run that merge made from a program's own run report: its number there (0: a run of a
+  // session), and for an MPI job's report its world size (0: another), since such a run has no seed.
+  std::uint64_t run_report = 0;
+  int mpi_ranks = 0;
+  std::string out, err;  // captured output of a failing run (bounded), else empty
 };
 
 // Everything about the session the reports name.
@@ -45,6 +49,9 @@ struct SessionInfo {
 // Findings of different runs with this key are the same finding: rule, every location
 // (file, line, process, call) and message. (The text of a finding: checker/finding_text.hpp.)
 std::string finding_key(const Finding& f);
+// How the reports and summaries name a run: "p=4 seed=12", or for an MPI job, which has no seed,
+// "p=3 MPI job (run report 2)".
+std::string run_name(const RunRecord& r);
 
 nlohmann::json sarif_log(const SessionInfo& s, const std::vector<RunRecord>& runs);
 std::string junit_xml(const SessionInfo& s, const std::vector<RunRecord>& runs);

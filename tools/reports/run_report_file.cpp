@@ -59,7 +59,8 @@ bool is_session_report(const nlohmann::json& j) {
            is(run, "seed", [](const auto& v) { return v.is_number_unsigned(); }) &&
            is(run, "passed", [](const auto& v) { return v.is_boolean(); }) &&
            (!run.contains("findings") || run["findings"].is_array()) &&
-           (!run.contains("run_report") || run["run_report"].is_number_unsigned());
+           (!run.contains("run_report") || run["run_report"].is_number_unsigned()) &&
+           (!run.contains("mpi_ranks") || run["mpi_ranks"].is_number_unsigned());
   return ok;
 }
 
@@ -88,6 +89,8 @@ nlohmann::json run_record_to_json(const RunRecord& r) {
     j["coverage"] = r.coverage;  // the session's tuples are listed once, at the top
   }
   if (!r.reason.empty()) j["reason"] = r.reason;
+  if (r.run_report > 0) j["run_report"] = r.run_report;
+  if (r.mpi_ranks > 0) j["mpi_ranks"] = r.mpi_ranks;
   return j;
 }
 
@@ -113,6 +116,8 @@ RunRecord record_of(const nlohmann::json& run) {
   r.nprocs = static_cast<int>(number("nprocs"));
   r.supersteps = static_cast<int>(number("supersteps"));
   if (run.contains("output_hash")) r.output_hash = checker::digests_from_json(run["output_hash"]);
+  r.run_report = run.value("run_report", std::uint64_t{0});
+  r.mpi_ranks = static_cast<int>(number("mpi_ranks"));
   r.coverage = static_cast<std::size_t>(number("coverage"));
   return r;
 }

@@ -192,10 +192,9 @@ DistinctFindings distinct_findings(const std::vector<RunRecord>& runs) {
       d.runs.push_back({{"procs", r.p}, {"seed", r.seed}});
     }
     if (!r.reason.empty())
-      notifications.push_back({{"level", "error"},
-                               {"message",
-                                {{"text", valid_utf8("p=" + std::to_string(r.p) + " seed=" + std::to_string(r.seed) +
-                                                     ": " + r.reason + "; reproduce: " + r.repro)}}}});
+      notifications.push_back(
+          {{"level", "error"},
+           {"message", {{"text", valid_utf8(run_name(r) + ": " + r.reason + "; reproduce: " + r.repro)}}}});
   }
   return all;
 }
