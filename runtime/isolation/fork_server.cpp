@@ -156,6 +156,7 @@ void serve_as_worker(off_t input_at) {
   // A worker that cannot save bsp_begin (too much memory, threads) makes
   // one run and ends as a process; its successors do not try again.
   if (!g_reusable) c.reusable = 0;
+  leave_exit_leak_check_to_worker(g_reusable);
   for (std::uint32_t s; (s = c.state.load(std::memory_order_acquire)) != fork_protocol::kRequest;) {
     if (s == fork_protocol::kQuit) std::_Exit(0);
     fork_protocol::futex_wait(c.state, s, nullptr);
@@ -277,23 +278,24 @@ void serve_forks_if_requested() {
 
 namespace {
 
-// LeakSanitizer would check the process at its exit, which a worker's run does not reach: the run
-// is checked here, its leaks printed on its stderr and its status LeakSanitizer's. (Before the
-// restore, which takes the run's blocks away; after prepare_restore, which allocates nothing and
-// may still send the worker to a real exit, where LeakSanitizer checks.) A check costs about 1.5
-// ms here, ten small runs, so it is made only where a leak can be: in a worker's first run (a
-// leak already there at bsp_begin would be every run's), in every run once one run leaked, and
+// LeakSanitizer checks a process at its exit, among the shared libraries' destructors, which a
+// worker's run passes through before it is brought back: there the sanitizer's check is turned
+// off (sanitizer_shadow.hpp), and the run is checked here instead, its leaks printed on its
+// stderr and its status LeakSanitizer's, before the restore takes the run's blocks away. A check
+// costs about 1.5 ms here, ten small runs, so it is made only where a leak can be: in a worker's
+// first run (a leak already there at bsp_begin would be every run's), in every run once one run leaked, and
 // in any run that ends with a block alive that it allocated. The one leak that escapes: a block
 // allocated before bsp_begin whose every pointer a run overwrote, in a run that leaves none of
-// its own blocks alive (docs/cli.md, "Workers of the fork server").
-void check_leaks(int& exit_status) {
-  if (g_keeps && g_keeps->leaks_checked && !g_keeps->leaks_seen && !blocks_alive_since_start()) return;
+// its own blocks alive (docs/cli.md, "Workers of the fork server"). True when it checked.
+bool check_leaks(int& exit_status) {
+  if (g_keeps && g_keeps->leaks_checked && !g_keeps->leaks_seen && !blocks_alive_since_start()) return false;
   bool leaked = false;
   exit_status = exit_status_after_leak_check(exit_status, &leaked);
   std::fflush(stderr);
-  if (!g_keeps) return;
+  if (!g_keeps) return true;
   g_keeps->leaks_checked = true;
   g_keeps->leaks_seen = g_keeps->leaks_seen || leaked;
+  return true;
 }
 
 }  // namespace
@@ -309,8 +311,20 @@ void finish_served_run(int exit_status) {
   // waitpid); exit goes on with whatever it has left, a sanitizer's leak check among it.
   // A run that wrote files ends its worker: the next run needs a fresh view of them, which a
   // fresh worker makes (runtime/isolation/file_view.hpp).
-  if (file_view_written() || !ProcessSnapshot::prepare_restore()) return;
-  check_leaks(exit_status);
+  if (file_view_written()) {
+    exit_leak_check_left_to_worker();  // the exit goes on, checked as its handler would have
+    return;
+  }
+  // Checked before the restore is planned: LeakSanitizer's first check in a process maps what it
+  // keeps, and made after the plan it crashed the restore (every worker died after its first run
+  // once the sanitizer's own check at exit, which had always come first, was left to the worker).
+  const int status = exit_status;
+  const bool checked = check_leaks(exit_status);
+  if (!ProcessSnapshot::prepare_restore()) {  // the exit goes on
+    if (!checked) exit_leak_check_left_to_worker();
+    else if (exit_status != status) std::_Exit(exit_status);  // it leaked: LeakSanitizer's status
+    return;
+  }
   if (g_keeps) g_keeps->streams_open = g_keeps->streams_open && streams_as_opened();
   Channel& c = *g_channel;
   c.status = (exit_status & 0xff) << 8;  // as waitpid reports an exit

@@ -43,11 +43,20 @@ int leak_exit_code() {
 
 bool option_is_off(const char* v) { return v && (std::strncmp(v, "0", 1) == 0 || std::strncmp(v, "false", 5) == 0); }
 
-void check_leaks_at_exit() {
+bool g_exit_check_armed = false;
+// In the saved memory: a worker's every run finds it as the worker set it.
+bool g_worker_checks_leaks = false;
+bool g_checking = false;  // in exit_status_after_leak_check's own check
+
+void check_leaks_and_end_if_leaked() {
   std::fflush(nullptr);  // what exit would still write: a leak ends the process here
   bool leaked = false;
   const int code = exit_status_after_leak_check(0, &leaked);
   if (leaked) std::_Exit(code);
+}
+
+void check_leaks_at_exit() {
+  if (!g_worker_checks_leaks) check_leaks_and_end_if_leaked();
 }
 
 // The blocks allocated since the moment (start_counting_blocks) and not freed since: an open
@@ -138,7 +147,9 @@ int exit_status_after_leak_check(int exit_status, bool* leaked) {
   *leaked = false;
   if (!__lsan_do_recoverable_leak_check) return exit_status;
   const int code = leak_exit_code();  // before the check, which may change what it reads
+  g_checking = true;
   *leaked = __lsan_do_recoverable_leak_check() != 0;
+  g_checking = false;
   return *leaked ? code : exit_status;  // as LeakSanitizer's check at exit ends the process
 }
 
@@ -148,8 +159,25 @@ void arm_leak_check_at_exit() {
   armed = true;
   if (option_is_off(sanitizer_option("ASAN_OPTIONS", "halt_on_error")) &&
       !option_is_off(sanitizer_option("ASAN_OPTIONS", "leak_check_at_exit")) &&
-      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit")))
+      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit"))) {
+    g_exit_check_armed = true;
     std::atexit(&check_leaks_at_exit);
+  }
+}
+
+void leave_exit_leak_check_to_worker(bool worker_checks) { g_worker_checks_leaks = worker_checks; }
+
+void exit_leak_check_left_to_worker() {
+  if (g_worker_checks_leaks) check_leaks_and_end_if_leaked();
 }
 
 }  // namespace bspcheck::rt
+
+// LeakSanitizer asks this hook (weak in the sanitizer's runtime, so that a program may define it)
+// before every check. The sanitizer's own check at exit runs among the shared libraries'
+// destructors (_dl_fini, before the fork server's last exit handler, runtime/isolation/
+// fork_server.cpp): in a worker's run, which checks itself where a leak can be, it would check
+// every run in full. Off there; every other check, the worker's own among them, goes on.
+extern "C" __attribute__((visibility("default"))) int __lsan_is_turned_off() {
+  return bspcheck::rt::g_worker_checks_leaks && !bspcheck::rt::g_checking;
+}

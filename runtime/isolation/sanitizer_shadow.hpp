@@ -54,4 +54,14 @@ int exit_status_after_leak_check(int exit_status, bool* leaked);
 // Nothing where halt_on_error is not 0, leak_check_at_exit is off, or without the sanitizer.
 void arm_leak_check_at_exit();
 
+// A worker that comes back to bsp_begin after each run checks each run itself, and only where a
+// leak can be (fork_server.cpp, check_leaks): the check armed above, which runs at the run's exit
+// before the worker's (exit handlers run last registered first), would check every run in full,
+// about 2.5 ms each, four small runs' time. Set by the worker once it knows it comes back; in its
+// saved memory, so every run finds it set.
+void leave_exit_leak_check_to_worker(bool worker_checks);
+// The check the exit handler left to the worker, made by a worker's run that ends for real after
+// all (it wrote files, or cannot be restored): a leak ends it with LeakSanitizer's status.
+void exit_leak_check_left_to_worker();
+
 }  // namespace bspcheck::rt
