@@ -284,15 +284,20 @@ void Rank::deliver() {
   const bool collisions = findings_.enabled(Rule::put_collision);
   std::vector<LandingWrite> writes;
   std::deque<SiteRecord> get_sites;  // the gets' sites, where writes points at them
+  CallSite last_site;                // (one record for a run of gets from one call site)
   for (int src = 0; any_gets && src < p_; ++src) {
     Reader in(replies_->received(src));
     while (!in.done()) {
       const PendingGet& g = gets_[in.value<std::uint32_t>()];
       const std::byte* data = in.take(static_cast<std::size_t>(g.nbytes));
       std::memcpy(g.dst, data, static_cast<std::size_t>(g.nbytes));
-      if (collisions && !g.unbuffered)
-        writes.push_back({reinterpret_cast<std::uint64_t>(g.dst), static_cast<std::uint32_t>(g.nbytes), data, pid_,
-                          &get_sites.emplace_back(record_of(g.site))});
+      if (!collisions || g.unbuffered) continue;
+      if (get_sites.empty() || g.site.file != last_site.file || g.site.line != last_site.line) {
+        get_sites.push_back(record_of(g.site));
+        last_site = g.site;
+      }
+      writes.push_back({reinterpret_cast<std::uint64_t>(g.dst), static_cast<std::uint32_t>(g.nbytes), data, pid_,
+                        &get_sites.back()});
     }
   }
   gets_.clear();
