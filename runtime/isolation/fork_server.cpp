@@ -283,8 +283,8 @@ namespace {
 // off (sanitizer_shadow.hpp), and the run is checked here instead, its leaks printed on its
 // stderr and its status LeakSanitizer's, before the restore takes the run's blocks away. A check
 // costs about 1.5 ms here, ten small runs, so it is made only where a leak can be: in a worker's
-// first run (a leak already there at bsp_begin would be every run's), in every run once one run leaked, and
-// in any run that ends with a block alive that it allocated. The one leak that escapes: a block
+// first run (a leak already there at bsp_begin would be every run's), in every run once one run
+// leaked, and in any run that ends with a block alive that it allocated. The one leak that escapes: a block
 // allocated before bsp_begin whose every pointer a run overwrote, in a run that leaves none of
 // its own blocks alive (docs/cli.md, "Workers of the fork server"). True when it checked.
 bool check_leaks(int& exit_status) {
@@ -308,7 +308,8 @@ void finish_served_run(int exit_status) {
   std::clog.flush();
   std::fflush(nullptr);
   // A worker that cannot come back ends as any process does (and the server posts how from
-  // waitpid); exit goes on with whatever it has left, a sanitizer's leak check among it.
+  // waitpid): exit goes on with whatever it has left, once the run is checked for leaks (the
+  // sanitizer's own check at exit, turned off in a worker's runs, is behind it already).
   // A run that wrote files ends its worker: the next run needs a fresh view of them, which a
   // fresh worker makes (runtime/isolation/file_view.hpp).
   if (file_view_written()) {

@@ -43,7 +43,6 @@ int leak_exit_code() {
 
 bool option_is_off(const char* v) { return v && (std::strncmp(v, "0", 1) == 0 || std::strncmp(v, "false", 5) == 0); }
 
-bool g_exit_check_armed = false;
 // In the saved memory: a worker's every run finds it as the worker set it.
 bool g_worker_checks_leaks = false;
 bool g_checking = false;  // in exit_status_after_leak_check's own check
@@ -159,10 +158,8 @@ void arm_leak_check_at_exit() {
   armed = true;
   if (option_is_off(sanitizer_option("ASAN_OPTIONS", "halt_on_error")) &&
       !option_is_off(sanitizer_option("ASAN_OPTIONS", "leak_check_at_exit")) &&
-      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit"))) {
-    g_exit_check_armed = true;
+      !option_is_off(sanitizer_option("LSAN_OPTIONS", "leak_check_at_exit")))
     std::atexit(&check_leaks_at_exit);
-  }
 }
 
 void leave_exit_leak_check_to_worker(bool worker_checks) { g_worker_checks_leaks = worker_checks; }

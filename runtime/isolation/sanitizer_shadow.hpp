@@ -55,10 +55,12 @@ int exit_status_after_leak_check(int exit_status, bool* leaked);
 void arm_leak_check_at_exit();
 
 // A worker that comes back to bsp_begin after each run checks each run itself, and only where a
-// leak can be (fork_server.cpp, check_leaks): the check armed above, which runs at the run's exit
-// before the worker's (exit handlers run last registered first), would check every run in full,
-// about 2.5 ms each, four small runs' time. Set by the worker once it knows it comes back; in its
-// saved memory, so every run finds it set.
+// leak can be (fork_server.cpp, check_leaks). Two checks run at a run's exit before the worker's
+// own (exit handlers run last registered first): the one armed above, and the sanitizer's, among
+// the shared libraries' destructors. Both would check every run in full, about 2.5 ms each, and
+// both are off in a worker's runs: the first by this flag, the second through LeakSanitizer's
+// `__lsan_is_turned_off` hook, which the runtime defines (sanitizer_shadow.cpp). Set by the
+// worker once it knows it comes back; in its saved memory, so every run finds it set.
 void leave_exit_leak_check_to_worker(bool worker_checks);
 // The check the exit handler left to the worker, made by a worker's run that ends for real after
 // all (it wrote files, or cannot be restored): a leak ends it with LeakSanitizer's status.
