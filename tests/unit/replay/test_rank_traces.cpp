@@ -1,6 +1,7 @@
 // replay/rank_traces.hpp: the draws that make the engine's shuffle give a recorded order, a
 // queue's order from its senders, and the merge of MPI ranks' records into one engine trace.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -84,7 +85,11 @@ trace::CallRecord call(trace::Call c, std::uint32_t pid, std::int64_t target = -
 
 class Merge : public ::testing::Test {
  protected:
-  std::string prefix = (std::filesystem::temp_directory_path() / "bspcheck_rank_merge.trace").string();
+  // Each test of this fixture is a process of its own, and ctest runs them side by side: one
+  // prefix each, or one test's ranks are merged with another's.
+  std::string prefix =
+      (std::filesystem::temp_directory_path() / ("bspcheck_rank_merge." + std::to_string(getpid()) + ".trace"))
+          .string();
   void TearDown() override {
     for (int k = 0; k < 3; ++k) std::filesystem::remove(trace::rank_trace_path(prefix, k));
     std::filesystem::remove(prefix);

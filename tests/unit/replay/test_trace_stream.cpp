@@ -1,6 +1,7 @@
 // replay/trace_format.hpp's EventStream: a trace read one record at a time gives the events the
 // whole-file Reader gives, keeps work records apart, and reports damage where it finds it.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -196,7 +197,9 @@ TEST(EventStream, VersionsItCannotReadAreNamed) {
 TEST(EventStream, MemoryRecordsAreKeptApartFromTheEventsFromVersion4) {
   for (const std::uint16_t version : {std::uint16_t{3}, std::uint16_t{4}}) {
     SCOPED_TRACE("version " + std::to_string(version));
-    const std::string path = (std::filesystem::temp_directory_path() / "bspcheck-unit-memory.trace").string();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / ("bspcheck-unit-memory." + std::to_string(getpid()) + ".trace"))
+            .string();
     trace::Header h;
     h.version = version;
     h.procs = 2;
@@ -229,7 +232,9 @@ TEST(EventStream, MemoryRecordsAreKeptApartFromTheEventsFromVersion4) {
 // every block and at every block boundary, and nothing when the next record is another: choices
 // of one, two and three varint bytes, calls with small and large numbers, negatives included.
 TEST(EventStream, TheInlinePathsReadWhatNextReads) {
-  const std::string path = (std::filesystem::temp_directory_path() / "bspcheck-unit-inline.trace").string();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("bspcheck-unit-inline." + std::to_string(getpid()) + ".trace"))
+          .string();
   struct Expected {
     bool is_choice;
     std::uint8_t kind;
