@@ -209,6 +209,40 @@ int main(void) {
     check("warning[uncontrolled-nondeterminism]" in out and "error[schedule-divergence]" not in out and
           ("wall clock" in out or "timing" in out or "rand" in out), f"wall clock printed: {out[-1200:]}")
 
+    # A session of many runs records its first run and checks it with one more run, not two: a
+    # program that counts its runs in a file outside the runs' own views of the files (the
+    # working and temporary directories) is run once more than the session's seeds, whether the
+    # check's run goes beside the first (-j 2) or after it (-j 1), and the check still works.
+    counts = os.path.join(work, "counts.c")
+    with open(counts, "w") as f:
+        f.write('#include <bsp.h>\n#include <stdio.h>\n#include <stdlib.h>\n'
+                'int main(void) {\n  bsp_begin(2);\n'
+                '  if (bsp_pid() == 0) { FILE* f = fopen(getenv("RUN_COUNT_FILE"), "a"); fputc(\'x\', f); fclose(f); }\n'
+                '  bsp_sync();\n  bsp_end();\n  return 0;\n}\n')
+    subprocess.run([bspcc, *cflags, counts, "-o", counts[:-2]], check=True)
+    count_folder = tempfile.mkdtemp(dir=os.getcwd())  # not a temporary directory: shared by the runs
+    count_file = os.path.join(count_folder, "runs")
+
+    def runs_made(*args):
+        open(count_file, "w").close()
+        p = subprocess.run([bsp_check, "run", "-p", "2", "--seeds", "4", *args, counts[:-2]], capture_output=True,
+                           timeout=300, cwd=own_folder, env=dict(os.environ, RUN_COUNT_FILE=count_file))
+        check(p.returncode == 0, f"counting runs {args}: exit {p.returncode}: {p.stderr.decode()[-600:]}")
+        return os.path.getsize(count_file)
+
+    for jobs in ("1", "2"):
+        made = runs_made("-j", jobs)
+        check(made == 5, f"-j {jobs}: 4 seeds checked for determinism made {made} runs, not 5")
+        made = runs_made("-j", jobs, "--no-determinism-check")
+        check(made == 4, f"-j {jobs}: 4 seeds without the check made {made} runs, not 4")
+    subprocess.run(["rm", "-rf", count_folder])
+    # The first of many runs fails (--werror on the check's own warning): its recording is the
+    # failure's trace, kept.
+    status, out = run("-p", "2", "--seeds", "3", "--werror", "-j", "2", pid)
+    kept = re.search(r"replay: bsp-check replay (\S+)", out)
+    check(status == 1 and kept is not None and os.path.exists(os.path.join(own_folder, kept.group(1))),
+          f"a session's failing first run, its trace: exit {status}: {out[-600:]}")
+
 subprocess.run(["rm", "-rf", own_folder])
 print("determinism test: ok" if not failures else f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

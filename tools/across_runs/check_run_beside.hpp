@@ -1,6 +1,7 @@
-// check_run_beside.hpp: the determinism check's run of a single run (`bsp-check run -p P --seed S`),
-// started beside that run instead of after it (issue 47, goal 6): on two cores a one-run session
-// then takes about the wall time of one run, not of two.
+// check_run_beside.hpp: the determinism check's run of a session's first run (a single run,
+// `bsp-check run -p P --seed S`, or the first of many), started beside that run instead of after
+// it (issue 47, goal 6): on two cores a one-run session then takes about the wall time of one run,
+// not of two.
 //
 // The two runs must have the same heap below the program's first block, or a program that sends
 // or prints a heap address (a cBSP destination its receiver tells the sender) parts by
@@ -25,8 +26,8 @@
 
 namespace bspcheck::cli {
 
-// The options of the determinism check's run of the run `c` describes (a single run of the
-// session): not kept, not replayed nor guided; its trace and kept files are set by the caller.
+// The options of the determinism check's run of the run `c` describes (the session's first):
+// not kept, not replayed nor guided; its trace and kept files are set by the caller.
 RunConfig check_run_config(const RunConfig& c);
 
 class CheckRunBeside {

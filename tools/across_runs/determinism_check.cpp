@@ -21,6 +21,7 @@
 #include "tools/cli/reproduce_command.hpp"
 #include "tools/launch/same_contents.hpp"
 #include "tools/launch/temp_files.hpp"
+#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -52,7 +53,11 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
 }
 
 // A temporary folder for a run's kept files, made by the run if it writes any.
-std::string temp_folder() { return temp_name("determinism-files"); }
+std::string temp_folder() {
+  std::string folder = temp_name("determinism-files");
+  watch_temporary(folder);
+  return folder;
+}
 
 // Two runs of one seed that made the same calls and printed the same but wrote different files.
 Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t seed, const std::string& differs) {
@@ -71,6 +76,7 @@ std::string temp_trace() {
   std::string t = temp_template("determinism");
   const int fd = mkstemp(t.data());
   if (fd >= 0) close(fd);
+  watch_temporary(t);
   return t;
 }
 

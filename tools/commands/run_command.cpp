@@ -19,6 +19,7 @@
 #include "tools/launch/interrupt.hpp"
 #include "tools/launch/stdin_feed.hpp"
 #include "tools/launch/temp_files.hpp"
+#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -27,6 +28,7 @@ namespace bspcheck::cli {
 // back once the session's checks of it are done (tools/launch/copy_back.hpp). Not where the runs
 // share the real directories (the fallback): they wrote there already.
 int run_command(const RunConfig& c, std::string* kept_trace) {
+  start_temp_janitor();  // before any thread: the session's temporary files go if the driver is killed
   const char* file_view = std::getenv(rt::kFileViewEnvironment);
   if (file_view && std::strcmp(file_view, "refuse") == 0) return run_session(c, kept_trace, false);
   if (c.procs.size() * c.seeds != 1 || c.shard_count > 1) {
@@ -35,6 +37,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
     if (!c.options.keep_files.empty() || !compare_outputs_wanted(c)) return run_session(c, kept_trace, false);
     RunConfig comparing = c;
     comparing.options.keep_files = temp_name("files");  // made by the first run that writes a file
+    watch_temporary(comparing.options.keep_files);
     const int status = run_session(comparing, kept_trace, true);
     std::error_code ignored;
     std::filesystem::remove_all(comparing.options.keep_files, ignored);
@@ -44,6 +47,7 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   std::string temporary;
   if (keeping.options.keep_files.empty()) {
     temporary = temp_name("files");  // made by the run if it writes a file
+    watch_temporary(temporary);
     keeping.options.keep_files = temporary;
   }
   const timespec since = file_clock_now();

@@ -44,6 +44,7 @@
 #include "tools/launch/shard.hpp"
 #include "tools/launch/stdin_feed.hpp"
 #include "tools/launch/temp_files.hpp"
+#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -150,7 +151,7 @@ class RunSession {
   int finish();
   SessionInfo session_info(double seconds, int stop_signal) const;
   bool write_reports(const SessionInfo& session, int stop_signal);
-  // The first failing run's trace: recorded again (or the single run's own recording kept).
+  // The first failing run's trace: recorded again (or the session's recorded first run's kept).
   int keep_first_failure_trace();
   void name_kept_trace(const std::string& trace) const;
 
@@ -166,8 +167,11 @@ class RunSession {
   bool progress_ = false;
   bool use_servers_ = false;
   bool wants_determinism_check_ = false;
-  bool check_single_ = false;  // a single run is checked too: it is recorded
-  std::string single_trace_;
+  // The session's first run is recorded (a single run's into --trace FILE, or a temporary
+  // trace), so that checking its determinism takes one more run, not two; that run goes
+  // beside it where it can (tools/across_runs/check_run_beside.hpp).
+  bool record_first_ = false;
+  std::string first_trace_;
   std::unique_ptr<CheckRunBeside> check_beside_;  // its determinism check's run, beside it
   RemovedAtEnd temporary_trace_;
   unsigned jobs_ = 1;
@@ -222,22 +226,26 @@ std::optional<int> RunSession::plan() {
       c_.determinism_check > 0 && c_.options.run.replay_file.empty() && c_.options.run.guide_file.empty() &&
       std::find(c_.options.run.disabled_rules.begin(), c_.options.run.disabled_rules.end(),
                 rule_id(Rule::uncontrolled_nondeterminism)) == c_.options.run.disabled_rules.end();
-  // A single run is checked too: it is recorded, into --trace FILE or this temporary trace. Not
-  // when it reads a terminal: an interactive program's input cannot be given to it twice.
-  check_single_ = stream_ && wants_determinism_check_ && !stdin_feed_->terminal();
-  single_trace_ = c_.options.run.trace_file;
-  if (check_single_ && single_trace_.empty()) {
-    single_trace_ = temp_template("single");
-    const int fd = mkstemp(single_trace_.data());
+  // The first run is recorded, into --trace FILE (a single run's) or a temporary trace, and
+  // checked with one more run. Not when it reads a terminal: an interactive program's input
+  // cannot be given to it twice. A session of many runs with --trace records every run, and its
+  // check runs the first one twice more, as it does for --check-determinism's later runs.
+  record_first_ =
+      wants_determinism_check_ && !stdin_feed_->terminal() && (stream_ || c_.options.run.trace_file.empty());
+  first_trace_ = c_.options.run.trace_file;
+  if (record_first_ && first_trace_.empty()) {
+    first_trace_ = temp_template(stream_ ? "single" : "first");
+    const int fd = mkstemp(first_trace_.data());
     if (fd >= 0) close(fd);
+    watch_temporary(first_trace_);
   }
-  if (check_single_ && c_.options.run.trace_file.empty()) temporary_trace_.path = single_trace_;
+  if (record_first_ && c_.options.run.trace_file.empty()) temporary_trace_.path = first_trace_;
   jobs_ = session_jobs(c_, program_, total_);
   // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run); with
   // -j, worker threads run the next runs of this shard ahead, each on fork servers of its own,
-  // and the session takes their outcomes in its order.
+  // and the session takes their outcomes in its order, all but a recorded first run.
   servers_.emplace(c_, program_, *stdin_feed_, use_servers_, stream_);
-  servers_->start_workers(jobs_, total_, shard_);
+  servers_->start_workers(jobs_, total_, shard_, record_first_ ? 1 : 0);
   return std::nullopt;
 }
 
@@ -251,10 +259,16 @@ bool RunSession::run_at(int p, std::uint64_t seed) {
   if (interrupted()) return false;
   // A recording that could not be written (a full disk: the run said so, and removed it) is
   // no trace to keep, nor to check the run's determinism with.
-  const bool trace_written = !check_single_ || std::filesystem::exists(trace_path(single_trace_, p, seed));
+  const bool recorded = record_first_ && done_ == 1;
+  const bool trace_written = !recorded || std::filesystem::exists(trace_path(first_trace_, p, seed));
   if (!trace_written) trace_unwritten_ = true;
   std::string repro = check(r, p, seed, trace_written);  // a divergence's: the session that shows it
   check_beside_.reset();                                 // its files and trace go now
+  // The first of many runs passed: its recording is no failure's to keep.
+  if (recorded && !stream_ && r.passed && !temporary_trace_.path.empty()) {
+    std::remove(temporary_trace_.path.c_str());
+    temporary_trace_.path.clear();
+  }
   Accounted a = account(r, p, seed, repro);
   if (!stream_) print(r, p, seed, a, repro);
   if (!r.passed && (!c_.junit_file.empty() || !c_.sarif_file.empty())) {
@@ -278,16 +292,16 @@ void RunSession::print_progress(int p, std::uint64_t seed) const {
 }
 
 RunOutcome RunSession::outcome_at(int p, std::uint64_t seed) {
-  std::optional<RunOutcome> ahead = servers_->take_ahead(p, seed);
-  if (ahead) return std::move(*ahead);
-  if (check_single_) {
-    // A single run is recorded (into --trace FILE, or a temporary trace), so that checking
-    // its determinism takes one more run, not two.
+  if (record_first_ && done_ == 0) {
+    // The first run is recorded, with its determinism check's run beside it (the workers that
+    // run ahead start at the second).
     RunConfig recorded = c_;
-    recorded.options.run.trace_file = single_trace_;
-    check_beside_ = CheckRunBeside::start(c_, program_, p, seed, *stdin_feed_, trace_path(single_trace_, p, seed));
+    recorded.options.run.trace_file = first_trace_;
+    check_beside_ = CheckRunBeside::start(c_, program_, p, seed, *stdin_feed_, trace_path(first_trace_, p, seed));
     return run_once(recorded, program_, p, seed, *stdin_feed_, stream_);
   }
+  std::optional<RunOutcome> ahead = servers_->take_ahead(p, seed);
+  if (ahead) return std::move(*ahead);
   return servers_->run(p, seed);
 }
 
@@ -326,10 +340,11 @@ std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool tra
                                                  &file_divergence_byte_))
       add_finding(r, *f);
   // Does the seed describe the whole run? (the first run, or every one with --check-determinism)
-  if (wants_determinism_check_ && (c_.determinism_check == 2 || done_ == 1) && (!stream_ || check_single_) &&
+  if (wants_determinism_check_ && (c_.determinism_check == 2 || done_ == 1) && (!stream_ || record_first_) &&
       trace_written) {
     const std::optional<RecordedRun> own =
-        check_single_ ? std::optional<RecordedRun>(RecordedRun{r, trace_path(single_trace_, p, seed)}) : std::nullopt;
+        record_first_ && done_ == 1 ? std::optional<RecordedRun>(RecordedRun{r, trace_path(first_trace_, p, seed)})
+                                    : std::nullopt;
     if (std::optional<DeterminismFinding> d =
             check_determinism(c_, program_, p, seed, *stdin_feed_, own, check_beside_.get())) {
       if (d->output_differs) comparing_ = false;
@@ -520,9 +535,10 @@ int RunSession::keep_first_failure_trace() {
   again.options.run.hp_race_probes = first_failure_probes_;
   if (!stream_)
     again.options.keep_files = failing_files_dir(c_, base, files_temporary_);  // a single run's are copied back
-  // A single run was recorded already: its own trace is kept (not when its failure was seen only
-  // in a second look, whose probes that recording's header does not hold).
-  if (!temporary_trace_.path.empty() && first_failure_probes_.empty()) {
+  // The first run was recorded already, and failed: its own trace is kept (not when its failure
+  // was seen only in a second look, whose probes that recording's header does not hold, or by
+  // comparison with another run, whose digests it does not hold either).
+  if (!temporary_trace_.path.empty() && first_failure_probes_.empty() && !first_failure_diverged_) {
     std::error_code error;
     std::filesystem::rename(temporary_trace_.path, again.options.run.trace_file, error);
     if (!error) temporary_trace_.path.clear();
@@ -531,6 +547,10 @@ int RunSession::keep_first_failure_trace() {
                                  std::filesystem::copy_options::overwrite_existing, error);
     if (!error) {
       if (kept_trace_valid(again.options.run.trace_file)) name_kept_trace(again.options.run.trace_file);
+      if (!stream_) {  // a single run's files were copied back
+        move_failing_files(c_, again.options.keep_files, p, seed);
+        name_failing_files(c_, again.options.keep_files, p, seed, files_temporary_);
+      }
       return 1;
     }
   }

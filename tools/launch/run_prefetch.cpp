@@ -2,8 +2,14 @@
 
 namespace bspcheck::cli {
 
-RunPrefetch::RunPrefetch(std::size_t workers, std::uint64_t count, Plan plan, Runner run, std::size_t window)
-    : count_(count), plan_(std::move(plan)), run_(std::move(run)), window_(window < 1 ? 1 : window) {
+RunPrefetch::RunPrefetch(std::size_t workers, std::uint64_t first, std::uint64_t count, Plan plan, Runner run,
+                         std::size_t window)
+    : count_(count),
+      plan_(std::move(plan)),
+      run_(std::move(run)),
+      window_(window < 1 ? 1 : window),
+      next_(first),
+      taken_(first) {
   for (std::size_t w = 0; w < workers; ++w) threads_.emplace_back([this, w] { work(w); });
 }
 

@@ -31,7 +31,8 @@ class RunPrefetch {
   // Runs (p, seed) on worker `worker`'s own servers; called on that worker's thread.
   using Runner = std::function<RunOutcome(std::size_t worker, int p, std::uint64_t seed)>;
 
-  RunPrefetch(std::size_t workers, std::uint64_t count, Plan plan, Runner run, std::size_t window);
+  // The plan's runs from `first` (the loop runs those before it itself) to below `count`.
+  RunPrefetch(std::size_t workers, std::uint64_t first, std::uint64_t count, Plan plan, Runner run, std::size_t window);
   ~RunPrefetch();  // starts nothing more and waits for the runs under way
   RunPrefetch(const RunPrefetch&) = delete;
   RunPrefetch& operator=(const RunPrefetch&) = delete;

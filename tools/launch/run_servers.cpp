@@ -14,12 +14,12 @@
 
 namespace bspcheck::cli {
 
-void RunServers::start_workers(unsigned jobs, std::uint64_t total, const Shard& shard) {
+void RunServers::start_workers(unsigned jobs, std::uint64_t total, const Shard& shard, std::uint64_t from) {
   worker_servers_.resize(jobs);
-  if (!use_servers_ || jobs <= 1 || total <= 1) return;
+  if (!use_servers_ || jobs <= 1 || total <= from + 1) return;
   ran_ahead_ = true;
   prefetch_.emplace(
-      jobs, total,
+      jobs, from, total,
       [this, shard](std::uint64_t i) {
         const std::uint64_t k = shard.index + i * shard.count;  // the session's run number
         return std::make_pair(c_.procs[static_cast<std::size_t>(k / c_.seeds)], c_.seed + k % c_.seeds);

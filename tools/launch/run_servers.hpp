@@ -33,8 +33,9 @@ class RunServers {
   RunServers(const RunServers&) = delete;
   RunServers& operator=(const RunServers&) = delete;
 
-  // -j: `jobs` workers run this shard's `total` runs ahead (with servers, and more than one of each).
-  void start_workers(unsigned jobs, std::uint64_t total, const Shard& shard);
+  // -j: `jobs` workers run this shard's `total` runs ahead (with servers, and more than one of
+  // each), from its run number `from` (the ones before, the session runs itself).
+  void start_workers(unsigned jobs, std::uint64_t total, const Shard& shard, std::uint64_t from = 0);
   // The outcome of (p, seed) when a worker ran it ahead; nothing otherwise.
   std::optional<RunOutcome> take_ahead(int p, std::uint64_t seed);
   // Did workers run runs ahead, side by side (stop() ends them, and leaves this as it was)?
