@@ -310,26 +310,29 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
   // Nothing runs while this checks, so a range's hash cannot change: one that several operations
   // name (the source of a broadcast by p hpputs) is hashed once while it stays in a small
   // direct-mapped cache. A std::map of every range had been a quarter of a checked run of a
-  // million hpputs (a node allocated per range).
+  // million hpputs (a node allocated per range). A range stamped by its bytes is compared with
+  // them instead (checker/range_stamps.hpp).
   struct Cached {
     const void* p = nullptr;
     std::uint32_t n = 0;
     std::uint64_t hash = 0;
   };
-  constexpr std::size_t kCacheSlots = 4096;
-  std::vector<Cached> cache(std::min(kCacheSlots, 2 * hp.size()));
-  const auto hash = [&cache](const void* p, std::uint32_t n) {
+  static constexpr std::size_t kCacheSlots = 4096;
+  std::vector<Cached> cache;  // made at the first hashed range
+  const auto unchanged = [this, &cache, &hp](const void* p, std::uint32_t n, std::uint64_t stamp) {
+    if (!RangeStamps::hashed(n)) return stamps_.same(p, n, stamp);
+    if (cache.empty()) cache.resize(std::min(kCacheSlots, 2 * hp.size()));
     const auto key = reinterpret_cast<std::uintptr_t>(p) ^ n;
     Cached& slot = cache[(key ^ (key >> 12)) % cache.size()];
     if (slot.p != p || slot.n != n || !p) slot = {p, n, rt::content_hash(p, n)};
-    return slot.hash;
+    return slot.hash == stamp;
   };
   const std::vector<std::size_t> writers = hp_sources_written(hp);
   for (std::size_t i = 0; i < hp.size(); ++i) {
     const HpRecord& op = hp[i];
     if (writers[i] != kNoWriter) {
       report_hp_source_race(op, hp[writers[i]], superstep);
-    } else if (hash(op.src, op.nbytes) != op.src_hash_at_call) {
+    } else if (!unchanged(op.src, op.nbytes, op.src_at_call)) {
       std::ostringstream m;
       m << "the source of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.src_owner << ") changed between the call and the end of the superstep; ";
@@ -346,7 +349,7 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
                            superstep,
                            {diag_.location(op.site, op.caller, op.call)}});
     }
-    if (op.fired && hash(op.dst, op.nbytes) != op.dst_hash_after_fire) {
+    if (op.fired && !unchanged(op.dst, op.nbytes, op.dst_after_fire)) {
       std::ostringstream m;
       m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
         << op.dst_owner << ") was written again in the superstep after the data "
@@ -379,8 +382,7 @@ void Checker::report_hp_source_race(const HpRecord& op, const HpRecord& writer, 
               {diag_.location(op.site, op.caller, op.call), diag_.location(writer.site, writer.caller, writer.call)}});
 }
 
-void Checker::check_hp_before_fire(const HpRecord& op, int superstep) {
-  if (rt::content_hash(op.dst, op.nbytes) == op.dst_hash_at_call) return;
+void Checker::report_dst_written_before_fire(const HpRecord& op, int superstep) {
   std::ostringstream m;
   m << "the destination of process " << op.caller << "'s " << op.call << " (" << op.nbytes << " bytes on process "
     << op.dst_owner << ") was written between the call and the moment the data arrived; an unbuffered "

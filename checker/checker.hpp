@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "checker/diagnostics.hpp"
-#include "runtime/base/hash.hpp"
+#include "checker/range_stamps.hpp"
 #include "runtime/base/site.hpp"
 
 namespace bspcheck::checker {
@@ -48,10 +48,12 @@ struct HpRecord {
   int caller, src_owner, dst_owner;
   rt::Site site;
   const char* call;
-  std::uint64_t src_hash_at_call;
-  std::uint64_t dst_hash_at_call;
+  // Stamps (checker/range_stamps.hpp) of the source and the destination at the call, and of the
+  // destination when the operation landed during the superstep.
+  std::uint64_t src_at_call;
+  std::uint64_t dst_at_call;
   bool fired = false;
-  std::uint64_t dst_hash_after_fire = 0;
+  std::uint64_t dst_after_fire = 0;
 };
 
 // A process that pops an address it pushed earlier in the same superstep (reg-order-portability).
@@ -85,7 +87,13 @@ class Checker {
   // also for a source another unbuffered operation of the superstep writes, whatever the order.
   void check_hp_at_barrier(std::span<const HpRecord> hp, int superstep);
   // Before an unbuffered operation takes effect: was its destination changed since the call?
-  void check_hp_before_fire(const HpRecord& op, int superstep);
+  // (Inline: it is asked at every landing, and the answer is nearly always no.)
+  void check_hp_before_fire(const HpRecord& op, int superstep) {
+    if (!stamps_.same(op.dst, op.nbytes, op.dst_at_call)) report_dst_written_before_fire(op, superstep);
+  }
+  // The stamps of this superstep's unbuffered operations' ranges, taken by the engine at a call
+  // and when an operation lands; forgotten when the barrier's checks are done.
+  RangeStamps& stamps() { return stamps_; }
 
   void queue_unconsumed(int pid, std::size_t unread, const std::vector<int>& senders, const rt::Site& site,
                         const char* call, int superstep);
@@ -102,8 +110,11 @@ class Checker {
  private:
   // hp-src-modified: op's source is writer's destination in the same superstep (hp_source_races.hpp).
   void report_hp_source_race(const HpRecord& op, const HpRecord& writer, int superstep);
+  // hp-dst-conflict: op's destination was written between its call and its landing.
+  void report_dst_written_before_fire(const HpRecord& op, int superstep);
 
   Diagnostics& diag_;
+  RangeStamps stamps_;
   std::unique_ptr<WritesByAddress> by_address_;  // check_writes' buffers, kept between barriers
 };
 

@@ -27,6 +27,7 @@ void Barrier::exchange(int superstep, const std::function<void(std::size_t)>& fi
   drma_.read_get_sources();
   if (checker_) checker_->check_writes(drma_.writes(), hp_.log(), superstep);
   hp_.clear();
+  if (checker_) checker_->stamps().forget();  // every operation's stamps were compared
   // (3) then the destinations are written, get data before put data.
   drma_.land(sched_);
 }

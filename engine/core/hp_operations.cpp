@@ -30,7 +30,7 @@ void HpOperations::perform(checker::HpRecord& op) {
 void HpOperations::fire(checker::HpRecord& op, checker::Checker* checker, int superstep, bool during_superstep) {
   if (checker) checker->check_hp_before_fire(op, superstep);
   perform(op);
-  if (checker && during_superstep) op.dst_hash_after_fire = content_hash(op.dst, op.nbytes);
+  if (checker && during_superstep) op.dst_after_fire = checker->stamps().take(op.dst, op.nbytes);
 }
 
 }  // namespace bspcheck::rt

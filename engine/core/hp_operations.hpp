@@ -30,7 +30,7 @@ class HpOperations {
   static void perform(checker::HpRecord& op);
   // An operation takes effect: the checker (when there is one) first looks whether its
   // destination was written since the call, then it is performed; during the superstep the
-  // bytes that landed are hashed for the barrier's check that nothing overwrites them
+  // bytes that landed are stamped for the barrier's check that nothing overwrites them
   // (checker::Checker::check_hp_at_barrier; at the barrier that check is past).
   static void fire(checker::HpRecord& op, checker::Checker* checker, int superstep, bool during_superstep);
 

@@ -101,7 +101,7 @@ void World::hold_until_barrier(int owner, const void* p, std::size_t n) {
   const Process& me = self();
   checker::HpRecord r{
       canonical(owner, p), nullptr, static_cast<std::uint32_t>(n), me.pid, owner, me.pid, me.site, me.call, 0, 0};
-  r.src_hash_at_call = content_hash(r.src, r.nbytes);
+  r.src_at_call = checker_->stamps().take(r.src, r.nbytes);
   held_sources_.push_back(r);
 }
 

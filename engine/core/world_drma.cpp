@@ -166,8 +166,8 @@ void World::record_hp(const void* src, void* dst, int nbytes, int src_owner, int
                       0};
   if (checker_) {
     if (globals_) globals_->flush();  // src and dst may be the running process's own globals
-    r.src_hash_at_call = content_hash(r.src, r.nbytes);
-    r.dst_hash_at_call = r.dst == r.src ? r.src_hash_at_call : content_hash(r.dst, r.nbytes);  // the same bytes
+    r.src_at_call = checker_->stamps().take(r.src, r.nbytes);
+    r.dst_at_call = r.dst == r.src ? r.src_at_call : checker_->stamps().take(r.dst, r.nbytes);  // the same bytes
   }
   hp_.add(r);
   // A private global's live address belongs to whichever process runs: its region is poisoned
