@@ -166,6 +166,13 @@ for mode in "" --no-fork-server; do
   kill -KILL "$pid"; wait "$pid" 2>/dev/null
   gone_within "kill -9 of the driver, -j 2 $mode"
 done
+# explore's folder of the session goes too (the janitor removes it: tools/launch/temp_janitor.hpp).
+"$b" explore -p 2 --strategy coverage --max-runs 1000 "$work/nosync" >/dev/null 2>&1 </dev/null &
+pid=$!
+wait_for_run nosync
+sleep 0.3
+kill -KILL "$pid"; wait "$pid" 2>/dev/null
+gone_within "kill -9 of explore"
 
 # shrink, replay and explore stop the same way, with a run under way that would never end on its
 # own (nosync: process 1 never reaches the barrier, and these runs have no --timeout): the run is

@@ -33,6 +33,7 @@
 #include "tools/launch/program_check.hpp"
 #include "tools/commands/run_command.hpp"
 #include "tools/launch/temp_files.hpp"
+#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -358,12 +359,14 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   ExploreReport reports;  // --json, --sarif, --junit (tools/reports/explore_report.hpp)
   if (!reports.open(f.json_file, f.sarif_file, f.junit_file)) return 2;
   const auto started = std::chrono::steady_clock::now();
+  start_temp_janitor();  // before any thread: the session's folder goes if the driver is killed
   std::string dir_template = temp_template("explore");
   if (!mkdtemp(dir_template.data())) {
     std::perror("bsp-check: mkdtemp");
     return 2;
   }
   const std::string dir = dir_template;
+  watch_temporary(dir);
   install_interrupt_handlers();
   int current_p = 0;
   std::size_t first_of_p = 0;  // the session's runs before the current p's
