@@ -16,6 +16,17 @@
 
 namespace bspcheck::checker {
 
+// The sanitizers are told nothing of the stamps' reads: the checker reads ranges the runtime has
+// poisoned for the program (an hpput's destination, hp-dst-read), as content_hash does. In a
+// sanitized build the two entry points are functions of their own, since code inlined into an
+// instrumented caller would be instrumented as the caller's (and a read of a poisoned destination
+// at the call would be reported as the program's); in a plain build they inline.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define BSPCHECK_STAMP_ENTRY __attribute__((no_sanitize("address", "thread", "undefined"), noinline))
+#else
+#define BSPCHECK_STAMP_ENTRY
+#endif
+
 class RangeStamps {
  public:
   static constexpr std::size_t kKeptBytes = 64;
@@ -23,7 +34,7 @@ class RangeStamps {
   static bool hashed(std::size_t n) { return n > kKeptBytes; }
 
   // A stamp of the n bytes at p as they are now.
-  std::uint64_t take(const void* p, std::size_t n) {
+  BSPCHECK_STAMP_ENTRY std::uint64_t take(const void* p, std::size_t n) {
     const auto* b = static_cast<const unsigned char*>(p);
     if (n <= 8) return small_word(b, n);
     if (hashed(n)) return rt::content_hash(p, n);
@@ -33,7 +44,7 @@ class RangeStamps {
     return at;
   }
   // Are the n bytes at p those the stamp saw?
-  bool same(const void* p, std::size_t n, std::uint64_t stamp) const {
+  BSPCHECK_STAMP_ENTRY bool same(const void* p, std::size_t n, std::uint64_t stamp) const {
     const auto* b = static_cast<const unsigned char*>(p);
     if (n <= 8) return small_word(b, n) == stamp;
     if (hashed(n)) return rt::content_hash(p, n) == stamp;
@@ -43,8 +54,6 @@ class RangeStamps {
   void forget() { kept_.clear(); }
 
  private:
-  // The sanitizers are told nothing of these reads: the checker reads ranges the runtime has
-  // poisoned for the program (an hpput's destination, hp-dst-read), as content_hash does.
 #define BSPCHECK_STAMP_READ __attribute__((no_sanitize("address", "thread", "undefined"), always_inline)) static inline
   BSPCHECK_STAMP_READ std::uint64_t word_at(const unsigned char* b) {
     std::uint64_t w;
@@ -89,5 +98,7 @@ class RangeStamps {
 
   rt::PodVector<unsigned char> kept_;  // this superstep's kept bytes, the stamps their offsets
 };
+
+#undef BSPCHECK_STAMP_ENTRY
 
 }  // namespace bspcheck::checker

@@ -92,6 +92,13 @@ ChildEnvironment run_environment(const RunConfig& c) {
   // An ASan program goes on after a get-dst-early-read warning (its read is defined) and stops at
   // every other report (runtime/memory_checks/asan_recovery.hpp). Plain programs ignore it.
   env.prepend_options("ASAN_OPTIONS", rt::kAsanRecoverOptions);
+  // ASan's allocator gives freed memory back to the OS when some seconds of the real clock have
+  // passed since it last did, and reads the clock to know: through the C library's clock_gettime,
+  // which --virtual-time makes the running process's virtual clock, one microsecond a read. A run
+  // slowed by its neighbours then read its clock once more than its twin, and printed a later time
+  // (a determinism check of `--virtual-time --check-determinism` failed so under load). Without
+  // that timer the allocator reads no clock; a user's own setting, later in the list, still wins.
+  env.prepend_options("ASAN_OPTIONS", "allocator_release_to_os_interval_ms=-1");
   if (!c.prefix.empty()) env.set("BSPCHECK_PREFIX", c.prefix);
   else env.unset("BSPCHECK_PREFIX");
   // Only a child the driver starts as a fork server is one (fork_server_client.cpp), whatever
