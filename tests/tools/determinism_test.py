@@ -220,7 +220,13 @@ int main(void) {
                 '  if (bsp_pid() == 0) { FILE* f = fopen(getenv("RUN_COUNT_FILE"), "a"); fputc(\'x\', f); fclose(f); }\n'
                 '  bsp_sync();\n  bsp_end();\n  return 0;\n}\n')
     subprocess.run([bspcc, *cflags, counts, "-o", counts[:-2]], check=True)
-    count_folder = tempfile.mkdtemp(dir=os.getcwd())  # not a temporary directory: shared by the runs
+    # Not in a temporary directory nor the working directory (each run sees its own view of those,
+    # and a test's working directory may be under $TMPDIR): /dev/shm, else the home folder.
+    shared = [d for d in ("/dev/shm", os.path.expanduser("~"))
+              if os.path.isdir(d) and os.access(d, os.W_OK) and
+              not os.path.realpath(d).startswith(os.path.realpath(tempfile.gettempdir()))]
+    check(shared, "no folder outside the runs' views of the files to count runs in")
+    count_folder = tempfile.mkdtemp(dir=shared[0] if shared else None)
     count_file = os.path.join(count_folder, "runs")
 
     def runs_made(*args):
