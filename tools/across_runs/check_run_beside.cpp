@@ -12,7 +12,6 @@
 
 #include "runtime/isolation/file_view.hpp"
 #include "tools/launch/temp_files.hpp"
-#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -35,11 +34,9 @@ std::unique_ptr<CheckRunBeside> CheckRunBeside::start(const RunConfig& c, const 
   std::unique_ptr<CheckRunBeside> beside(new CheckRunBeside);
   beside->trace_ = temp_name_of_length("again", own_trace.size());
   if (beside->trace_.empty()) return nullptr;
-  watch_temporary(beside->trace_);
   if (!c.options.keep_files.empty()) {
     beside->files_ = temp_name_of_length("again", c.options.keep_files.size());
     if (beside->files_.empty()) return nullptr;
-    watch_temporary(beside->files_);
   }
   // The trace's name is taken now; the files' folder is made by the run if it writes a file.
   const int fd = open(beside->trace_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);

@@ -21,7 +21,6 @@
 #include "tools/cli/reproduce_command.hpp"
 #include "tools/launch/same_contents.hpp"
 #include "tools/launch/temp_files.hpp"
-#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -53,11 +52,7 @@ std::string likely_source(const trace::Event& a, const trace::Event& b) {
 }
 
 // A temporary folder for a run's kept files, made by the run if it writes any.
-std::string temp_folder() {
-  std::string folder = temp_name("determinism-files");
-  watch_temporary(folder);
-  return folder;
-}
+std::string files_folder() { return temp_name("determinism-files"); }
 
 // Two runs of one seed that made the same calls and printed the same but wrote different files.
 Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t seed, const std::string& differs) {
@@ -73,11 +68,8 @@ Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t see
 }
 
 std::string temp_trace() {
-  std::string t = temp_template("determinism");
-  const int fd = mkstemp(t.data());
-  if (fd >= 0) close(fd);
-  watch_temporary(t);
-  return t;
+  std::string t = temp_file("determinism");
+  return t.empty() ? temp_template("determinism") : t;
 }
 
 // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
@@ -339,8 +331,8 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   // Each run keeps its files apart, to be compared (a session's own run kept its own already),
   // where the session's runs keep theirs (not where the runs share the real directories).
   const bool files = !c.options.keep_files.empty();
-  const std::string files_a = files && !first ? temp_folder() : std::string();
-  const std::string files_b = files ? temp_folder() : std::string();
+  const std::string files_a = files && !first ? files_folder() : std::string();
+  const std::string files_b = files ? files_folder() : std::string();
   const std::string kept_a = first ? kept_run_dir(c.options.keep_files, p, seed) : kept_run_dir(files_a, p, seed);
   struct RemovedAtEnd {  // the two folders go whichever way the check ends
     std::string a, b;

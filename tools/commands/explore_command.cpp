@@ -360,13 +360,11 @@ int explore_command(const std::vector<std::string>& args, const char* version) {
   if (!reports.open(f.json_file, f.sarif_file, f.junit_file)) return 2;
   const auto started = std::chrono::steady_clock::now();
   start_temp_janitor();  // before any thread: the session's folder goes if the driver is killed
-  std::string dir_template = temp_template("explore");
-  if (!mkdtemp(dir_template.data())) {
+  const std::string dir = temp_folder("explore");
+  if (dir.empty()) {
     std::perror("bsp-check: mkdtemp");
     return 2;
   }
-  const std::string dir = dir_template;
-  watch_temporary(dir);
   install_interrupt_handlers();
   int current_p = 0;
   std::size_t first_of_p = 0;  // the session's runs before the current p's

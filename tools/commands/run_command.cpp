@@ -37,7 +37,6 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
     if (!c.options.keep_files.empty() || !compare_outputs_wanted(c)) return run_session(c, kept_trace, false);
     RunConfig comparing = c;
     comparing.options.keep_files = temp_name("files");  // made by the first run that writes a file
-    watch_temporary(comparing.options.keep_files);
     const int status = run_session(comparing, kept_trace, true);
     std::error_code ignored;
     std::filesystem::remove_all(comparing.options.keep_files, ignored);
@@ -47,7 +46,6 @@ int run_command(const RunConfig& c, std::string* kept_trace) {
   std::string temporary;
   if (keeping.options.keep_files.empty()) {
     temporary = temp_name("files");  // made by the run if it writes a file
-    watch_temporary(temporary);
     keeping.options.keep_files = temporary;
   }
   const timespec since = file_clock_now();

@@ -44,7 +44,6 @@
 #include "tools/launch/shard.hpp"
 #include "tools/launch/stdin_feed.hpp"
 #include "tools/launch/temp_files.hpp"
-#include "tools/launch/temp_janitor.hpp"
 
 namespace bspcheck::cli {
 
@@ -131,8 +130,9 @@ class RunSession {
   void print_progress(int p, std::uint64_t seed) const;
   RunOutcome outcome_at(int p, std::uint64_t seed);
   // The driver's own checks of a run (outputs and files across seeds, determinism); returns the
-  // reproduce line of a divergence ("" otherwise).
-  std::string check(RunOutcome& r, int p, std::uint64_t seed, bool trace_written);
+  // reproduce line of a divergence ("" otherwise). `recorded`: the session's recorded first run,
+  // whose trace its determinism check compares with its twin's.
+  std::string check(RunOutcome& r, int p, std::uint64_t seed, bool recorded, bool trace_written);
   void add_finding(RunOutcome& r, Finding f) const;
   // An ASan build's run whose hpput found its target already running: looked at again with the
   // destination poisoned from the superstep's start (tools/across_runs/hp_race_probe.hpp).
@@ -234,10 +234,8 @@ std::optional<int> RunSession::plan() {
       wants_determinism_check_ && !stdin_feed_->terminal() && (stream_ || c_.options.run.trace_file.empty());
   first_trace_ = c_.options.run.trace_file;
   if (record_first_ && first_trace_.empty()) {
-    first_trace_ = temp_template(stream_ ? "single" : "first");
-    const int fd = mkstemp(first_trace_.data());
-    if (fd >= 0) close(fd);
-    watch_temporary(first_trace_);
+    first_trace_ = temp_file(stream_ ? "single" : "first");
+    if (first_trace_.empty()) first_trace_ = temp_template(stream_ ? "single" : "first");
   }
   if (record_first_ && c_.options.run.trace_file.empty()) temporary_trace_.path = first_trace_;
   jobs_ = session_jobs(c_, program_, total_);
@@ -262,8 +260,8 @@ bool RunSession::run_at(int p, std::uint64_t seed) {
   const bool recorded = record_first_ && done_ == 1;
   const bool trace_written = !recorded || std::filesystem::exists(trace_path(first_trace_, p, seed));
   if (!trace_written) trace_unwritten_ = true;
-  std::string repro = check(r, p, seed, trace_written);  // a divergence's: the session that shows it
-  check_beside_.reset();                                 // its files and trace go now
+  std::string repro = check(r, p, seed, recorded, trace_written);  // a divergence's: the session that shows it
+  check_beside_.reset();                                           // its files and trace go now
   // The first of many runs passed: its recording is no failure's to keep.
   if (recorded && !stream_ && r.passed && !temporary_trace_.path.empty()) {
     std::remove(temporary_trace_.path.c_str());
@@ -324,7 +322,7 @@ void RunSession::look_again_at_hp_races(RunOutcome& r, int p, std::uint64_t seed
   run_probes_ = std::move(found.probes);
 }
 
-std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool trace_written) {
+std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool recorded, bool trace_written) {
   std::string repro;
   if (r.passed && !stream_ && comparing_)
     if (const auto differs = compare_outputs(outputs_, r)) {
@@ -343,8 +341,7 @@ std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool tra
   if (wants_determinism_check_ && (c_.determinism_check == 2 || done_ == 1) && (!stream_ || record_first_) &&
       trace_written) {
     const std::optional<RecordedRun> own =
-        record_first_ && done_ == 1 ? std::optional<RecordedRun>(RecordedRun{r, trace_path(first_trace_, p, seed)})
-                                    : std::nullopt;
+        recorded ? std::optional<RecordedRun>(RecordedRun{r, trace_path(first_trace_, p, seed)}) : std::nullopt;
     if (std::optional<DeterminismFinding> d =
             check_determinism(c_, program_, p, seed, *stdin_feed_, own, check_beside_.get())) {
       if (d->output_differs) comparing_ = false;

@@ -1,5 +1,7 @@
 #include "tools/launch/temp_files.hpp"
 
+#include "tools/launch/temp_janitor.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -33,6 +35,22 @@ std::mt19937_64& random_names() {
 
 std::string temp_template(const std::string& what) { return temp_dir() + "/bsp-check-" + what + "-XXXXXX"; }
 
+std::string temp_file(const std::string& what) {
+  std::string path = temp_template(what);
+  const int fd = mkstemp(path.data());
+  if (fd < 0) return {};
+  close(fd);
+  watch_temporary(path);
+  return path;
+}
+
+std::string temp_folder(const std::string& what) {
+  std::string path = temp_template(what);
+  if (!mkdtemp(path.data())) return {};
+  watch_temporary(path);
+  return path;
+}
+
 std::string temp_name(const std::string& what) {
   for (;;) {
     char tail[64];
@@ -40,7 +58,10 @@ std::string temp_name(const std::string& what) {
                   static_cast<unsigned long long>(random_names()()));
     std::string path = temp_dir() + "/bsp-check-" + what + tail;
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return path;
+    if (!std::filesystem::exists(path, ec)) {
+      watch_temporary(path);
+      return path;
+    }
   }
 }
 
@@ -52,7 +73,10 @@ std::string temp_name_of_length(const std::string& what, std::size_t length) {
     std::string path = prefix;
     while (path.size() < length) path += "0123456789abcdef"[random_names()() & 15];
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return path;
+    if (!std::filesystem::exists(path, ec)) {
+      watch_temporary(path);
+      return path;
+    }
   }
 }
 

@@ -7,8 +7,19 @@
 
 namespace bspcheck::cli {
 
-// A mkstemp/mkdtemp template "<tmpdir>/bsp-check-<what>-XXXXXX".
+// Every name below but temp_template's is told to the janitor (tools/launch/temp_janitor.hpp) as
+// it is made: a driver killed at once leaves none of them behind. A driver that ends normally
+// removes or keeps them itself.
+
+// A mkstemp/mkdtemp template "<tmpdir>/bsp-check-<what>-XXXXXX", for a file the janitor need
+// not know (one per run, removed by the driver as the run ends).
 std::string temp_template(const std::string& what);
+
+// An empty file "<tmpdir>/bsp-check-<what>-XXXXXX" made now; empty when it cannot be made.
+std::string temp_file(const std::string& what);
+
+// A folder "<tmpdir>/bsp-check-<what>-XXXXXX" made now; empty when it cannot be made.
+std::string temp_folder(const std::string& what);
 
 // A path "<tmpdir>/bsp-check-<what>-<pid>-<random>" that nothing is at yet, for a folder that the
 // runs make only when they have something to put in it (a run's kept files): a session killed

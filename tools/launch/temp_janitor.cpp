@@ -44,8 +44,12 @@ void say_done() {
   const int null = open("/dev/null", O_RDWR);
   for (int fd = 0; fd <= 2; ++fd)
     if (null >= 0) dup2(null, fd);  // holds none of the driver's pipes open (a caller reads them to their end)
-  for (int fd = 3; fd < 1024; ++fd)
-    if (fd != from_driver) close(fd);
+  if (from_driver != 3) {
+    dup2(from_driver, 3);
+    close(from_driver);
+    from_driver = 3;
+  }
+  close_range(4, ~0U, 0);
   std::vector<std::string> paths;
   std::string pending;
   char buf[4096];
