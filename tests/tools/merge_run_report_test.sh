@@ -78,6 +78,10 @@ if repro != ["mpiexec -n 4 ./x 'a b'"] or m["program"] != "./x" or m["args"] != 
     print("FAIL: the MPI job's run:", repro, m["program"], m["args"]); sys.exit(1)
 PY
 grep -qF "reproduce: mpiexec -n 4 ./x 'a b'" "$work/mpi.err" || say "merge does not print the job's reproduce line: $(cat "$work/mpi.err")"
+# stats lists the job under "mpi": it ran under no strategy of bsp-check's.
+"$b" stats --json "$work/mmpi.json" >"$work/mpi-stats.json" 2>&1
+python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["strategies"]; sys.exit(list(s) != ["mpi"] or s["mpi"]["runs"] != 1)' \
+  "$work/mpi-stats.json" || say "stats of an MPI job's run: $(head -c 400 "$work/mpi-stats.json")"
 
 # 4. Two jobs of the same p and seed are two runs; merging the merged report again keeps both,
 # and merging it with itself changes nothing.

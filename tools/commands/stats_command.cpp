@@ -20,6 +20,9 @@ namespace bspcheck::cli {
 
 namespace {
 
+// The strategy under which an MPI job's runs are listed (docs/mpi.md: merged from their run reports).
+constexpr const char* kMpiJobs = "mpi";
+
 // A run's behaviour, as far as a report shows it: its p, how many processes and supersteps it
 // had, what each process printed (the output digests) and which rules fired in which superstep.
 // Two schedules with the same behaviour are, for the program's observable results, one: the
@@ -97,13 +100,18 @@ bool gather(const std::vector<std::string>& inputs, Stats& st) {
     const std::string strategy = options.is_object() && options.contains("strategy") && options["strategy"].is_string()
                                      ? options["strategy"].get<std::string>()
                                      : std::string("random");
-    // The tuples the report's session reached: per strategy, and per superstep for all.
-    add_coverage(strategies[strategy].coverage, report);
-    for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
+    // An MPI job's run (merged from its run report) had no strategy: its schedule was the real
+    // machine's. Listed as "mpi", not as the report's default.
+    bool any_scheduled = false;
     for (const auto& json_run : report["runs"]) {
       RunRecord run = record_of(json_run);
-      runs.try_emplace({strategy, run.p, run.seed, run.run_report}, std::move(run));
+      const std::string run_strategy = run.mpi_ranks > 0 ? kMpiJobs : strategy;
+      any_scheduled = any_scheduled || run.mpi_ranks == 0;
+      runs.try_emplace({run_strategy, run.p, run.seed, run.run_report}, std::move(run));
     }
+    // The tuples the report's session reached: per strategy, and per superstep for all.
+    add_coverage(strategies[any_scheduled ? strategy : kMpiJobs].coverage, report);
+    for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
     return true;
   });
   if (!read) return false;
