@@ -351,6 +351,10 @@ def cmd_merged(a):
         places = {(r["ruleId"], os.path.basename(l["physicalLocation"]["artifactLocation"]["uri"]),
                    l["physicalLocation"]["region"]["startLine"]) for r in results for l in r.get("locations", [])}
         check(all((a.rule, base, line) in places for line in lines), f"SARIF: {sorted(places)}, want {a.rule} at {lines}")
+        # The job has no seed: each result names it by its run report and ranks.
+        refs = [ref for r in results for ref in r["properties"]["runs"]]
+        check(refs and all(ref.get("run_report") == 1 and ref.get("mpi_ranks") == p for ref in refs),
+              f"SARIF runs of the job: {refs}")
         with open(out["junit"], encoding="utf-8") as f:
             junit = f.read()
         check(junit.count("<testcase") == 1 and junit.count("<failure") == 1 and f'name="{named}"' in junit,

@@ -78,6 +78,12 @@ if repro != ["mpiexec -n 4 ./x 'a b'"] or m["program"] != "./x" or m["args"] != 
     print("FAIL: the MPI job's run:", repro, m["program"], m["args"]); sys.exit(1)
 PY
 grep -qF "reproduce: mpiexec -n 4 ./x 'a b'" "$work/mpi.err" || say "merge does not print the job's reproduce line: $(cat "$work/mpi.err")"
+# SARIF names the job's run by its run report and ranks (it has no seed).
+"$b" merge --sarif "$work/mmpi.sarif" "$work/mpi.json" 2>/dev/null
+python3 -c 'import json, sys; rs = json.load(open(sys.argv[1]))["runs"][0]["results"]
+refs = [x for r in rs for x in r["properties"]["runs"]]
+sys.exit(not refs or any(x.get("run_report") != 1 or x.get("mpi_ranks") != 4 for x in refs))' "$work/mmpi.sarif" ||
+  say "SARIF of an MPI job's run does not name its run report and ranks: $(head -c 400 "$work/mmpi.sarif")"
 # stats lists the job under "mpi": it ran under no strategy of bsp-check's.
 "$b" stats --json "$work/mmpi.json" >"$work/mpi-stats.json" 2>&1
 python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))["strategies"]; sys.exit(list(s) != ["mpi"] or s["mpi"]["runs"] != 1)' \
