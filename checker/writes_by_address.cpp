@@ -22,10 +22,7 @@ void reserve_records(std::vector<Interval>& v, std::size_t n) {
 std::span<const Interval> WritesByAddress::order(const WriteSet& writes, std::span<const HpRecord> hp) {
   const std::size_t n = place(writes, hp);
   if (n < 2) return {};  // nothing can overlap
-  // Writes packed into a span of at most 2 bytes per write (many writes to one area: a
-  // superstep of overlapping puts) are ordered in three passes over them (count, place, check the
-  // ties), where merging their runs took a pass per halving of the runs (ten for a thousand).
-  if (lo_max_ - lo_min_ < 2 * n) sort_by_counting(n);
+  if (counted_) sort_by_counting(n);
   else sort_by_runs(n);
   return {iv_.data(), n};
 }
@@ -34,6 +31,10 @@ std::span<const Interval> WritesByAddress::order(const WriteSet& writes, std::sp
 // than writes: a process's writes usually go to ascending addresses, so the groups are a few
 // ascending runs for sort_by_runs, where the call order interleaves the processes. Two passes
 // over the records: one counts each writer's writes, one puts each in its place.
+// Writes packed into a span of less than 2 bytes per write (many writes to one area: a superstep
+// of overlapping puts) are placed in call order instead, and counted per first address as they
+// are placed, for sort_by_counting: two more passes over them (one moves each to its place, one
+// checks the ties) where merging the runs took one per halving of their number (ten for a thousand).
 // The per-writer table never gets longer than 4 entries per record, which grouping would refuse
 // anyway: two writes by processes near 10^6 had cost a 4 MB table at every barrier.
 std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRecord> hp) {
@@ -41,8 +42,12 @@ std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRec
   std::size_t count = 0;
   const std::size_t table_limit = 4 * (writes.size() + hp.size());
   bool sparse = false;  // a writer beyond table_limit: not grouped
-  const auto tally = [&](int writer) {
+  std::uintptr_t lo_min = UINTPTR_MAX, lo_max = 0;
+  const auto tally = [&](int writer, const void* dst) {
     const auto k = static_cast<std::size_t>(writer);
+    const auto lo = reinterpret_cast<std::uintptr_t>(dst);
+    lo_min = std::min(lo_min, lo);
+    lo_max = std::max(lo_max, lo);
     ++count;
     if (k >= table_limit) sparse = true;
     if (sparse) return;
@@ -51,11 +56,14 @@ std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRec
   };
   for (const auto group : {writes.gets, writes.puts})
     for (const BufferedWrite& w : group)
-      if (w.nbytes) tally(w.writer);
+      if (w.nbytes) tally(w.writer, w.dst);
   for (const HpRecord& h : hp)
-    if (h.nbytes) tally(h.caller);
+    if (h.nbytes) tally(h.caller, h.dst);
   if (count < 2) return count;
-  const bool by_writer = !sparse && next_.size() > 1 && next_.size() <= 4 * count;
+  counted_ = lo_max - lo_min < 2 * count;
+  lo_min_ = lo_min;
+  if (counted_) at_.assign(lo_max - lo_min + 1, 0);
+  const bool by_writer = !counted_ && !sparse && next_.size() > 1 && next_.size() <= 4 * count;
   if (!by_writer) next_.clear();
   for (std::uint32_t w = 0, first = 0; w < next_.size(); ++w) {
     const std::uint32_t n = next_[w];
@@ -64,11 +72,8 @@ std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRec
   }
   reserve_records(iv_, count);
   std::size_t in_order = 0;  // the next place when not grouped
-  std::uintptr_t lo_min = UINTPTR_MAX, lo_max = 0;
   const auto place = [&](int writer, const void* dst) -> Interval& {
-    const auto lo = reinterpret_cast<std::uintptr_t>(dst);
-    lo_min = std::min(lo_min, lo);
-    lo_max = std::max(lo_max, lo);
+    if (counted_) ++at_[reinterpret_cast<std::uintptr_t>(dst) - lo_min];
     return iv_[by_writer ? next_[static_cast<std::size_t>(writer)]++ : in_order++];
   };
   std::uint32_t index = 0;
@@ -85,18 +90,12 @@ std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRec
     if (hp[i].nbytes)
       place(hp[i].caller, hp[i].dst) = {reinterpret_cast<std::uintptr_t>(hp[i].dst), hp[i].nbytes,
                                         static_cast<std::uint32_t>(i) | kHpBit, 0};
-  lo_min_ = lo_min;
-  lo_max_ = lo_max;
   return count;
 }
 
-// A counting sort by first address (stable), then the runs of writes at one first address put
-// in order by size and index (the placement kept each writer's in call order, but not the
-// writers' among each other, nor sizes).
+// A counting sort by first address (stable: the writes at one address stay in call order), then
+// the writes at one first address put in order of size where they are not.
 void WritesByAddress::sort_by_counting(std::size_t n) {
-  const std::size_t span = lo_max_ - lo_min_ + 1;
-  at_.assign(span, 0);
-  for (std::size_t i = 0; i < n; ++i) ++at_[iv_[i].lo - lo_min_];
   std::uint32_t first = 0;
   for (std::uint32_t& c : at_) {
     const std::uint32_t k = c;

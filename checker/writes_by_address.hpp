@@ -46,21 +46,22 @@ class WritesByAddress {
   std::span<const Interval> order(const WriteSet& writes, std::span<const HpRecord> hp);
 
  private:
-  // Places the intervals grouped by writer (see the .cpp); returns their number, and notes the
-  // lowest and highest first address in lo_min_, lo_max_.
+  // Places the intervals grouped by writer, or counted per first address (counted_; see the
+  // .cpp); returns their number.
   std::size_t place(const WriteSet& writes, std::span<const HpRecord> hp);
   // Sorts iv_[0, n) by merging its ascending runs, or by std::sort when there are many; the
   // result is in iv_ (the buffers may have been swapped).
   void sort_by_runs(std::size_t n);
-  // Sorts iv_[0, n) by counting the writes at each first address (lo_max_ - lo_min_ is at most a
-  // few times n), then orders the few writes that share one; the result is in iv_.
+  // Sorts iv_[0, n) by the counts place() took of the writes at each first address from lo_min_,
+  // then orders the few writes that share one; the result is in iv_.
   void sort_by_counting(std::size_t n);
 
   std::vector<Interval> iv_, spare_;  // grown, never shrunk: the next barrier reuses the pages
   std::vector<std::uint32_t> next_;   // per writer: its count, then where its next write goes
   std::vector<std::uint32_t> at_;     // per first address (from lo_min_): its count, then its next place
   std::vector<std::size_t> bounds_, merged_;
-  std::uintptr_t lo_min_ = 0, lo_max_ = 0;
+  std::uintptr_t lo_min_ = 0;
+  bool counted_ = false;
 };
 
 }  // namespace bspcheck::checker
