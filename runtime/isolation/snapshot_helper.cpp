@@ -49,24 +49,41 @@ __attribute__((no_sanitize("address"))) void save_memory(Vault& v) {
   }
 }
 
+// Calls on_page(page) for each resident page of [lo, hi), asking mincore `window` pages at a time
+// into `resident`; a window mincore cannot answer for (not expected) is zeroed whole, after
+// before_zeroing(): correct, only slower. Unchecked by AddressSanitizer, as the restore's other
+// reads of the moment's memory and of the vault are.
+template <typename OnPage, typename BeforeZeroing>
+__attribute__((no_sanitize("address"))) void for_each_resident_page(unsigned char* resident, std::size_t window,
+                                                                    std::uintptr_t lo, std::uintptr_t hi,
+                                                                    OnPage on_page, BeforeZeroing before_zeroing) {
+  for (std::uintptr_t at = lo; at < hi;) {
+    const std::uintptr_t len = hi - at < window * kPage ? hi - at : window * kPage;
+    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(resident)) !=
+        0) {
+      before_zeroing();
+      zero_bytes(reinterpret_cast<void*>(at), len);
+    } else {
+      for (std::uintptr_t k = 0; k < len / kPage; ++k)
+        if (resident[k] & 1) on_page(at + k * kPage);
+    }
+    at += len;
+  }
+}
+
 }  // namespace
 
 // Zeros the resident pages of [lo, hi) that are not zeros; the others read as zeros already.
 // `resident` holds mincore's answer for `window` pages at a time. A page that was only read is
 // resident too, as the kernel's shared page of zeros (AddressSanitizer's leak check reads every
 // page of its allocator): writing it would give it a page of its own.
-__attribute__((no_sanitize("address"))) void clear_resident(unsigned char* resident, std::size_t window,
-                                                            std::uintptr_t lo, std::uintptr_t hi) {
-  for (std::uintptr_t at = lo; at < hi;) {
-    const std::uintptr_t len = hi - at < window * kPage ? hi - at : window * kPage;
-    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(resident)) != 0)
-      zero_bytes(reinterpret_cast<void*>(at), len);  // not expected; correct, only slower
-    else
-      for (std::uintptr_t k = 0; k < len / kPage; ++k)
-        if ((resident[k] & 1) && !page_is_zero(at + k * kPage))
-          zero_bytes(reinterpret_cast<void*>(at + k * kPage), kPage);
-    at += len;
-  }
+void clear_resident(unsigned char* resident, std::size_t window, std::uintptr_t lo, std::uintptr_t hi) {
+  for_each_resident_page(
+      resident, window, lo, hi,
+      [](std::uintptr_t page) {
+        if (!page_is_zero(page)) zero_bytes(reinterpret_cast<void*>(page), kPage);
+      },
+      [] {});
 }
 void clear_resident(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
   clear_resident(v.resident, kMincoreWindow, lo, hi);
@@ -90,35 +107,22 @@ namespace {
 // first run reads every page of the allocator's regions): left resident, every later restore
 // would read them all again to find them zeros, about 1,500 pages of a small program built with
 // AddressSanitizer.
-__attribute__((no_sanitize("address"))) void clear_zero_span(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
+void clear_zero_span(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
   std::uintptr_t drop_lo = 0, drop_hi = 0;  // the zero pages in a row not yet given back
   const auto drop = [&] {
     if (drop_hi > drop_lo)
       raw_syscall(SYS_madvise, static_cast<long>(drop_lo), static_cast<long>(drop_hi - drop_lo), MADV_DONTNEED);
     drop_lo = drop_hi = 0;
   };
-  for (std::uintptr_t at = lo; at < hi;) {
-    const std::uintptr_t len = hi - at < kMincoreWindow * kPage ? hi - at : kMincoreWindow * kPage;
-    if (raw_syscall(SYS_mincore, static_cast<long>(at), static_cast<long>(len), reinterpret_cast<long>(v.resident)) !=
-        0) {
-      drop();
-      zero_bytes(reinterpret_cast<void*>(at), len);  // not expected; correct, only slower
-      at += len;
-      continue;
-    }
-    for (std::uintptr_t k = 0; k < len / kPage; ++k) {
-      const std::uintptr_t page = at + k * kPage;
-      if (!(v.resident[k] & 1)) continue;
-      if (!page_is_zero(page)) {
-        zero_bytes(reinterpret_cast<void*>(page), kPage);
-        continue;
-      }
-      if (drop_hi != page) drop();
-      if (drop_hi == 0) drop_lo = page;
-      drop_hi = page + kPage;
-    }
-    at += len;
-  }
+  for_each_resident_page(
+      v.resident, kMincoreWindow, lo, hi,
+      [&](std::uintptr_t page) {
+        if (!page_is_zero(page)) return zero_bytes(reinterpret_cast<void*>(page), kPage);
+        if (drop_hi != page) drop();
+        if (drop_hi == 0) drop_lo = page;
+        drop_hi = page + kPage;
+      },
+      drop);
   drop();
 }
 
