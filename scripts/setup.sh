@@ -2,7 +2,7 @@
 # Installs what bsp-check needs to build and test, from Debian's packages; quick when present.
 set -euo pipefail
 # gdb: bsp-check debug and its tests (tests/debug, docs/debugging.md).
-packages=(build-essential cmake python3 gdb libboost-context-dev librapidcheck-dev libgtest-dev
+packages=(build-essential cmake ninja-build python3 gdb libboost-context-dev librapidcheck-dev libgtest-dev
           libcli11-dev nlohmann-json3-dev clang-14 libclang-rt-14-dev
           python3-sarif-python-om  # the SARIF 2.1.0 object model the report tests check against
           universal-ctags          # functions' first and last lines, for scripts/check_sizes.py

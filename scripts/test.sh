@@ -49,7 +49,7 @@ phase_done "Open MPI build, tests"
 
 echo "== ASan+UBSan build"
 bash "$root/scripts/build.sh" "$root/build-asan" -DBSPCHECK_WERROR=ON -DBSPCHECK_SANITIZE=address,undefined \
-  -DBSPCHECK_BUILD_BENCH=OFF \
+  -DBSPCHECK_BUILD_BENCH=OFF -DBSPCHECK_LINE_TABLES_ONLY=ON \
   -DE2E_SEEDS=8 -DCHECKS_CLEAN_SEEDS=8 -DSEED_EXAMPLES_SEEDS=25
 phase_done "ASan+UBSan build"
 ASAN_OPTIONS=detect_leaks=1 bash "$root/scripts/ctest_retry.sh" "$root/build-asan" -j"$jobs" --timeout 900 \
