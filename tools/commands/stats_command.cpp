@@ -102,15 +102,16 @@ bool gather(const std::vector<std::string>& inputs, Stats& st) {
                                      : std::string("random");
     // An MPI job's run (merged from its run report) had no strategy: its schedule was the real
     // machine's. Listed as "mpi", not as the report's default.
-    bool any_scheduled = false;
+    bool any_mpi = false, any_scheduled = false;
     for (const auto& json_run : report["runs"]) {
       RunRecord run = record_of(json_run);
       const std::string run_strategy = run.mpi_ranks > 0 ? kMpiJobs : strategy;
+      any_mpi = any_mpi || run.mpi_ranks > 0;
       any_scheduled = any_scheduled || run.mpi_ranks == 0;
       runs.try_emplace({run_strategy, run.p, run.seed, run.run_report}, std::move(run));
     }
     // The tuples the report's session reached: per strategy, and per superstep for all.
-    add_coverage(strategies[any_scheduled ? strategy : kMpiJobs].coverage, report);
+    add_coverage(strategies[any_mpi && !any_scheduled ? kMpiJobs : strategy].coverage, report);
     for (const CoverageTuple& t : coverage_of(report)) supersteps[t.superstep].tuples.insert({t.kind, t.outcome});
     return true;
   });
