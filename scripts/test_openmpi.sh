@@ -11,7 +11,10 @@ for tool in mpicc.openmpi mpicxx.openmpi mpirun.openmpi; do
   command -v "$tool" >/dev/null ||
     { echo "test_openmpi.sh: $tool not found (install openmpi-bin and libopenmpi-dev: scripts/setup.sh)" >&2; exit 2; }
 done
-cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBSPCHECK_BUILD_BENCH=OFF \
+# Ninja where it is installed and the folder has no generator yet, as scripts/build.sh.
+generator=()
+if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja >/dev/null; then generator=(-G Ninja); fi
+cmake -S "$root" -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBSPCHECK_BUILD_BENCH=OFF \
   -DMPI_C_COMPILER="$(command -v mpicc.openmpi)" -DMPI_CXX_COMPILER="$(command -v mpicxx.openmpi)" \
   -DMPIEXEC_EXECUTABLE="$(command -v mpirun.openmpi)" "$@" >/dev/null
 # The tree must have found Open MPI, not whatever mpicc names: else these tests would repeat MPICH's.
