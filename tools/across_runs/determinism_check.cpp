@@ -67,11 +67,6 @@ Finding file_nondeterminism_finding(const RunConfig& c, int p, std::uint64_t see
   return f;
 }
 
-std::string temp_trace() {
-  std::string t = temp_file("determinism");
-  return t.empty() ? temp_template("determinism") : t;
-}
-
 // A run stopped by its time limit ends its trace wherever the clock stopped it, so two such
 // traces part where the clock did, not where the program did: nothing to compare. The same for a
 // run that ended without its report (it never reached bsp_begin), and for one killed by a signal
@@ -355,7 +350,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
   if (first) {
     trace_a = first->trace;
   } else {
-    trace_a = temp_trace();
+    trace_a = temp_file("determinism");
     temporary.push_back(trace_a);
     again.options.run.trace_file = trace_a;
     ra = run_once(again, path, p, seed, in, false);
@@ -374,7 +369,7 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     trace_b = beside->trace();
     kept_b = kept_run_dir(beside->files(), p, seed);
   } else {
-    trace_b = temp_trace();
+    trace_b = temp_file("determinism");
     temporary.push_back(trace_b);
     kept_b = kept_run_dir(files_b, p, seed);
     if (first) {

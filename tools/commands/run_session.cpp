@@ -235,7 +235,6 @@ std::optional<int> RunSession::plan() {
   first_trace_ = c_.options.run.trace_file;
   if (record_first_ && first_trace_.empty()) {
     first_trace_ = temp_file(stream_ ? "single" : "first");
-    if (first_trace_.empty()) first_trace_ = temp_template(stream_ ? "single" : "first");
   }
   if (record_first_ && c_.options.run.trace_file.empty()) temporary_trace_.path = first_trace_;
   jobs_ = session_jobs(c_, program_, total_);

@@ -38,7 +38,7 @@ std::string temp_template(const std::string& what) { return temp_dir() + "/bsp-c
 std::string temp_file(const std::string& what) {
   std::string path = temp_template(what);
   const int fd = mkstemp(path.data());
-  if (fd < 0) return {};
+  if (fd < 0) return temp_template(what);
   close(fd);
   watch_temporary(path);
   return path;

@@ -15,7 +15,8 @@ namespace bspcheck::cli {
 // not know (one per run, removed by the driver as the run ends).
 std::string temp_template(const std::string& what);
 
-// An empty file "<tmpdir>/bsp-check-<what>-XXXXXX" made now; empty when it cannot be made.
+// An empty file "<tmpdir>/bsp-check-<what>-XXXXXX" made now. Where it cannot be made, the
+// template itself: whoever writes there then says why it cannot (a recording names the path).
 std::string temp_file(const std::string& what);
 
 // A folder "<tmpdir>/bsp-check-<what>-XXXXXX" made now; empty when it cannot be made.

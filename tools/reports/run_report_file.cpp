@@ -74,14 +74,20 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
   return j;
 }
 
+nlohmann::json run_identity_to_json(const RunRecord& r) {
+  nlohmann::json j = {{"procs", r.p}, {"seed", r.seed}};
+  if (r.run_report > 0) j["run_report"] = r.run_report;
+  if (r.mpi_ranks > 0) j["mpi_ranks"] = r.mpi_ranks;
+  return j;
+}
+
 nlohmann::json run_record_to_json(const RunRecord& r) {
-  nlohmann::json j = {{"procs", r.p},
-                      {"seed", r.seed},
-                      {"exit_status", r.exit_status},
-                      {"passed", r.passed},
-                      {"seconds", r.seconds},
-                      {"reproduce", r.repro},
-                      {"findings", checker::findings_to_json(r.findings, r.seed)}};
+  nlohmann::json j = run_identity_to_json(r);
+  j["exit_status"] = r.exit_status;
+  j["passed"] = r.passed;
+  j["seconds"] = r.seconds;
+  j["reproduce"] = r.repro;
+  j["findings"] = checker::findings_to_json(r.findings, r.seed);
   if (r.reported) {
     j["nprocs"] = r.nprocs;
     j["supersteps"] = r.supersteps;
@@ -89,8 +95,6 @@ nlohmann::json run_record_to_json(const RunRecord& r) {
     j["coverage"] = r.coverage;  // the session's tuples are listed once, at the top
   }
   if (!r.reason.empty()) j["reason"] = r.reason;
-  if (r.run_report > 0) j["run_report"] = r.run_report;
-  if (r.mpi_ranks > 0) j["mpi_ranks"] = r.mpi_ranks;
   return j;
 }
 

@@ -27,6 +27,10 @@ bool is_session_report(const nlohmann::json& j);
 // The one encoding of a run in a report (docs/cli.md, "JSON"): run --json writes it, merge and
 // stats read it back. out and err are not part of it.
 nlohmann::json run_record_to_json(const RunRecord& r);
+// What names a run in a report: its p and seed, and for an MPI job (merged from its run report),
+// which has no seed, the number of that report and its ranks. The start of run_record_to_json's
+// object, and a SARIF result's list of the runs that showed it.
+nlohmann::json run_identity_to_json(const RunRecord& r);
 // One run of a report as the report writers take it (fields of other types take their defaults).
 RunRecord record_of(const nlohmann::json& run);
 // The record of a run the driver made: its outcome (the runtime's report, with the driver's own

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "bspcheck/rules.hpp"
+#include "tools/reports/run_report_file.hpp"
 #include "runtime/base/hash.hpp"
 
 #ifndef BSPCHECK_INFORMATION_URI
@@ -174,15 +175,6 @@ struct DistinctFindings {
   std::size_t failed = 0;
 };
 
-// A run as a result's properties name it: its p and seed, and for an MPI job (merged from its run
-// report), which has no seed, the number of that report and its ranks.
-nlohmann::json run_reference(const RunRecord& r) {
-  nlohmann::json j = {{"procs", r.p}, {"seed", r.seed}};
-  if (r.run_report > 0) j["run_report"] = r.run_report;
-  if (r.mpi_ranks > 0) j["mpi_ranks"] = r.mpi_ranks;
-  return j;
-}
-
 DistinctFindings distinct_findings(const std::vector<RunRecord>& runs) {
   DistinctFindings all;
   auto& [order, distinct, notifications, failed] = all;
@@ -198,7 +190,7 @@ DistinctFindings distinct_findings(const std::vector<RunRecord>& runs) {
       }
       Distinct& d = it->second;
       if (d.seen.insert(finding_key(f)).second && !fresh && d.others.size() < 64) d.others.push_back(&f);
-      d.runs.push_back(run_reference(r));
+      d.runs.push_back(run_identity_to_json(r));
     }
     if (!r.reason.empty())
       notifications.push_back(
