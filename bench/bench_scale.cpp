@@ -12,6 +12,8 @@
 //              world torn down)
 //   RSS        peak resident set of the child, and its RSS before the run
 // Usage: bench_scale [p stack_kib]...   (default: 1000 10000 100000 at 64 KiB, 100000 at 256 KiB)
+// BENCH_STRATEGY=round_robin (any --strategy name) runs the processes in another order than the
+// default strategy's: round robin visits them in the order of their memory.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -66,6 +68,7 @@ Report measure(int p, std::size_t stack_kib) {
   o.seed = 5;
   o.stack_size = stack_kib * 1024;
   o.capture_output = false;
+  if (const char* e = std::getenv("BENCH_STRATEGY")) bspcheck::strategy_from_name(e, o.strategy);
   const double t0 = bench::now_s();
   bspcheck::RunResult res = bspcheck::run(o, [] {
     bsp_begin(bsp_nprocs());
@@ -148,7 +151,8 @@ void run_config(int p, std::size_t stack_kib) {
 
 int main(int argc, char** argv) {
   if (argc > 2) {
-    for (int i = 1; i + 1 < argc; i += 2) run_config(std::atoi(argv[i]), static_cast<std::size_t>(std::atol(argv[i + 1])));
+    for (int i = 1; i + 1 < argc; i += 2)
+      run_config(std::atoi(argv[i]), static_cast<std::size_t>(std::atol(argv[i + 1])));
     return 0;
   }
   for (int p : {1000, 10000, 100000}) run_config(p, 64);

@@ -87,4 +87,46 @@ TEST(ExceptionState, UncaughtExceptionsAreCountedPerProcess) {
   }
 }
 
+// A process whose handlers have all ended holds no exception after its next switches, while
+// others still hold theirs: what it held over a sync is not brought back with it.
+TEST(ExceptionState, AHandlerThatEndedLeavesNothingBehind) {
+  for (int p : {3, 4}) {
+    for (std::uint64_t seed : unit::seeds(8)) {
+      std::vector<int> clean(static_cast<std::size_t>(p), -1), held(static_cast<std::size_t>(p), -1);
+      auto r = run(p, seed, [&] {
+        bsp_begin(p);
+        const int pid = bsp_pid();
+        try {
+          throw pid;
+        } catch (int) {
+          bsp_sync();  // held over a switch by every process
+        }
+        if (pid % 2 == 0) {
+          bsp_sync();  // the handler has ended: nothing to hold
+          clean[static_cast<std::size_t>(pid)] = std::current_exception() == nullptr && std::uncaught_exceptions() == 0;
+          bsp_sync();
+        } else {
+          try {
+            throw pid;  // the odd processes hold one again while the even ones run
+          } catch (int) {
+            bsp_sync();
+            bsp_sync();
+            try {
+              throw;  // what this process holds, brought back with it
+            } catch (int again) {
+              held[static_cast<std::size_t>(pid)] = again == pid;
+            }
+          }
+        }
+        bsp_end();
+      });
+      EXPECT_RUN_OK(r);
+      for (int pid = 0; pid < p; ++pid) {
+        if (pid % 2 == 0) EXPECT_EQ(clean[static_cast<std::size_t>(pid)], 1) << "process " << pid << " seed=" << seed;
+        else EXPECT_EQ(held[static_cast<std::size_t>(pid)], 1) << "process " << pid << " seed=" << seed;
+      }
+    }
+  }
+}
+
 }  // namespace
