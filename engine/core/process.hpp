@@ -11,6 +11,7 @@
 #include "runtime/fibers/context_switch.hpp"
 #include "runtime/fibers/fiber_stack.hpp"
 #include "runtime/base/hash.hpp"
+#include "runtime/base/huge_page_allocator.hpp"
 #include "runtime/base/site.hpp"
 
 namespace bspcheck::rt {
@@ -70,5 +71,9 @@ struct alignas(64) Process {
   // time of bsp_begin, before the first.
   double dtime_last = 0.0;
 };
+
+// Every process's record, in pid order: at a large p they are read in a random schedule's order,
+// so they sit on huge pages where the kernel gives them (runtime/base/huge_page_allocator.hpp).
+using ProcessTable = PerProcess<Process>;
 
 }  // namespace bspcheck::rt

@@ -21,8 +21,8 @@ namespace {
 // apply() takes them.
 class RegistrationSync {
  public:
-  RegistrationSync(std::vector<Process>& procs, RegistrationTable& regs, checker::Diagnostics& diag,
-                   checker::Checker* rules, int superstep)
+  RegistrationSync(ProcessTable& procs, RegistrationTable& regs, checker::Diagnostics& diag, checker::Checker* rules,
+                   int superstep)
       : procs_(procs),
         regs_(regs),
         diag_(diag),
@@ -194,7 +194,7 @@ class RegistrationSync {
     regs_.add(std::move(entries));
   }
 
-  std::vector<Process>& procs_;
+  ProcessTable& procs_;
   RegistrationTable& regs_;
   checker::Diagnostics& diag_;
   checker::Checker* rules_;
@@ -204,7 +204,7 @@ class RegistrationSync {
 
 }  // namespace
 
-bool apply_registration_calls(std::vector<Process>& procs, RegistrationTable& regs, checker::Diagnostics& diag,
+bool apply_registration_calls(ProcessTable& procs, RegistrationTable& regs, checker::Diagnostics& diag,
                               checker::Checker* rules, int superstep) {
   return RegistrationSync(procs, regs, diag, rules, superstep).apply();
 }

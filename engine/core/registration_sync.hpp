@@ -18,7 +18,7 @@ namespace bspcheck::rt {
 // Applies and clears every process's pushes and pops of this superstep. Returns false, after
 // reporting reg-count-mismatch or reg-pop-mismatch, when the processes made different numbers
 // of calls: the caller stops the run. rules may be null (checks off).
-bool apply_registration_calls(std::vector<Process>& procs, RegistrationTable& regs, checker::Diagnostics& diag,
+bool apply_registration_calls(ProcessTable& procs, RegistrationTable& regs, checker::Diagnostics& diag,
                               checker::Checker* rules, int superstep);
 
 // "1", "1 and 2", "1, 2 and 3": processes named in a message.

@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "runtime/base/huge_page_allocator.hpp"
+
 namespace bspcheck::rt {
 
 class VirtualClock {
@@ -56,8 +58,8 @@ class VirtualClock {
     return t;
   }
 
-  std::vector<double> clocks_;         // valid where epochs_ holds this superstep's epoch_
-  std::vector<std::uint64_t> epochs_;  // the superstep each clock was last set in
+  PerProcess<double> clocks_;         // valid where epochs_ holds this superstep's epoch_
+  PerProcess<std::uint64_t> epochs_;  // the superstep each clock was last set in
   std::uint64_t epoch_ = 0;
   double start_ = 0;   // every clock at the start of this superstep
   double latest_ = 0;  // the largest clock

@@ -127,7 +127,7 @@ class World {
   bool stopping() const { return stopping_; }
   void request_stop() { stopping_ = true; }
   std::uint64_t switches() const { return switches_; }
-  std::vector<Process>& processes() { return procs_; }
+  ProcessTable& processes() { return procs_; }
 
   // Called on a process's own context once its SPMD function has returned (unwound: by a
   // ProcessExit). Hands the processor on and never returns.
@@ -367,13 +367,13 @@ class World {
   TracedSchedule schedule_;  // the run's scheduler chain, and the trace it records or replays
   Scheduler* sched_;         // schedule_.scheduler(): asked at every call, so held directly
   std::unique_ptr<StackPool> stacks_;
-  std::vector<Process> procs_;
+  ProcessTable procs_;
   ContextSlot* host_ = nullptr;
   int running_ = 0;
-  std::vector<int> runnable_;      // pids that may run
-  std::vector<int> runnable_pos_;  // index of each pid in runnable_, or -1
-  int waiting_ = 0;                // processes in bsp_sync or bsp_end
-  int waiting_in_end_ = 0;         // of those, the ones in bsp_end
+  PerProcess<int> runnable_;      // pids that may run
+  PerProcess<int> runnable_pos_;  // index of each pid in runnable_, or -1
+  int waiting_ = 0;               // processes in bsp_sync or bsp_end
+  int waiting_in_end_ = 0;        // of those, the ones in bsp_end
   int finished_ = 0;
   // Whether any process called bsp_push_reg/bsp_pop_reg, or bsp_set_tagsize, in this superstep:
   // a barrier looks at every process's requests only then (an empty superstep touches nothing

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bspcheck/bspcheck.hpp"
+#include "runtime/base/huge_page_allocator.hpp"
 #include "runtime/base/rng.hpp"
 
 namespace bspcheck::rt {
@@ -17,8 +18,8 @@ namespace bspcheck::rt {
 // The processes that may run next: an unordered list plus each pid's position in it (-1: not
 // runnable), so that both "pick the i-th" and "is pid runnable" are O(1).
 struct RunnableSet {
-  const std::vector<int>& list;
-  const std::vector<int>& position;
+  const PerProcess<int>& list;
+  const PerProcess<int>& position;
   bool contains(int pid) const { return position[static_cast<std::size_t>(pid)] >= 0; }
   int nprocs() const { return static_cast<int>(position.size()); }
 };

@@ -176,7 +176,7 @@ TEST_F(Merge, ItsReplayRunsInPidOrderAndTakesTheBarriersOutcomesFromTheRecord) {
   trace::ReplayScheduler replay(
       trace::EventStream::open(prefix), std::make_unique<Scripted>(std::vector<std::uint32_t>{}),
       [&](const std::string& m) { diverged.push_back(m); }, [](const std::string&) {});
-  const std::vector<int> all = {1, 0}, all_pos = {1, 0}, one = {1}, one_pos = {-1, 0};
+  const rt::PerProcess<int> all = {1, 0}, all_pos = {1, 0}, one = {1}, one_pos = {-1, 0};
   EXPECT_EQ(replay.next_process(rt::RunnableSet{all, all_pos}, 1), 0);  // all can run: process 0
   replay.call(call(trace::Call::send, 0, 0));
   // An unbuffered operation waits for the barrier, whatever the trace holds next.

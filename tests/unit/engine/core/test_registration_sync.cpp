@@ -10,8 +10,8 @@ using namespace bspcheck::rt;
 
 namespace {
 
-std::vector<Process> processes(int p) {
-  std::vector<Process> procs(static_cast<std::size_t>(p));
+ProcessTable processes(int p) {
+  ProcessTable procs(static_cast<std::size_t>(p));
   for (int i = 0; i < p; ++i) procs[static_cast<std::size_t>(i)].pid = i;
   return procs;
 }
@@ -19,7 +19,7 @@ std::vector<Process> processes(int p) {
 }  // namespace
 
 TEST(RegistrationSync, TheKthPushesOfAllProcessesFormOneSlot) {
-  std::vector<Process> procs = processes(2);
+  ProcessTable procs = processes(2);
   RegistrationTable regs(2);
   bspcheck::checker::Diagnostics diag;
   int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
@@ -35,7 +35,7 @@ TEST(RegistrationSync, TheKthPushesOfAllProcessesFormOneSlot) {
 }
 
 TEST(RegistrationSync, DifferentNumbersOfPushesStopTheRun) {
-  std::vector<Process> procs = processes(2);
+  ProcessTable procs = processes(2);
   RegistrationTable regs(2);
   bspcheck::checker::Diagnostics diag;
   int a = 0;
@@ -47,7 +47,7 @@ TEST(RegistrationSync, DifferentNumbersOfPushesStopTheRun) {
 }
 
 TEST(RegistrationSync, APopMustNameTheSameSlotOnEveryProcess) {
-  std::vector<Process> procs = processes(2);
+  ProcessTable procs = processes(2);
   RegistrationTable regs(2);
   bspcheck::checker::Diagnostics diag;
   int a0 = 0, a1 = 0, b0 = 0, b1 = 0;

@@ -225,8 +225,8 @@ TEST(TracedSchedule, EachDifferenceFromTheTraceIsNamed) {
   ASSERT_EQ(divergences.size(), 1u);
   EXPECT_NE(last().find("message-order choice 4 is out of range 0..2"), std::string::npos) << last();
 
-  const std::vector<int> list = {0, 1};
-  const std::vector<int> position = {0, 1, -1, -1};
+  const bspcheck::rt::PerProcess<int> list = {0, 1};
+  const bspcheck::rt::PerProcess<int> position = {0, 1, -1, -1};
   replay.scheduler().next_process(bspcheck::rt::RunnableSet{list, position}, 0);  // 3 is not runnable
   ASSERT_EQ(divergences.size(), 2u);
   EXPECT_NE(last().find("chooses process 3 to run next, which is not runnable now"), std::string::npos) << last();
