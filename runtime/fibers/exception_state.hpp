@@ -36,8 +36,12 @@ class ExceptionStates {
   // state is a line last touched p switches ago (a cache miss, on a page of its own), while the
   // bits of 10^6 processes are 125 KiB. A saved state is a whole 16-byte copy (the C++ runtime's
   // object is 16 bytes, its padding included).
+  // The thread's object is read and written by copies only: it need not be 16-byte aligned
+  // (a program's private thread-local storage places it at 8).
   void switch_to(int from, int to) {
-    if (live_->caught_exceptions != nullptr || live_->uncaught_exceptions != 0) {
+    Globals now;
+    __builtin_memcpy(&now, live_, sizeof now);
+    if (now.caught_exceptions != nullptr || now.uncaught_exceptions != 0) {
       if (of_.empty()) of_.resize(held_.size() * 64);  // at the first exception held over a switch
       __builtin_memcpy(&of_[static_cast<std::size_t>(from)], live_, sizeof(Globals));
       mark(from, true);
@@ -49,7 +53,7 @@ class ExceptionStates {
   // Process `to` runs after one that has ended (whose state, no handler left, is dropped).
   void resume(int to) {
     if (held(to)) __builtin_memcpy(live_, &of_[static_cast<std::size_t>(to)], sizeof(Globals));
-    else *live_ = Globals{};
+    else __builtin_memset(static_cast<void*>(live_), 0, sizeof(Globals));
   }
 
   // The thread's state, for a host that hands the thread to the processes and takes it back.
