@@ -28,7 +28,6 @@ namespace {
 struct Touch {
   char* base;
   std::size_t slots, stride;
-  std::vector<std::uint32_t> order;
 };
 
 // ns per visit: `ahead` > 0 prefetches order[i + ahead]; `useless` more random prefetches.
@@ -65,7 +64,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: bench_page_touch [N >= 2] [S >= 64]\n");
     return 2;
   }
-  Touch t{nullptr, slots, stride, {}};
+  Touch t{nullptr, slots, stride};
   void* m = mmap(nullptr, slots * stride, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) {
     std::perror("bench_page_touch: mmap");

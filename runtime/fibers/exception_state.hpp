@@ -43,7 +43,7 @@ class ExceptionStates {
     __builtin_memcpy(&now, live_, sizeof now);
     if (now.caught_exceptions != nullptr || now.uncaught_exceptions != 0) {
       if (of_.empty()) of_.resize(held_.size() * 64);  // at the first exception held over a switch
-      __builtin_memcpy(&of_[static_cast<std::size_t>(from)], live_, sizeof(Globals));
+      of_[static_cast<std::size_t>(from)] = now;
       mark(from, true);
     } else if (held(from)) {
       mark(from, false);

@@ -22,7 +22,7 @@ bool advised_huge(const void* p) {
   bool inside = false;
   for (std::string line; std::getline(smaps, line);) {
     unsigned long lo = 0, hi = 0;
-    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2 && line.find(':') > line.find(' ')) {
+    if (std::sscanf(line.c_str(), "%lx-%lx ", &lo, &hi) == 2) {  // a mapping's header line
       inside = at >= lo && at < hi;
     } else if (inside && line.rfind("VmFlags:", 0) == 0) {
       return line.find(" hg") != std::string::npos;
