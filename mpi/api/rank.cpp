@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <set>
 #include <sys/time.h>
 #include <unistd.h>
@@ -156,8 +157,20 @@ void Rank::read_options() {
   } catch (const std::invalid_argument& e) {
     refuse_at_begin(std::string("BSPCHECK_OPTIONS: ") + e.what());
   }
-  // No rank starts the program before rank 0 has checked what only it checks (report=).
-  MPI_Barrier(comm_);
+  // No rank starts the program before rank 0 has checked what only it checks (report=): the
+  // others wait for the job's number, which rank 0 draws after that check.
+  std::uint64_t job = 0;
+  if (pid_ == 0) {
+    std::random_device entropy;
+    job = (std::uint64_t{entropy()} << 32 | entropy()) ^ static_cast<std::uint64_t>(MPI_Wtime() * 1e9);
+  }
+  MPI_Bcast(&job, 1, MPI_UINT64_T, 0, comm_);
+  report_file_.set_job(job);
+  if (report_file_.wanted()) {
+    partial_report_.open(report_file_.path() + ".rank" + std::to_string(pid_),
+                         report_file_.named(job_report(false), {pid_}));
+    findings_.set_partial_report(&partial_report_);
+  }
   digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
   if (timeout_seconds_ > 0) arm_timeout();
 }
@@ -213,7 +226,7 @@ void Rank::end() {
   int mine = findings_.errors() > 0 || failed_, any = 0;
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm_);
   failed_ = any != 0;
-  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(true));
+  if (report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(true))) partial_report_.remove();
   active_ = false;
   ended_ = true;
   std::fflush(nullptr);
@@ -274,6 +287,7 @@ void Rank::abort(const std::string& message) {
   report(Rule::abort, "process " + std::to_string(pid_) + " called bsp_abort: " + text);
   aborted_ = true;
   abort_message_ = text;
+  partial_report_.aborted(text);
   write_report_alone();
   stop_job();
 }
@@ -321,7 +335,7 @@ void Rank::crashed(int sig) {
 
 void Rank::stop_job_together() {
   std::fflush(nullptr);
-  report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(false));
+  if (report_file_.gather_and_write(comm_, pid_, findings_.kept(), job_report(false))) partial_report_.remove();
   MPI_Barrier(comm_);
   stop_job();
 }

@@ -157,6 +157,7 @@ class Rank {
   CallSite tagsize_site_;  // this superstep's last bsp_set_tagsize
   Findings findings_;
   RunReportFile report_file_;              // report=PATH: the job's report, gathered at rank 0
+  PartialReportFile partial_report_;       // PATH.rank<K>: this rank's findings as they come
   std::vector<std::string> command_line_;  // this process's, read once at bsp_begin
   bool aborted_ = false;                   // by bsp_abort, whose message the report keeps
   std::string abort_message_;

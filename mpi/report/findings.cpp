@@ -29,7 +29,10 @@ Location location_of(const CallSite& site, int process) { return location_of(rec
 void Findings::report(const Finding& f) {
   if (disabled_.count(f.rule)) return;
   if (f.severity == Severity::error) ++errors_;
-  if (kept_.size() < kKept) kept_.push_back(f);
+  if (kept_.size() < kKept) {
+    kept_.push_back(f);
+    if (partial_) partial_->add(f);
+  }
   const std::string text = checker::render_finding(f, "");
   std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);

@@ -2,7 +2,8 @@
 // (include/bspcheck/rules.def) and its one text form (checker/finding_text), printed on the rank's
 // stderr as the finding happens. A finding one rank decides alone (a bad pid, a bound) is printed
 // by that rank; one the ranks decide together at a sync (a count mismatch) by rank 0 only. Each
-// rank keeps what it printed for the job's report (run_report.hpp).
+// rank keeps what it printed for the job's report (run_report.hpp), and writes it to its partial
+// report at once (partial_report_file.hpp), which a job killed before it gathers leaves behind.
 #pragma once
 
 #include <set>
@@ -11,6 +12,7 @@
 
 #include "bspcheck/bspcheck.hpp"
 #include "bspcheck/rules.hpp"
+#include "mpi/report/partial_report_file.hpp"
 
 namespace bspcheck::mpi {
 
@@ -34,6 +36,8 @@ Location location_of(const CallSite& site, int process);
 class Findings {
  public:
   void set_process(int pid) { pid_ = pid; }
+  // Where each kept finding is written as it comes (report=PATH); none: only kept.
+  void set_partial_report(PartialReportFile* file) { partial_ = file; }
   // disable=RULES, and check=0's rules (the engine's options, docs/mpi.md): never printed nor
   // counted; the rank skips what only they need (a digest, a search).
   void disable(const std::string& rule_id) { disabled_.insert(rule_id); }
@@ -51,6 +55,7 @@ class Findings {
  private:
   int pid_ = 0;
   int errors_ = 0;
+  PartialReportFile* partial_ = nullptr;
   std::vector<Finding> kept_;
   std::set<std::string> disabled_;
 };

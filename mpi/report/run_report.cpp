@@ -30,9 +30,9 @@ void RunReportFile::open(std::string path, int pid, std::vector<std::string> com
   if (!path_.empty() && pid == 0) rt::WritablePathValue::parse("report", path_);
 }
 
-void RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine,
+bool RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<Finding>& mine,
                                      checker::RunReport job) const {
-  if (!wanted()) return;
+  if (!wanted()) return false;
   const std::string text = findings_text(mine);
   int size = static_cast<int>(text.size()), ranks = 0;
   MPI_Comm_size(comm, &ranks);
@@ -45,7 +45,16 @@ void RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<F
     all.resize(static_cast<std::size_t>(total));
   }
   MPI_Gatherv(text.data(), size, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0, comm);
-  if (pid != 0) return;
+  int written = 0;
+  if (pid == 0) written = write_gathered(all, sizes, offsets, std::move(job));
+  // The ranks keep their partial reports unless the whole one was written.
+  MPI_Bcast(&written, 1, MPI_INT, 0, comm);
+  return written != 0;
+}
+
+bool RunReportFile::write_gathered(const std::string& all, const std::vector<int>& sizes,
+                                   const std::vector<int>& offsets, checker::RunReport job) const {
+  const int ranks = static_cast<int>(sizes.size());
   std::vector<int> from;
   for (int r = 0; r < ranks; ++r) {
     from.push_back(r);
@@ -56,7 +65,7 @@ void RunReportFile::gather_and_write(MPI_Comm comm, int pid, const std::vector<F
   // In the order the run met them (a superstep's before the next's), rank by rank within one.
   std::stable_sort(job.findings.begin(), job.findings.end(),
                    [](const Finding& a, const Finding& b) { return a.superstep < b.superstep; });
-  write(job, from);
+  return write(job, from);
 }
 
 void RunReportFile::write_alone(int pid, const std::vector<Finding>& mine, checker::RunReport job) const {
@@ -65,7 +74,7 @@ void RunReportFile::write_alone(int pid, const std::vector<Finding>& mine, check
   write(job, {pid});
 }
 
-void RunReportFile::write(const checker::RunReport& job, const std::vector<int>& from_ranks) const {
+nlohmann::json RunReportFile::named(const checker::RunReport& job, const std::vector<int>& from_ranks) const {
   nlohmann::json j = checker::run_report_to_json(job);
   j["backend"] = "mpi";
   j["program"] = command_.empty() ? "" : command_[0];
@@ -73,6 +82,14 @@ void RunReportFile::write(const checker::RunReport& job, const std::vector<int>&
       command_.size() > 1 ? std::vector<std::string>(command_.begin() + 1, command_.end()) : std::vector<std::string>{};
   j["ranks"] = job.procs_available;
   j["from_ranks"] = from_ranks;
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(job_));
+  j["job"] = id;
+  return j;
+}
+
+bool RunReportFile::write(const checker::RunReport& job, const std::vector<int>& from_ranks) const {
+  const nlohmann::json j = named(job, from_ranks);
   const std::string text = j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // Whole or not at all: a reader never sees half a report, even of a job killed as it writes.
   const std::string temp = path_ + ".part" + std::to_string(getpid());
@@ -84,9 +101,10 @@ void RunReportFile::write(const checker::RunReport& job, const std::vector<int>&
     at += ok ? static_cast<std::size_t>(k) : 0;
   }
   if (fd >= 0) ok = ::close(fd) == 0 && ok;
-  if (ok && std::rename(temp.c_str(), path_.c_str()) == 0) return;
+  if (ok && std::rename(temp.c_str(), path_.c_str()) == 0) return true;
   std::fprintf(stderr, "bsp-check: error: cannot write the report '%s': %s\n", path_.c_str(), std::strerror(errno));
   ::unlink(temp.c_str());
+  return false;
 }
 
 }  // namespace bspcheck::mpi

@@ -26,7 +26,13 @@ Subcommands:
   fits     each rank's record says how much memory its data took: the replay refuses beforehand
            (exit 2, one line) where their sum exceeds a data size limit, runs where it fits
   merged   a failing job's report (report=PATH) through bsp-check merge: SARIF names the rule at
-           the marked lines, JUnit has one failing case, the JSON one run reproduced by mpiexec
+           the marked lines, JUnit has one failing case, the JSON one run reproduced by mpiexec;
+           two jobs are two runs, one job's report given twice one
+  kept     a job whose every rank made a finding is stopped before its ranks gather them: by the
+           launcher's timeout (--how hang: no report is written) or by one rank's crash (--how
+           crash: that rank writes the report alone); each rank's findings are in its partial
+           report (PATH.rank<K>), and bsp-check merge PATH joins them into one failing run with
+           every rank's finding at the marked line
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
@@ -171,11 +177,20 @@ def check_report(path, p, printed):
     key = lambda f: (f[0], f[1], f[2], f[3], tuple(f[4]))  # noqa: E731
     got, want = collections.Counter(map(key, report_findings(r))), collections.Counter(map(key, printed))
     together = r["from_ranks"] == list(range(r["nprocs"]))  # the ranks bsp_begin granted
+    if together:  # the ranks' partial reports went when the whole one was written
+        left = partial_reports(path)
+        check(not left, f"p={p}: partial reports left beside a gathered report: {left}")
     check(got == want if together else got and not got - want,
           f"p={p}: the report's findings (from ranks {r['from_ranks']}) are not those printed:\n"
           f"only in the report: {sorted((got - want).elements())}\n"
           f"only printed: {sorted((want - got).elements())}")
     return r
+
+
+def partial_reports(path):
+    """The ranks' partial reports beside the job's report=PATH: PATH.rank<K>."""
+    folder, base = os.path.split(path)
+    return sorted(n for n in os.listdir(folder) if re.fullmatch(re.escape(base) + r"\.rank\d+", n))
 
 
 def cmd_fires(a):
@@ -359,13 +374,63 @@ def cmd_merged(a):
             junit = f.read()
         check(junit.count("<testcase") == 1 and junit.count("<failure") == 1 and f'name="{named}"' in junit,
               f"JUnit:\n{junit[:600]}")
-        # Two jobs at one p stay two runs in stats too (they have no seed to tell them apart).
-        twice = os.path.join(tmp, "twice.json")
-        run([a.bsp_check, "merge", "--json", twice, report, report])
-        stats = run([a.bsp_check, "stats", twice])
+        # Two jobs at one p stay two runs in stats too (they have no seed to tell them apart, only
+        # their job's number); one job's report given twice is one run.
+        second = os.path.join(tmp, "second.json")
+        run(mpiexec(a, p, a.program), env=with_report(MPI_ENV, second))
+        both, twice = os.path.join(tmp, "both.json"), os.path.join(tmp, "twice.json")
+        run([a.bsp_check, "merge", "--json", both, report, second])
+        stats = run([a.bsp_check, "stats", both])
         check(stats.returncode == 0 and re.search(r"\b2 runs\b", stats.stdout) and named in stats.stdout,
-              f"stats of one job's report merged twice:\n{stats.stdout}{stats.stderr}")
+              f"stats of two jobs' reports merged:\n{stats.stdout}{stats.stderr}")
+        run([a.bsp_check, "merge", "--json", twice, report, report])
+        with open(twice, encoding="utf-8") as f:
+            check(len(json.load(f)["runs"]) == 1, "one job's report given twice is not one run")
     print(f"p={p}: merged into SARIF ({a.rule} at {base}:{lines}), JUnit and JSON")
+    return 0
+
+
+def cmd_kept(a):
+    """A job stopped before it gathers its report keeps every rank's findings (PATH.rank<K>)."""
+    base = os.path.basename(a.source)
+    lines = [line for line, _, _ in checks.marked_positions(a.source, a.rule)]
+    check(lines, f"{base} has no line marked 'BUG: {a.rule}'")
+    env = dict(MPI_ENV)
+    if a.how == "hang":
+        env["MPIEXEC_TIMEOUT"] = "4"  # the launcher kills the job: no rank writes the report
+    for p in procs_list(a.procs):
+        with tempfile.TemporaryDirectory() as tmp:
+            report = os.path.join(tmp, "job.json")
+            res = run(mpiexec(a, p, a.program, [a.how]), env=with_report(env, report))
+            check(res.returncode != 0, f"p={p}: the job exited 0:\n{res.stderr}")
+            for _ in range(50):  # the ranks' exits may take a moment to be reaped
+                if not leftovers(a.program):
+                    break
+                time.sleep(0.2)
+            check(not leftovers(a.program), f"p={p}: processes left behind: {leftovers(a.program)}")
+            check(os.path.exists(report) == (a.how == "crash"),
+                  f"p={p}: report written: {os.path.exists(report)} ({a.how})")
+            check(partial_reports(report) == [f"job.json.rank{k}" for k in range(p)],
+                  f"p={p}: the partial reports: {partial_reports(report)}")
+            merged = os.path.join(tmp, "merged.json")
+            res = run([a.bsp_check, "merge", "--json", merged, report])
+            check(res.returncode == 1 and "joining the partial reports" in res.stderr,
+                  f"p={p}: merge exited {res.returncode}:\n{res.stderr}")
+            with open(merged, encoding="utf-8") as f:
+                runs = json.load(f)["runs"]
+            check(len(runs) == 1 and runs[0]["procs"] == p and not runs[0]["passed"] and
+                  "did not complete" in runs[0].get("reason", ""), f"p={p}: the merged run: {json.dumps(runs)[:800]}")
+            found = runs[0]["findings"]
+            # Every rank's finding, at the marked line, naming that rank.
+            for k in range(p):
+                check(any(f["rule"] == a.rule and any(os.path.basename(l["file"]) == base and l["line"] in lines and
+                                                      l["process"] == k for l in f["locations"]) for f in found),
+                      f"p={p}: no {a.rule} of process {k} at {base}:{lines} in {json.dumps(found)[:800]}")
+            if a.how == "crash":
+                check(any(f["rule"] == "crash" and f["processes"] == [p - 1] for f in found),
+                      f"p={p}: the crash of process {p - 1} is not in {json.dumps(found)[:800]}")
+            check(len(found) == p + (a.how == "crash"), f"p={p}: {len(found)} findings: {json.dumps(found)[:800]}")
+        print(f"p={p}: {a.how}: the merged report holds every rank's {a.rule}")
     return 0
 
 
@@ -490,6 +555,13 @@ def main():
     sp.add_argument("--rule", required=True)
     sp.add_argument("--procs", type=int, default=3)
     sp.add_argument("--bsp-check", required=True)
+    sp = sub.add_parser("kept")
+    sp.add_argument("--program", required=True, help="tests/mpi/found_then_stopped.c built with --backend=mpi")
+    sp.add_argument("--source", required=True)
+    sp.add_argument("--rule", required=True)
+    sp.add_argument("--procs", default="2-3")
+    sp.add_argument("--how", choices=("hang", "crash"), required=True)
+    sp.add_argument("--bsp-check", required=True)
     sp = sub.add_parser("fits")
     sp.add_argument("--program", required=True, help="tests/mpi/big_data.c built with --backend=mpi")
     sp.add_argument("--engine", required=True, help="the same program built for the engine")
@@ -508,7 +580,7 @@ def main():
     a = ap.parse_args()
     try:
         return {"agree": cmd_agree, "fires": cmd_fires, "clean": cmd_clean, "ends": cmd_ends, "record": cmd_record,
-                "merged": cmd_merged, "fits": cmd_fits, "shrinks": cmd_shrinks,
+                "merged": cmd_merged, "kept": cmd_kept, "fits": cmd_fits, "shrinks": cmd_shrinks,
                 "refuses": cmd_refuses}[a.cmd](a)
     except Failure as e:
         print(f"FAIL: {e}")

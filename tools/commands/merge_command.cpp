@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -19,6 +20,7 @@
 #include "tools/cli/cli_parse.hpp"
 #include "tools/cli/option_checks.hpp"
 #include "tools/reports/reports.hpp"
+#include "tools/reports/job_parts.hpp"
 #include "tools/reports/merge_input.hpp"
 #include "tools/reports/run_report_file.hpp"
 
@@ -104,17 +106,80 @@ void add_program_runs(MergedReports& m) {
   }
 }
 
-// Reads the inputs into m; false (the error printed) when one cannot be read or is another session's.
+// Reads one input into m (a session report) or parts (a run report); false (the error printed)
+// when it cannot be read or is another session's.
+bool read_input(const std::string& path, MergedReports& m, std::vector<ReportPart>& parts) {
+  std::string error;
+  std::optional<MergeInput> input = read_merge_input(path, error);
+  if (!input) {
+    std::cerr << "bsp-check: error: " << error << "\n";
+    return false;
+  }
+  if (input->dropped_lines > 0)
+    std::cerr << "bsp-check: note: " << path << ": " << input->dropped_lines << " line"
+              << (input->dropped_lines == 1 ? "" : "s") << " cut short (the rank was stopped as it wrote), skipped\n";
+  if (!input->run_report.is_null()) parts.push_back({path, std::move(input->run_report)});
+  else if (!add_session(path, input->session, m)) return false;
+  return true;
+}
+
+std::string joined_names(const std::vector<std::string>& paths) {
+  std::string s;
+  for (const std::string& p : paths) s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+// Reads the inputs into m; false (the error printed) when one cannot be read or is another
+// session's. An MPI job's report that did not complete, or that was never written, is joined with
+// the partial reports its ranks wrote beside it (job_parts.hpp).
 bool read_shards(const std::vector<std::string>& inputs, MergedReports& m) {
+  namespace fs = std::filesystem;
+  std::vector<ReportPart> parts;
+  std::set<std::string> read;  // the files read, by their canonical names
+  const auto canonical = [](const std::string& p) {
+    std::error_code ec;
+    const fs::path c = fs::weakly_canonical(p, ec);
+    return ec ? p : c.string();
+  };
   for (const std::string& path : inputs) {
-    std::string error;
-    std::optional<MergeInput> input = read_merge_input(path, error);
-    if (!input) {
-      std::cerr << "bsp-check: error: " << error << "\n";
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+      if (const std::vector<std::string> beside = partial_reports_beside(path); !beside.empty()) {
+        std::cerr << "bsp-check: note: " << path
+                  << " was not written (the job ended before its ranks gathered it): joining the partial reports "
+                  << joined_names(beside) << "\n";
+        for (const std::string& b : beside)
+          if (read.insert(canonical(b)).second && !read_input(b, m, parts)) return false;
+        continue;
+      }
+    }
+    if (read.insert(canonical(path)).second && !read_input(path, m, parts)) return false;
+  }
+  // The other ranks' findings of a job that one rank ended alone are beside its report.
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!may_have_partial_reports(parts[i].report)) continue;
+    const std::string path = parts[i].path, job = parts[i].report["job"].get<std::string>();
+    std::vector<std::string> joined;
+    for (const std::string& b : partial_reports_beside(path)) {
+      if (read.count(canonical(b))) continue;
+      std::string error;
+      std::optional<MergeInput> input = read_merge_input(b, error);
+      if (!input || input->run_report.is_null() || input->run_report.value("job", std::string()) != job) continue;
+      read.insert(canonical(b));
+      parts.push_back({b, std::move(input->run_report)});
+      joined.push_back(b);
+    }
+    if (!joined.empty())
+      std::cerr << "bsp-check: note: " << path << ": the job did not complete; joining the partial reports "
+                << joined_names(joined) << "\n";
+  }
+  for (ReportPart& part : join_job_parts(std::move(parts))) {
+    std::optional<ProgramRun> run = program_run_of(part.report);
+    if (!run) {  // every part was a run report when read: the joining broke one
+      std::cerr << "bsp-check: error: " << part.path << ": its job's reports could not be joined\n";
       return false;
     }
-    if (input->run) m.program_runs.push_back(std::move(*input->run));
-    else if (!add_session(path, input->session, m)) return false;
+    m.program_runs.push_back(std::move(*run));
   }
   add_program_runs(m);
   return true;
@@ -156,7 +221,9 @@ int merge_command(const std::vector<std::string>& args, const char* version) {
       "bsp-check merge: join the --json reports of sharded runs (bsp-check run --shard I/N) into one\n"
       "report of each asked format. Runs are keyed by (p, seed): a run in several inputs counts once,\n"
       "the order of the inputs does not matter. An input may also be the run report a program writes\n"
-      "itself (BSPCHECK_OPTIONS=report=PATH, e.g. an MPI job's): each is one run of its own.\n"
+      "itself (BSPCHECK_OPTIONS=report=PATH, e.g. an MPI job's): each is one run of its own. An MPI job\n"
+      "that did not gather its report left its ranks' partial reports PATH.rank<K>: given PATH (written\n"
+      "or not), merge joins those of the same job into its run.\n"
       "Exit status: 1 when a merged run failed.\n"
       "\nUsage: bsp-check merge [--json OUT] [--sarif OUT] [--junit OUT] [--source-root DIR] REPORT.json...",
       "bsp-check merge"};

@@ -4,8 +4,10 @@
 
 #include "checker/finding_codec.hpp"
 #include "checker/finding_text.hpp"
+#include "checker/partial_report.hpp"
 #include "runtime/base/shell_word.hpp"
 #include "tools/launch/run_launcher.hpp"
+#include "tools/reports/job_parts.hpp"
 #include "tools/reports/run_report_file.hpp"
 
 namespace bspcheck::cli {
@@ -35,7 +37,13 @@ bool is_run_report(const nlohmann::json& j) {
             absent_or("coverage", [](const auto& v) { return v.is_array(); }) && absent_or("unchecked", strings) &&
             absent_or("backend", [](const auto& v) { return v.is_string(); }) &&
             absent_or("program", [](const auto& v) { return v.is_string(); }) && absent_or("args", strings) &&
-            absent_or("ranks", count);
+            absent_or("ranks", count) && absent_or("job", [](const auto& v) { return v.is_string(); }) &&
+            absent_or("from_ranks", [&](const nlohmann::json& v) {
+              if (!v.is_array()) return false;
+              for (const auto& r : v)
+                if (!count(r)) return false;
+              return true;
+            });
   if (!ok) return false;  // (j["findings"] of a const object without it is undefined behaviour)
   for (const auto& f : j["findings"])
     if (!f.is_object()) return false;
@@ -54,6 +62,16 @@ std::string repro_of(const nlohmann::json& j, const ProgramRun& run) {
            line;
   const int ranks = j.value("ranks", run.record.p);
   return "mpiexec -n " + std::to_string(ranks) + " " + line;
+}
+
+// "ranks 0 and 2", "rank 1": the ranks whose findings an MPI job's report holds.
+std::string ranks_said(const nlohmann::json& j) {
+  const std::vector<unsigned> ranks = ranks_held(j);
+  if (ranks.empty()) return "its ranks";
+  std::string s = ranks.size() == 1 ? "rank " : "ranks ";
+  for (std::size_t i = 0; i < ranks.size(); ++i)
+    s += (i == 0 ? "" : i + 1 == ranks.size() ? " and " : ", ") + std::to_string(ranks[i]);
+  return s;
 }
 
 }  // namespace
@@ -78,6 +96,9 @@ std::optional<ProgramRun> program_run_of(const nlohmann::json& j) {
   for (const Finding& f : report.findings) errors = errors || checker::finding_fails(f, false);
   if (report.aborted)
     o.reason = "the program called bsp_abort" + (report.abort_message.empty() ? "" : ": " + report.abort_message);
+  else if (!report.completed && j.value("backend", std::string()) == "mpi")
+    o.reason = "the job did not complete: its report holds what " + ranks_said(j) +
+               " wrote before it ended (a rank that wrote nothing had found nothing)";
   else if (!report.completed)
     o.reason =
         "the run did not complete: its report is the one written at its last finding, before the program "
@@ -93,12 +114,18 @@ std::optional<MergeInput> read_merge_input(const std::string& path, std::string&
   const std::string what =
       "neither a bsp-check --json report (format bsp-check-runs) nor a program's run report "
       "(BSPCHECK_OPTIONS=report=PATH)";
-  std::optional<nlohmann::json> j = read_json_object(path, what, error);
-  if (!j) return std::nullopt;
+  const std::optional<std::string> text = read_json_text(path, what, error);
+  if (!text) return std::nullopt;
   MergeInput input;
-  if (is_session_report(*j)) input.session = std::move(*j);
-  else if (!j->contains("format") || (*j)["format"] == "bsp-check-report") input.run = program_run_of(*j);
-  if (input.session.is_null() && !input.run) {
+  if (checker::is_partial_report(*text)) {
+    if (std::optional<nlohmann::json> r = checker::partial_report_to_run_report(*text, &input.dropped_lines);
+        r && is_run_report(*r))
+      input.run_report = std::move(*r);
+  } else if (nlohmann::json j = nlohmann::json::parse(*text, nullptr, false); j.is_object()) {
+    if (is_session_report(j)) input.session = std::move(j);
+    else if (is_run_report(j)) input.run_report = std::move(j);
+  }
+  if (input.session.is_null() && input.run_report.is_null()) {
     error = path + ": " + what;
     return std::nullopt;
   }

@@ -2,7 +2,9 @@
 // session (format bsp-check-runs, run_report_file.hpp), or the run report that a program linked
 // with the runtime writes itself when started with BSPCHECK_OPTIONS=report=PATH (checker::RunReport;
 // an MPI job's is gathered from all its ranks and also names "backend", "program", "args" and
-// "ranks": docs/mpi.md). A run report is one run of the merge (docs/cli.md, "merge").
+// "ranks": docs/mpi.md), or a rank's partial report of an MPI job that did not gather. A run
+// report is one run of the merge (docs/cli.md, "merge"); the parts of one MPI job are joined into
+// one first (job_parts.hpp).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -30,10 +32,13 @@ struct ProgramRun {
 // called); the run passed when it completed, was not aborted and has no finding of severity error.
 std::optional<ProgramRun> program_run_of(const nlohmann::json& j);
 
-// One input of merge: a session report (`session` an object) or a run report (`run` set).
+// One input of merge: a session report (`session` an object) or a run report (`run_report` an
+// object that program_run_of takes; an MPI rank's partial report, checker/partial_report.hpp, is
+// read as the run report it stands for).
 struct MergeInput {
   nlohmann::json session;
-  std::optional<ProgramRun> run;
+  nlohmann::json run_report;
+  std::size_t dropped_lines = 0;  // of a partial report: lines cut short by a kill, skipped
 };
 // The input at path; nothing with error set ("PATH: neither a bsp-check --json report ... nor a
 // program's run report ...") when it is neither.

@@ -11,7 +11,7 @@ namespace bspcheck::cli {
 // Reports are read with bounded memory: a JSON report of a very long session is far below this.
 constexpr std::size_t kMaxReportBytes = std::size_t{1} << 30;
 
-std::optional<nlohmann::json> read_json_object(const std::string& path, const std::string& what, std::string& error) {
+std::optional<std::string> read_json_text(const std::string& path, const std::string& what, std::string& error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = path + ": cannot read it";
@@ -32,7 +32,13 @@ std::optional<nlohmann::json> read_json_object(const std::string& path, const st
       return std::nullopt;
     }
   }
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  return text;
+}
+
+std::optional<nlohmann::json> read_json_object(const std::string& path, const std::string& what, std::string& error) {
+  const std::optional<std::string> text = read_json_text(path, what, error);
+  if (!text) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(*text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     error = path + ": " + what;
     return std::nullopt;

@@ -21,6 +21,8 @@ std::optional<nlohmann::json> read_report(const std::string& path, std::string& 
 // The JSON object in the file at path, read with bounded memory; nothing, with error set, when the
 // file cannot be read, is larger than 1 GiB or holds no JSON object ("PATH: " + what, what saying what it is not).
 std::optional<nlohmann::json> read_json_object(const std::string& path, const std::string& what, std::string& error);
+// The same file's text, when it starts as a JSON object does (a partial report's lines too).
+std::optional<std::string> read_json_text(const std::string& path, const std::string& what, std::string& error);
 // Is j a session's --json report, every field merge and stats read of the type they read?
 bool is_session_report(const nlohmann::json& j);
 
