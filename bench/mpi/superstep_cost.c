@@ -1,7 +1,8 @@
 /* superstep_cost.c: the cost of a superstep under the MPI back end (docs/mpi.md, "Cost"): an
- * empty superstep, a ring of 8-byte puts, an all-to-all of 8-byte messages and a 1 MiB put to the
- * right neighbour, each repeated; process 0 prints the wall time per superstep. Run with real
- * time (bsp_time from the wall clock):
+ * empty superstep, a ring of 8-byte puts, a ring of 8-byte hpgets (whose sources
+ * hp-src-modified reads at the call: compare with BSPCHECK_OPTIONS=...:disable=hp-src-modified),
+ * an all-to-all of 8-byte messages and a 1 MiB put to the right neighbour, each repeated; process
+ * 0 prints the wall time per superstep. Run with real time (bsp_time from the wall clock):
  *   bspcc --backend=mpi -O2 bench/mpi/superstep_cost.c -o superstep_cost
  *   BSPCHECK_OPTIONS=realtime=1 mpiexec -n 4 ./superstep_cost [repetitions] */
 #include <stdio.h>
@@ -32,6 +33,14 @@ int main(int argc, char **argv) {
   }
   const double ring = (bsp_time() - t) / reps;
 
+  long got = 0;
+  t = bsp_time();
+  for (int i = 0; i < reps; i++) {
+    bsp_hpget(right, &cell, 0, &got, sizeof got);
+    bsp_sync();
+  }
+  const double hpget_ring = (bsp_time() - t) / reps;
+
   t = bsp_time();
   for (int i = 0; i < reps; i++) {
     for (int d = 0; d < p; d++) bsp_send(d, NULL, &value, sizeof value);
@@ -52,8 +61,9 @@ int main(int argc, char **argv) {
 
   if (s == 0)
     printf(
-        "p %d: empty %.2f us, ring of puts %.2f us, all-to-all of messages %.2f us, 1 MiB put %.1f us per superstep\n",
-        p, empty * 1e6, ring * 1e6, alltoall * 1e6, big * 1e6);
+        "p %d: empty %.2f us, ring of puts %.2f us, ring of hpgets %.2f us, all-to-all of messages %.2f us, "
+        "1 MiB put %.1f us per superstep\n",
+        p, empty * 1e6, ring * 1e6, hpget_ring * 1e6, alltoall * 1e6, big * 1e6);
   bsp_pop_reg(large);
   bsp_pop_reg(&cell);
   bsp_sync();

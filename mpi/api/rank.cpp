@@ -159,19 +159,24 @@ void Rank::read_options() {
   }
   // No rank starts the program before rank 0 has checked what only it checks (report=): the
   // others wait for the job's number, which rank 0 draws after that check.
-  std::uint64_t job = 0;
+  // Rank 0's choice of hp-src-modified holds for all: reading hpget sources takes every rank's window.
+  std::uint64_t shared[2] = {0, findings_.enabled(Rule::hp_src_modified)};
   if (pid_ == 0) {
     std::random_device entropy;
-    job = (std::uint64_t{entropy()} << 32 | entropy()) ^ static_cast<std::uint64_t>(MPI_Wtime() * 1e9);
+    shared[0] = (std::uint64_t{entropy()} << 32 | entropy()) ^ static_cast<std::uint64_t>(MPI_Wtime() * 1e9);
   }
-  MPI_Bcast(&job, 1, MPI_UINT64_T, 0, comm_);
-  report_file_.set_job(job);
+  MPI_Bcast(shared, 2, MPI_UINT64_T, 0, comm_);
+  report_file_.set_job(shared[0]);
+  digest_hp_sources_ = shared[1] != 0;
+  if (digest_hp_sources_ && p_ > 1) {
+    window_ = std::make_unique<RegisteredWindow>(comm_);
+    if (!window_->ok()) window_.reset();  // said in the report's "unchecked" (job_report)
+  }
   if (report_file_.wanted()) {
     partial_report_.open(report_file_.path() + ".rank" + std::to_string(pid_),
                          report_file_.named(job_report(false), {pid_}));
     findings_.set_partial_report(&partial_report_);
   }
-  digest_hp_sources_ = findings_.enabled(Rule::hp_src_modified);
   if (timeout_seconds_ > 0) arm_timeout();
 }
 
@@ -230,6 +235,7 @@ void Rank::end() {
   active_ = false;
   ended_ = true;
   std::fflush(nullptr);
+  if (window_) window_->close();
   MPI_Comm_free(&comm_);
   MPI_Barrier(MPI_COMM_WORLD);  // the idle ranks wait here
   if (timeout_seconds_ > 0) {
@@ -347,6 +353,10 @@ checker::RunReport Rank::job_report(bool completed) const {
   job.supersteps = superstep_ - (completed ? 1 : 0);  // as the engine counts: bsp_end's is not one
   job.completed = completed;
   job.aborted = aborted_;
+  if (digest_hp_sources_ && p_ > 1 && !window_)
+    job.unchecked.push_back(
+        "hp-src-modified of a bsp_hpget from another rank: this MPI made no dynamic window "
+        "(MPI_Win_create_dynamic) to read its source at the call");
   job.abort_message = abort_message_;
   return job;
 }

@@ -17,6 +17,7 @@
 #include "mpi/registration/registrations.hpp"
 #include "mpi/report/findings.hpp"
 #include "mpi/report/run_report.hpp"
+#include "mpi/transport/registered_window.hpp"
 #include "mpi/transport/exchange.hpp"
 #include "replay/trace_format.hpp"
 
@@ -73,7 +74,10 @@ class Rank {
     void* dst;
     int nbytes;
     bool unbuffered;
-    CallSite site;  // a buffered get's data may collide with a put's (put-collision, at this rank)
+    CallSite site;             // a buffered get's data may collide with a put's (put-collision, at this rank)
+    int owner;                 // the source's rank
+    bool src_read;             // an hpget's source was read at the call (hp-src-modified):
+    std::uint64_t src_digest;  // what it held
   };
   struct PendingHpPut {
     int pid;
@@ -127,7 +131,8 @@ class Rank {
   int report_tagsize_mismatch();
   void apply_registrations(const Registrations::Plan& plan, const std::vector<bool>& skip_pops);
   void deliver();
-  void report_unread_messages();  // queue-unconsumed, before the queue is replaced
+  void report_unread_messages();                          // queue-unconsumed, before the queue is replaced
+  void report_hpget_source_changed(const PendingGet& g);  // hp-src-modified of a bsp_hpget, at its caller
   // The clocks move to the latest one plus g*h + l (h: the largest of the ranks' h-relations).
   void advance_clock(double latest, std::int64_t h);
   // The job as its report (report=PATH) says it, ended (completed) or not: all but the findings.
@@ -156,6 +161,9 @@ class Rank {
   CallSite site_;
   CallSite tagsize_site_;  // this superstep's last bsp_set_tagsize
   Findings findings_;
+  // Every rank's registered memory, readable at any moment: an hpget's source at its call
+  // (made only where hp-src-modified is on).
+  std::unique_ptr<RegisteredWindow> window_;
   RunReportFile report_file_;              // report=PATH: the job's report, gathered at rank 0
   PartialReportFile partial_report_;       // PATH.rank<K>: this rank's findings as they come
   std::vector<std::string> command_line_;  // this process's, read once at bsp_begin

@@ -18,6 +18,8 @@ void Rank::push_reg(const void* ident, int size) {
     size = 0;
   }
   regs_->push(ident, size, site_);
+  // Readable by the others from the sync on (they may not name it before): attached now.
+  if (window_) window_->cover(ident, size);
 }
 
 void Rank::pop_reg(const void* ident) {
@@ -133,7 +135,20 @@ void Rank::get(int pid, const void* src, int offset, void* dst, int nbytes, bool
   append_value(out, source);
   append_value(out, static_cast<std::uint32_t>(nbytes));
   append_value(out, static_cast<std::uint32_t>(gets_.size()));
-  gets_.push_back({dst, nbytes, unbuffered, site_});
+  // What an hpget's source holds now, read without its owner (another rank's through the window):
+  // the sync serves the data, and a change in between is hp-src-modified (rank_sync.cpp).
+  bool src_read = false;
+  std::uint64_t src_digest = 0;
+  if (unbuffered && digest_hp_sources_ && pid == pid_) {
+    src_digest = digest(reinterpret_cast<const void*>(source), static_cast<std::size_t>(nbytes));
+    src_read = true;
+  } else if (unbuffered && window_) {
+    std::vector<std::byte> now(static_cast<std::size_t>(nbytes));
+    window_->read(pid, source, now.data(), now.size());
+    src_digest = digest(now.data(), now.size());
+    src_read = true;
+  }
+  gets_.push_back({dst, nbytes, unbuffered, site_, pid, src_read, src_digest});
   if (unbuffered) ++hp_operations_;
 }
 

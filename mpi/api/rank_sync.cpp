@@ -214,7 +214,10 @@ void Rank::apply_registrations(const Registrations::Plan& plan, const std::vecto
     gathered.resize(mine.size() * static_cast<std::size_t>(p_));
     MPI_Allgather(mine.data(), bytes, MPI_BYTE, gathered.data(), bytes, MPI_BYTE, comm_);
   }
-  regs_->apply(plan, gathered, skip_pops);
+  // Every rank has made its reads of the superstep (they end before its sync): the popped areas
+  // leave the window.
+  for (const Registrations::Entry& gone : regs_->apply(plan, gathered, skip_pops))
+    if (window_) window_->uncover(reinterpret_cast<const void*>(gone.addr), gone.size);
 }
 
 void Rank::deliver() {
@@ -290,6 +293,8 @@ void Rank::deliver() {
     while (!in.done()) {
       const PendingGet& g = gets_[in.value<std::uint32_t>()];
       const std::byte* data = in.take(static_cast<std::size_t>(g.nbytes));
+      if (g.src_read && digest(data, static_cast<std::size_t>(g.nbytes)) != g.src_digest)
+        report_hpget_source_changed(g);
       std::memcpy(g.dst, data, static_cast<std::size_t>(g.nbytes));
       if (!collisions || g.unbuffered) continue;
       if (get_sites.empty() || g.site.file != last_site.file || g.site.line != last_site.line) {
@@ -306,6 +311,17 @@ void Rank::deliver() {
   if (landing.size() > 1 && collisions)
     for (const Finding& f : put_collisions(landing, pid_, superstep_)) findings_.report(f);
   for (const LandingWrite& put : puts) std::memcpy(reinterpret_cast<void*>(put.dst), put.data, put.nbytes);
+}
+
+void Rank::report_hpget_source_changed(const PendingGet& g) {
+  // The engine's text (checker/checker.cpp): what the sync delivered is not what the source held
+  // at the call, so the owner (or an hpput landing there) changed it in the superstep.
+  findings_.report_here(Rule::hp_src_modified,
+                        "the source of process " + std::to_string(pid_) + "'s " + g.site.call + " (" +
+                            std::to_string(g.nbytes) + " bytes on process " + std::to_string(g.owner) +
+                            ") changed between the call and the end of the superstep; an unbuffered operation "
+                            "may read its source at any moment in between",
+                        superstep_, g.site, {pid_, g.owner});
 }
 
 void Rank::report_unread_messages() {

@@ -69,7 +69,9 @@ std::vector<Registrations::Entry> Registrations::own_pushes() const {
   return out;
 }
 
-void Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered, const std::vector<bool>& skip) {
+std::vector<Registrations::Entry> Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered,
+                                                       const std::vector<bool>& skip) {
+  std::vector<Entry> removed;
   const auto n = static_cast<std::size_t>(plan.pushes);
   std::size_t k = 0, j = 0;
   for (const Call& c : calls_) {
@@ -92,11 +94,13 @@ void Registrations::apply(const Plan& plan, const std::vector<Entry>& gathered, 
     if (it == slots_.end()) continue;
     std::vector<int>& stack = own_[c.addr];  // the pop's own address names the slot here
     stack.erase(std::remove(stack.begin(), stack.end(), slot), stack.end());
+    removed.push_back(it->second[static_cast<std::size_t>(pid_)]);
     slots_.erase(it);
     sites_.erase(slot);
   }
   next_slot_ += static_cast<int>(n);
   calls_.clear();
+  return removed;
 }
 
 }  // namespace bspcheck::mpi

@@ -52,8 +52,9 @@ class Registrations {
   // This superstep's pushes as this rank made them, for the gather.
   std::vector<Entry> own_pushes() const;
   // At the sync, once the ranks agree on the counts: the k-th push's entries are
-  // gathered[pid * pushes + k]; pops whose index is in `skip` are not applied.
-  void apply(const Plan& plan, const std::vector<Entry>& gathered, const std::vector<bool>& skip);
+  // gathered[pid * pushes + k]; pops whose index is in `skip` are not applied. Returns this
+  // rank's own entries of the slots the pops removed.
+  std::vector<Entry> apply(const Plan& plan, const std::vector<Entry>& gathered, const std::vector<bool>& skip);
 
  private:
   using Stacks = std::unordered_map<std::uint64_t, std::vector<int>>;
