@@ -119,7 +119,7 @@ def _commands_list(description):
         if line.strip() == "Commands:":
             on = True
             continue
-        m = re.match(r"^  ([a-z]+)\s{2,}(.*)$", line)
+        m = re.match(r"^  ([a-z][a-z-]*)\s{2,}(.*)$", line)
         if on and m:
             commands.append((m.group(1), m.group(2)))
         elif on and line.strip() and not line.startswith("  "):

@@ -36,8 +36,9 @@ Subcommands:
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
-           give; the replay of the program with the argument "extra" (a changed program) notes
-           the change and reports replay-divergence; a missing rank's record is refused (with
+           give, and so does the trace bsp-check merge-trace makes of them; the replay of the
+           program with the argument "extra" (a changed program) notes the change and reports
+           replay-divergence; a missing rank's record is refused, by merge-trace too (with
            --only-agree: the same lines, findings and exit status only)
 """
 
@@ -311,6 +312,14 @@ def cmd_record(a):
             check(rep.returncode == a.status, f"p={p}: the replay exited {rep.returncode}:\n{rep.stderr}")
             check(program_lines(rep.stdout) == mpi_out,
                   f"p={p}: the replay printed\n{rep.stdout}where the MPI run printed\n{res.stdout}")
+            # Merged on its own (merge-trace), from any one record, into another file: the same replay.
+            kept = os.path.join(tmp, "job.trace")
+            merged = run([a.bsp_check, "merge-trace", f"{prefix}.rank{p - 1}", "-o", kept])
+            check(merged.returncode == 0 and f"merged the records of {p} MPI rank" in merged.stderr,
+                  f"p={p}: merge-trace exited {merged.returncode}:\n{merged.stderr}")
+            again = run([a.bsp_check, "replay", kept, "--", a.engine], a.stdin)
+            check(again.returncode == a.status and program_lines(again.stdout) == mpi_out,
+                  f"p={p}: the replay of merge-trace's trace printed\n{again.stdout}{again.stderr}")
             rep_found = finding_places(findings(rep.stderr))
             if a.engine_finds_more:  # the MPI run's findings, and more that only the engine decides
                 more = [f for f in rep_found if f not in mpi_found]
@@ -336,6 +345,10 @@ def cmd_record(a):
             missing = run([a.bsp_check, "replay", prefix, "--", a.engine])
             check(missing.returncode == 2 and f"run.trace.rank{p - 1}: missing" in missing.stderr,
                   f"p={p}: a missing rank's record: exit {missing.returncode}:\n{missing.stderr}")
+            unmerged = run([a.bsp_check, "merge-trace", prefix])
+            check(unmerged.returncode == 2 and f"run.trace.rank{p - 1}: missing" in unmerged.stderr and
+                  len(unmerged.stderr.strip().splitlines()) == 1,
+                  f"p={p}: merge-trace of records with one missing: exit {unmerged.returncode}:\n{unmerged.stderr}")
         print(f"p={p}: replayed {mpi_out} with {[f[0] for f in mpi_found]}")
     return 0
 

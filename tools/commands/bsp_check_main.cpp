@@ -25,6 +25,7 @@
 #include "tools/commands/explore_command.hpp"
 #include "tools/commands/list_command.hpp"
 #include "tools/commands/merge_command.hpp"
+#include "tools/commands/merge_trace_command.hpp"
 #include "tools/commands/stats_command.hpp"
 #include "tools/launch/shard.hpp"
 #include "tools/commands/shrink_command.hpp"
@@ -215,6 +216,7 @@ int main(int argc, char** argv) {
   if (!args.empty() && args[0] == "shrink") return bspcheck::cli::shrink_command(args, kVersion);
   if (!args.empty() && args[0] == "explore") return bspcheck::cli::explore_command(args, kVersion);
   if (!args.empty() && args[0] == "merge") return bspcheck::cli::merge_command(args, kVersion);
+  if (!args.empty() && args[0] == "merge-trace") return bspcheck::cli::merge_trace_command(args);
   if (!args.empty() && args[0] == "stats") return bspcheck::cli::stats_command(args);
   if (!args.empty() && args[0] == "--list-rules") return bspcheck::cli::list_rules_command(args);
   if (!args.empty() && args[0] == "--list-options") return bspcheck::cli::list_options_command(args);
@@ -226,7 +228,7 @@ int main(int argc, char** argv) {
       "coroutines, under many seeded schedules and process counts, and reports misuse of BSPlib with\n"
       "the process, superstep and source line. Exit status: 0 clean, 1 a run failed, 2 bad usage.\n"
       "\nUsage: bsp-check [run] [options] [--] PROGRAM [ARGS...]\n"
-      "       bsp-check replay|debug|shrink|show|explore|merge|stats ... (each has its own --help)\n"
+      "       bsp-check replay|debug|shrink|show|explore|merge|merge-trace|stats ... (each has its own --help)\n"
       "\nCommands:\n"
       "  run      (the default) run PROGRAM under many seeds and process counts\n"
       "  replay   run a program again with the choices recorded in a trace\n"
@@ -235,6 +237,7 @@ int main(int argc, char** argv) {
       "  show     a recorded run superstep by superstep, with its BSP cost\n"
       "  explore  search PROGRAM's schedules: all within a bound of the default one, or coverage-guided\n"
       "  merge    join the --json reports of sharded runs into one report of each format\n"
+      "  merge-trace  merge the records of an MPI job's ranks into one engine trace\n"
       "  stats    what the runs of --json reports covered and found, per strategy, rule and superstep\n"
       "A program linked with the runtime also runs directly: BSPCHECK_OPTIONS=seed=7:procs=4 ./prog\n"
       "The rule ids: bsp-check --list-rules [--json]; the keys of BSPCHECK_OPTIONS: bsp-check --list-options [--json]",
