@@ -126,8 +126,8 @@ void Rank::begin(int maxprocs) {
   std::setvbuf(stdout, line_buffer, _IOLBF, sizeof line_buffer);
   findings_.set_process(pid_);
   regs_ = std::make_unique<Registrations>(p_, pid_);
-  exchange_ = std::make_unique<Exchange>(comm_, p_);
-  replies_ = std::make_unique<Exchange>(comm_, p_);
+  exchange_ = std::make_unique<Exchange>(comm_, p_, 1);
+  replies_ = std::make_unique<Exchange>(comm_, p_, 2);
   put_sites_ = std::make_unique<PutSites>(p_);
   real_time_ = option_set("realtime");
   command_line_ = command_line();
@@ -152,14 +152,20 @@ void Rank::read_options() {
     if (const std::string rules = option_value("disable"); !rules.empty())
       for (const std::string& rule : rt::RuleListValue::parse("disable", rules)) findings_.disable(rule);
     report_file_.open(option_value("report"), pid_, command_line_);
+    // Both name each rank's file PATH.rank<K>: the partial reports would write into the records.
+    if (report_file_.wanted() && report_file_.path() == option_value("trace"))
+      throw std::invalid_argument("report: '" + report_file_.path() +
+                                  "' is trace='s PATH too: each rank's partial report and its record would both be "
+                                  "PATH.rank<K>; give them different paths");
     if (const std::string text = option_value("timeout"); !text.empty())
       timeout_seconds_ = rt::SecondsValue::parse("timeout", text);
   } catch (const std::invalid_argument& e) {
     refuse_at_begin(std::string("BSPCHECK_OPTIONS: ") + e.what());
   }
   // No rank starts the program before rank 0 has checked what only it checks (report=): the
-  // others wait for the job's number, which rank 0 draws after that check.
-  // Rank 0's choice of hp-src-modified holds for all: reading hpget sources takes every rank's window.
+  // others wait for what rank 0 sends after that check, the job's number (which its reports
+  // carry) and whether hp-src-modified is on (reading hpget sources takes every rank's window,
+  // so rank 0's choice holds for all).
   std::uint64_t shared[2] = {0, findings_.enabled(Rule::hp_src_modified)};
   if (pid_ == 0) {
     std::random_device entropy;

@@ -5,29 +5,25 @@
 
 namespace bspcheck::mpi {
 
-Exchange::Exchange(MPI_Comm comm, int nprocs)
+Exchange::Exchange(MPI_Comm comm, int nprocs, int tag)
     : comm_(comm),
+      tag_(tag),
       out_(static_cast<std::size_t>(nprocs)),
       send_counts_(static_cast<std::size_t>(nprocs)),
-      send_displs_(static_cast<std::size_t>(nprocs)),
       recv_counts_(static_cast<std::size_t>(nprocs)),
       recv_displs_(static_cast<std::size_t>(nprocs)),
       headers_out_(2 * static_cast<std::size_t>(nprocs)),
-      headers_in_(2 * static_cast<std::size_t>(nprocs)) {}
+      headers_in_(2 * static_cast<std::size_t>(nprocs)) {
+  MPI_Comm_rank(comm, &self_);
+}
 
 bool Exchange::run(bool flag) {
   const std::size_t p = out_.size();
-  std::size_t total = 0;
   for (std::size_t d = 0; d < p; ++d) {
     // MPI's counts are ints: a superstep sends less than 2 GiB to each rank (docs/mpi.md).
     if (out_[d].size() > static_cast<std::size_t>(INT32_MAX)) throw std::length_error("bsp-check mpi: 2 GiB per pair");
     send_counts_[d] = static_cast<int>(out_[d].size());
-    send_displs_[d] = static_cast<int>(total);
-    total += out_[d].size();
   }
-  packed_.resize(total);
-  for (std::size_t d = 0; d < p; ++d)
-    if (!out_[d].empty()) std::memcpy(packed_.data() + send_displs_[d], out_[d].data(), out_[d].size());
   for (std::size_t d = 0; d < p; ++d) {
     headers_out_[2 * d] = send_counts_[d];
     headers_out_[2 * d + 1] = flag;
@@ -38,12 +34,21 @@ bool Exchange::run(bool flag) {
   for (std::size_t s = 0; s < p; ++s) {
     recv_counts_[s] = headers_in_[2 * s];
     any_flag = any_flag || headers_in_[2 * s + 1] != 0;
-    recv_displs_[s] = static_cast<int>(received);
+    recv_displs_[s] = received;
     received += static_cast<std::size_t>(recv_counts_[s]);
   }
   in_.resize(received);
-  MPI_Alltoallv(packed_.data(), send_counts_.data(), send_displs_.data(), MPI_BYTE, in_.data(), recv_counts_.data(),
-                recv_displs_.data(), MPI_BYTE, comm_);
+  requests_.clear();
+  const auto self = static_cast<std::size_t>(self_);
+  for (std::size_t s = 0; s < p; ++s)
+    if (s != self && recv_counts_[s] > 0)
+      MPI_Irecv(in_.data() + recv_displs_[s], recv_counts_[s], MPI_BYTE, static_cast<int>(s), tag_, comm_,
+                &requests_.emplace_back());
+  for (std::size_t d = 0; d < p; ++d)
+    if (d != self && !out_[d].empty())
+      MPI_Isend(out_[d].data(), send_counts_[d], MPI_BYTE, static_cast<int>(d), tag_, comm_, &requests_.emplace_back());
+  if (!out_[self].empty()) std::memcpy(in_.data() + recv_displs_[self], out_[self].data(), out_[self].size());
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
   for (auto& b : out_) b.clear();
   return any_flag;
 }

@@ -1,6 +1,8 @@
 // exchange.hpp: the one all-to-all of a superstep's data, two-sided as BSPonMPI does it: each rank
 // fills one byte buffer per destination, then every rank learns how much each other rank sends it
-// (MPI_Alltoall of the counts) and receives it (MPI_Alltoallv of the bytes). docs/mpi.md says why
+// (MPI_Alltoall of the counts) and receives it: a message from each buffer that is not empty,
+// straight from it (MPI_Isend/MPI_Irecv; an MPI_Alltoallv would need them copied into one buffer
+// first, a copy of every byte sent), and this rank's own bytes copied. docs/mpi.md says why
 // two-sided rather than one-sided windows.
 #pragma once
 
@@ -14,7 +16,8 @@ namespace bspcheck::mpi {
 
 class Exchange {
  public:
-  Exchange(MPI_Comm comm, int nprocs);
+  // `tag`: this exchange's messages', told apart from another exchange's on the same communicator.
+  Exchange(MPI_Comm comm, int nprocs, int tag);
 
   // What this rank sends to rank `pid` in the next run(); appended to by the packers.
   std::vector<std::byte>& outgoing(int pid) { return out_[static_cast<std::size_t>(pid)]; }
@@ -28,9 +31,12 @@ class Exchange {
 
  private:
   MPI_Comm comm_;
+  int tag_, self_ = 0;
   std::vector<std::vector<std::byte>> out_;
-  std::vector<std::byte> packed_, in_;
-  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<std::byte> in_;
+  std::vector<MPI_Request> requests_;
+  std::vector<int> send_counts_, recv_counts_;
+  std::vector<std::size_t> recv_displs_;       // into in_: past 2 GiB in all, as long as each pair's is below
   std::vector<int> headers_out_, headers_in_;  // per rank: its count and the flag
 };
 
