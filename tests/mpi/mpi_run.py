@@ -36,7 +36,9 @@ Subcommands:
   record   run a program under mpiexec with trace=PATH: every rank writes PATH.rank<K>; bsp-check
            replay PATH -- ENGINE (the program's twin built for the engine) prints the same lines
            and the same findings (rule, superstep, lines), which the engine's own seeds do not all
-           give, and so does the trace bsp-check merge-trace makes of them; the replay of the
+           give, and so does the trace bsp-check merge-trace makes of them; explore --from the
+           records finds a schedule one choice from the run that prints other lines (and refuses an
+           engine trace); the replay of the
            program with the argument "extra" (a changed program) notes the change and reports
            replay-divergence; a missing rank's record is refused, by merge-trace too (with
            --only-agree: the same lines, findings and exit status only)
@@ -336,6 +338,18 @@ def cmd_record(a):
             seeded = [program_lines(run([a.engine], env={"BSPCHECK_OPTIONS": f"procs={p}:seed={s}"}).stdout)
                       for s in range(1, 9)]
             check(any(out != mpi_out for out in seeded), f"p={p}: every seed prints the MPI run's lines {mpi_out}")
+            # The search from the MPI run (explore --from): its default schedule is the run, and one
+            # choice away from it (another queue order or collision winner) prints other lines.
+            exp = run([a.bsp_check, "explore", "--from", prefix, "--bound", "1", "--trace-dir", tmp, "--", a.engine])
+            said = exp.stdout + exp.stderr
+            check(exp.returncode == 1 and "is the search's default schedule" in said and
+                  "error[schedule-divergence]" in said and "(p = %d, 1 non-default choice)" % p in said,
+                  f"p={p}: explore --from the MPI run exited {exp.returncode}:\n{said}")
+            engine_trace = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith("-explore.trace"))
+            refused = run([a.bsp_check, "explore", "--from", engine_trace, "--", a.engine])
+            check(refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1 and
+                  "not an MPI job's record" in refused.stderr,
+                  f"p={p}: explore --from an engine trace exited {refused.returncode}:\n{refused.stderr}")
             changed = run([a.bsp_check, "replay", prefix, "--", a.engine, "extra"])
             check(changed.returncode != 0 and "differ from the recorded run" in changed.stderr and
                   "error[replay-divergence]" in changed.stderr and "bsp_send by process 1" in changed.stderr,

@@ -31,6 +31,7 @@
 #include "tools/across_runs/output_divergence.hpp"
 #include "tools/launch/proc_list.hpp"
 #include "tools/launch/program_check.hpp"
+#include "tools/commands/replay_command.hpp"
 #include "tools/commands/run_command.hpp"
 #include "tools/launch/temp_files.hpp"
 #include "tools/launch/temp_janitor.hpp"
@@ -238,6 +239,48 @@ SearchEnd search_coverage(Session& session, const ExploreFlags& f, std::size_t p
   return SearchEnd{false, false, search.tuples()};
 }
 
+// --from TRACE: an MPI job's records. Its run's schedule is the default one of both searches
+// (docs/mpi.md: each queue and the colliding writes in source-rank order, the processes' calls in
+// pid order, unbuffered operations at the sync), so a search from there is a search around the
+// run that happened: its p and arguments become the search's. Checks that the program given
+// follows the record (one replay) before the search starts. False: said why in one line.
+bool search_from_record(ExploreFlags& f, bool procs_given, RunConfig& c) {
+  if (!merge_rank_records(f.from, true)) return false;
+  const std::optional<trace::Header> h = trace_to_run_again(f.from);
+  if (!h) return false;
+  const std::string p = std::to_string(h->procs);
+  if (h->strategy != trace::kMpiStrategy) {
+    std::cerr << "bsp-check: error: --from " << f.from
+              << ": not an MPI job's record; the searches start from their default schedule, which is an MPI "
+                 "run's, while an engine trace's schedule is its seed's (bsp-check replay or shrink it)\n";
+    return false;
+  }
+  if (procs_given && f.procs != p) {
+    std::cerr << "bsp-check: error: --from " << f.from << " recorded a run of " << p << " processes, not -p " << f.procs
+              << "\n";
+    return false;
+  }
+  f.procs = p;
+  c.procs = {static_cast<int>(h->procs)};
+  if (c.args.empty()) c.args = h->args;
+  // The program given must make the recorded calls: replayed once, quietly.
+  RunConfig replay = c;
+  replay.options.run.replay_file = f.from;
+  rt::set_program_option(replay.options, "strategy", std::string("random"));  // the record answers
+  const std::optional<std::string> path = program_path(c.program);
+  if (!path) return false;
+  const QuietRun r = run_quietly(replay, *path, static_cast<int>(h->procs), h->seed);
+  for (const Finding& finding : r.outcome.report.findings)
+    if (finding.rule == rule_id(Rule::replay_divergence)) {
+      std::cerr << "bsp-check: error: --from " << f.from << ": " << c.program << " does not make the recorded calls ("
+                << finding.message << ")\n";
+      return false;
+    }
+  std::cerr << "bsp-check: note: the MPI run recorded in " << f.from << " (p = " << p
+            << ") is the search's default schedule; each schedule is counted in choices away from it\n";
+  return true;
+}
+
 // explore's command line into f and c; an exit status when it is not one to run.
 std::optional<int> parse_explore(const std::vector<std::string>& args, const char* version, ExploreFlags& f,
                                  RunConfig& c) {
@@ -280,6 +323,11 @@ std::optional<int> parse_explore(const std::vector<std::string>& args, const cha
                  "SARIF file names are relative to DIR (default: the working directory)")
       ->check(CLI::ExistingDirectory)
       ->type_name("DIR");
+  app.add_option("--from", f.from,
+                 "start from an MPI job's run: its records (PATH or PATH.rank<K> from trace=PATH, merged into "
+                 "PATH first) or their merged trace; PROGRAM is the same program built for the engine, -p and its "
+                 "arguments default to the run's")
+      ->type_name("TRACE");
   app.add_flag("-q,--quiet", f.quiet, "no progress lines");
   app.add_flag("-v,--verbose", f.verbose, "a line for every schedule that reaches new coverage tuples");
   app.prefix_command();
@@ -289,6 +337,7 @@ std::optional<int> parse_explore(const std::vector<std::string>& args, const cha
   if (auto status = program_and_args(app, program)) return *status;
   c.program = program.front();
   c.args.assign(program.begin() + 1, program.end());
+  if (!f.from.empty() && !search_from_record(f, app.count("--procs") > 0, c)) return 2;
   c.version = version;
   c.keep_trace = false;
   c.schedule_dependent_output = f.schedule_dependent_output;

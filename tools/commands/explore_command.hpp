@@ -22,6 +22,7 @@ struct ExploreFlags {
   std::uint64_t seed = 1;
   double timeout = 0;
   std::string procs = "4", trace_dir = ".", json_file, sarif_file, junit_file, source_root;
+  std::string from;  // --from: an MPI job's records, whose run is the search's default schedule
   bool quiet = false, verbose = false, schedule_dependent_output = false, grant_fewer = false;
 };
 
