@@ -266,6 +266,7 @@ bool search_from_record(ExploreFlags& f, bool procs_given, RunConfig& c) {
   // The program given must make the recorded calls: replayed once, quietly.
   RunConfig replay = c;
   replay.options.run.replay_file = f.from;
+  replay.options.run.grant_fewer = false;                                     // the record says how many were granted
   rt::set_program_option(replay.options, "strategy", std::string("random"));  // the record answers
   const std::optional<std::string> path = program_path(c.program);
   if (!path) return false;
@@ -337,12 +338,12 @@ std::optional<int> parse_explore(const std::vector<std::string>& args, const cha
   if (auto status = program_and_args(app, program)) return *status;
   c.program = program.front();
   c.args.assign(program.begin() + 1, program.end());
-  if (!f.from.empty() && !search_from_record(f, app.count("--procs") > 0, c)) return 2;
   c.version = version;
   c.keep_trace = false;
   c.schedule_dependent_output = f.schedule_dependent_output;
   c.options.run.grant_fewer = f.grant_fewer;
   c.options.timeout_seconds = f.timeout;
+  if (!f.from.empty() && !search_from_record(f, app.count("--procs") > 0, c)) return 2;
   try {
     c.procs = parse_proc_list(f.procs);
   } catch (const std::invalid_argument& e) {
