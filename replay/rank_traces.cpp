@@ -82,6 +82,12 @@ std::string rank_trace_prefix(const std::string& path) {
   return path.substr(0, dot);
 }
 
+std::string records_prefix(const std::string& path) {
+  if (std::string prefix = rank_trace_prefix(path); !prefix.empty()) return prefix;
+  std::error_code ec;
+  return std::filesystem::exists(rank_trace_path(path, 0), ec) ? path : "";
+}
+
 int merge_rank_traces(const std::string& prefix, const std::string& merged_path, RanksMemory* memory) {
   const Reader first = Reader::open(rank_trace_path(prefix, 0));
   const Header& h0 = first.header();

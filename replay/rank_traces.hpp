@@ -72,5 +72,9 @@ int merge_rank_traces(const std::string& prefix, const std::string& merged_path,
 
 // The prefix of a rank's record (its path without ".rank<K>"), or "" for another name.
 std::string rank_trace_prefix(const std::string& path);
+// The prefix of the MPI job's records that `path` names: the prefix of a record, or path itself
+// where path.rank0 exists beside it (trace=PATH, also after an earlier merge left PATH); "" when
+// it names none (an engine trace).
+std::string records_prefix(const std::string& path);
 
 }  // namespace bspcheck::trace

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 
-#include <filesystem>
 #include <iostream>
 
 #include "replay/rank_traces.hpp"
@@ -29,9 +28,7 @@ int merge_trace_command(const std::vector<std::string>& args) {
       ->type_name("FILE");
   if (auto status = parse_arguments(app, {args.begin() + 1, args.end()})) return *status;
 
-  std::string prefix = trace::rank_trace_prefix(records);
-  std::error_code ec;
-  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(records, 0), ec)) prefix = records;
+  const std::string prefix = trace::records_prefix(records);
   if (prefix.empty()) {
     std::cerr << "bsp-check: error: " << records << ": not an MPI job's records (no "
               << trace::rank_trace_path(records, 0) << "; trace=PATH writes PATH.rank<K>)\n";

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
-#include <filesystem>
 #include <iostream>
 #include <vector>
 
@@ -98,11 +97,9 @@ bool ranks_fit(const trace::RanksMemory& m) {
 }  // namespace
 
 bool merge_rank_records(std::string& path, bool check_memory) {
-  std::string prefix = trace::rank_trace_prefix(path);
-  std::error_code ec;
   // PATH itself is merged again from the records beside it: a new run with the same trace=PATH
   // leaves the earlier merged trace behind.
-  if (prefix.empty() && std::filesystem::exists(trace::rank_trace_path(path, 0), ec)) prefix = path;
+  const std::string prefix = trace::records_prefix(path);
   if (prefix.empty()) return true;  // an engine trace
   trace::RanksMemory memory;
   try {
