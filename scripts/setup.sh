@@ -17,7 +17,8 @@ packages=(build-essential cmake ninja-build python3 gdb libboost-context-dev lib
 # The builds use MPICH by those names and Open MPI by its own (mpicc.openmpi, mpirun.openmpi), so
 # each alternative goes back to what it named before (to MPICH where it named nothing).
 alternatives=(mpi mpirun "mpi-$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)")
-alternative_value() { update-alternatives --query "$1" 2>/dev/null | awk '/^Value:/ { print $2 }'; }
+# An alternative nobody installed yet (a fresh machine) has no value: empty, not a failure.
+alternative_value() { { update-alternatives --query "$1" 2>/dev/null || true; } | awk '/^Value:/ { print $2 }'; }
 before=()
 for a in "${alternatives[@]}"; do before+=("$(alternative_value "$a")"); done
 missing=()
