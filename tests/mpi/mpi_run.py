@@ -345,6 +345,12 @@ def cmd_record(a):
             check(exp.returncode == 1 and "is the search's default schedule" in said and
                   "error[schedule-divergence]" in said and "(p = %d, 1 non-default choice)" % p in said,
                   f"p={p}: explore --from the MPI run exited {exp.returncode}:\n{said}")
+            # -p given: the run's process count in any spelling is taken, another is refused.
+            same = run([a.bsp_check, "explore", "--from", prefix, "-p", f"{p}-{p}", "--bound", "0", "--", a.engine])
+            check(same.returncode == 0, f"p={p}: explore --from -p {p}-{p} exited {same.returncode}:\n{same.stderr}")
+            other = run([a.bsp_check, "explore", "--from", prefix, "-p", str(p + 1), "--", a.engine])
+            check(other.returncode == 2 and f"recorded a run of {p} processes" in other.stderr,
+                  f"p={p}: explore --from -p {p + 1} exited {other.returncode}:\n{other.stderr}")
             engine_trace = next(os.path.join(tmp, n) for n in os.listdir(tmp) if n.endswith("-explore.trace"))
             refused = run([a.bsp_check, "explore", "--from", engine_trace, "--", a.engine])
             check(refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1 and

@@ -243,7 +243,8 @@ SearchEnd search_coverage(Session& session, const ExploreFlags& f, std::size_t p
 // (docs/mpi.md: each queue and the colliding writes in source-rank order, the processes' calls in
 // pid order, unbuffered operations at the sync), so a search from there is a search around the
 // run that happened: its p and arguments become the search's. Checks that the program given
-// follows the record (one replay) before the search starts. False: said why in one line.
+// follows the record (one replay) before the search starts. c.procs: -p as given, if it was.
+// False: said why in one line.
 bool search_from_record(ExploreFlags& f, bool procs_given, RunConfig& c) {
   if (!merge_rank_records(f.from, true)) return false;
   const std::optional<trace::Header> h = trace_to_run_again(f.from);
@@ -255,7 +256,7 @@ bool search_from_record(ExploreFlags& f, bool procs_given, RunConfig& c) {
                  "run's, while an engine trace's schedule is its seed's (bsp-check replay or shrink it)\n";
     return false;
   }
-  if (procs_given && f.procs != p) {
+  if (procs_given && c.procs != std::vector<int>{static_cast<int>(h->procs)}) {  // -p 3 and -p 3-3 alike
     std::cerr << "bsp-check: error: --from " << f.from << " recorded a run of " << p << " processes, not -p " << f.procs
               << "\n";
     return false;
@@ -343,13 +344,13 @@ std::optional<int> parse_explore(const std::vector<std::string>& args, const cha
   c.schedule_dependent_output = f.schedule_dependent_output;
   c.options.run.grant_fewer = f.grant_fewer;
   c.options.timeout_seconds = f.timeout;
-  if (!f.from.empty() && !search_from_record(f, app.count("--procs") > 0, c)) return 2;
   try {
     c.procs = parse_proc_list(f.procs);
   } catch (const std::invalid_argument& e) {
     std::cerr << "bsp-check: error: " << e.what() << "\n";
     return 2;
   }
+  if (!f.from.empty() && !search_from_record(f, app.count("--procs") > 0, c)) return 2;
   return std::nullopt;
 }
 
