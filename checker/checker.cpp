@@ -68,6 +68,10 @@ bool same_wrapper_caller(std::uint32_t a, std::uint32_t b) {
 // where thousands of writes hit the same bytes linear, and one colliding pair is enough to report.
 constexpr std::size_t kMaxOverlapCompares = 64;
 
+// check_writes takes every buffered write's call site at once after this many were asked for one
+// by one (and a sixteenth of them): below it, a few reads at random cost less than reading all.
+constexpr std::size_t kSitesAskedBeforeTable = 1024;
+
 // memcmp without the library call for the small writes that dominate large supersteps.
 bool equal_bytes(const std::byte* a, const std::byte* b, std::size_t n) {
   if (n > 16) return std::memcmp(a, b, n) == 0;
@@ -143,14 +147,14 @@ class ActiveWrites {
   // Drops the writes that end at or before lo: every one left overlaps a write starting at lo.
   void drop_ending_by(std::uintptr_t lo) {
     while (!heap_.empty() && heap_.front().hi <= lo) {
-      std::pop_heap(heap_.begin(), heap_.end(), ends_later);
+      std::pop_heap(heap_.begin(), heap_.end(), EndsLater{});
       uncount(heap_.back().site);
       heap_.pop_back();
     }
   }
   void add(std::size_t at, std::uint32_t site) {
     heap_.push_back({iv_[at].hi(), static_cast<std::uint32_t>(at), site});
-    std::push_heap(heap_.begin(), heap_.end(), ends_later);
+    std::push_heap(heap_.begin(), heap_.end(), EndsLater{});
     count(site);
   }
   // An active write's site, taken when it is first compared.
@@ -172,7 +176,11 @@ class ActiveWrites {
 
  private:
   static constexpr std::size_t kFewSites = 16;
-  static bool ends_later(const Entry& a, const Entry& b) { return a.hi > b.hi; }
+  // A type, not a function: std::pop_heap called a function pointer's target out of line at every
+  // step down the heap.
+  struct EndsLater {
+    bool operator()(const Entry& a, const Entry& b) const { return a.hi > b.hi; }
+  };
   void count(std::uint32_t site) {
     if (site == kNoSite) return void(++unsited_);
     if (site >= per_site_.size()) per_site_.resize(site + 1, 0);
@@ -238,12 +246,33 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   std::map<RawSite, std::uint32_t> site_ids;
   std::uint32_t last_id = 0;
   const RawSite* last_site = nullptr;
-  auto site_id = [&](const Interval& x) {
-    const RawSite r = raw_site(site_of(x));
+  rt::Site last_asked{};  // the site last_id was taken for: equal fields, equal raw sites
+  auto id_of = [&](const rt::Site& site) {
+    if (last_site && site.file == last_asked.file && site.line == last_asked.line && site.stack == last_asked.stack &&
+        site.pc == last_asked.pc)
+      return last_id;
+    last_asked = site;
+    const RawSite r = raw_site(site);
     if (last_site && r == *last_site) return last_id;
     const auto at = site_ids.emplace(r, static_cast<std::uint32_t>(site_ids.size())).first;
     last_site = &at->first;
     return last_id = at->second;
+  };
+  // Asked in address order, a write's site is a read of its record at random: a cache miss per
+  // write where a million of them overlap. Once a barrier has asked for a sixteenth of its
+  // buffered writes' sites, every site is taken in call order (the records read in a row) into a
+  // table of 4 bytes a write. Equal sites still get equal numbers, which is all a number means.
+  std::vector<std::uint32_t>& site_by_write = site_by_write_;  // kept between barriers, emptied here
+  site_by_write.clear();
+  std::size_t sites_asked = 0;
+  auto site_id = [&](const Interval& x) {
+    if (x.is_hp()) return id_of(hp[x.index()].site);
+    if (!site_by_write.empty()) return site_by_write[x.index()];
+    if (++sites_asked < kSitesAskedBeforeTable || sites_asked * 16 < writes.size())
+      return id_of(writes[x.index()].site);
+    site_by_write.resize(writes.size());
+    for (std::size_t i = 0; i < writes.size(); ++i) site_by_write[i] = id_of(writes[i].site);
+    return site_by_write[x.index()];
   };
   std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
   std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
@@ -258,11 +287,11 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     active.drop_ending_by(cur.lo);
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
+    // (Their first bytes, which the intervals carry, decide most of it without reading payloads.)
     if (last_kept && !cur.is_hp() && !last_kept->is_hp() && cur.lo == last_kept->lo &&
-        cur.nbytes == last_kept->nbytes &&
-        (cur.carries_bytes()
-             ? cur.small == last_kept->small
-             : equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
+        cur.nbytes == last_kept->nbytes && cur.small == last_kept->small &&
+        (cur.carries_bytes() ||
+         equal_bytes(bytes_from(writes, cur, cur.lo), bytes_from(writes, *last_kept, cur.lo), cur.nbytes)))
       continue;
     // Taken at the first overlap (disjoint writes need none), or at once when its pairs with every
     // active write may all have been met: the comparisons below would then find nothing new.

@@ -116,6 +116,7 @@ class Checker {
   Diagnostics& diag_;
   RangeStamps stamps_;
   std::unique_ptr<WritesByAddress> by_address_;  // check_writes' buffers, kept between barriers
+  std::vector<std::uint32_t> site_by_write_;     // check_writes' call site numbers by write, the same
 };
 
 }  // namespace bspcheck::checker

@@ -81,7 +81,7 @@ std::size_t WritesByAddress::place(const WriteSet& writes, std::span<const HpRec
     for (const BufferedWrite& w : group) {
       if (w.nbytes) {
         std::uint64_t small = 0;
-        if (w.nbytes <= kSmall) std::memcpy(&small, writes.bytes(w), w.nbytes);
+        std::memcpy(&small, writes.bytes(w), std::min(w.nbytes, kSmall));
         place(w.writer, w.dst) = {reinterpret_cast<std::uintptr_t>(w.dst), w.nbytes, index, small};
       }
       ++index;

@@ -25,7 +25,10 @@ struct Interval {
   std::uintptr_t lo;
   std::uint32_t nbytes;
   std::uint32_t tagged;  // index into writes, or into hp with kHpBit set
-  std::uint64_t small;   // a buffered write of at most kSmall bytes: its bytes (zero-padded)
+  // A buffered write of at most kSmall bytes: its bytes (zero-padded); a larger one: its first
+  // kSmall bytes, so that two writes at one address whose first bytes differ are told apart
+  // without reading their payloads at random; 0 for an hp operation.
+  std::uint64_t small;
   std::uintptr_t hi() const { return lo + nbytes; }
   bool is_hp() const { return (tagged & kHpBit) != 0; }
   bool carries_bytes() const { return !is_hp() && nbytes <= kSmall; }

@@ -194,6 +194,35 @@ TEST(Checker, EachPairOfCollidingSitesIsReportedOnceAmongManyRepeatedCollisions)
   }
 }
 
+// The same where the writes are many: check_writes then numbers every write's call site at once
+// (after a sixteenth of them were asked for), and tells writes at one address apart by their first
+// 8 bytes, which the intervals carry. Site A writes 16 bytes at each address 20 times, the same
+// first 8 bytes each time and other last 8 (collisions of A with A); site C, called last, writes
+// at one of those addresses the same first 8 bytes as A and other last 8: right after A's writes
+// there in the address order, and still a collision of A with C.
+TEST(Checker, ACollisionAmongTwentyThousandOverlappingPutsIsFound) {
+  for (std::uint64_t seed : unit::seeds(3)) {
+    auto r = run(2, seed, [] {
+      bsp_begin(2);
+      std::vector<std::uint64_t> area(1025, 0);
+      bsp_push_reg(area.data(), static_cast<int>(area.size() * 8));
+      bsp_sync();
+      if (bsp_pid() == 0) {
+        for (std::uint64_t i = 0; i < 20000; ++i) {
+          const std::uint64_t v[2] = {i % 1024, 7 + i / 1024};
+          bsp_put(1, v, area.data(), static_cast<int>(8 * (i % 1024)), sizeof v);  // site A
+        }
+        const std::uint64_t w[2] = {100, 999};
+        bsp_put(1, w, area.data(), 8 * 100, sizeof w);  // site C
+      }
+      bsp_sync();
+      bsp_pop_reg(area.data());
+      bsp_end();
+    });
+    EXPECT_EQ(r.count("put-collision"), 2u) << "A with A, A with C\n" << r.summary();
+  }
+}
+
 TEST(Checker, PutCollisionWithIdenticalDataIsClean) {
   auto r = run(3, 1, [] { colliding_puts(true); });
   EXPECT_TRUE(r.findings.empty()) << r.summary();
