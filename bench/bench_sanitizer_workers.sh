@@ -38,7 +38,7 @@ declare -A times
 for _ in $(seq "$reps"); do
   for n in "${names[@]}"; do
     start=$(date +%s.%N)
-    $(command_of "$n") >/dev/null 2>&1 || true
+    $(command_of "$n") >/dev/null 2>&1 </dev/null || true
     times[$n]+="$(echo "$(date +%s.%N) - $start" | bc) "
   done
 done
