@@ -14,6 +14,7 @@
 #include "runtime/isolation/snapshot_helper.hpp"
 #include "runtime/isolation/snapshot_plan.hpp"
 #include "runtime/isolation/snapshot_vault.hpp"
+#include "runtime/isolation/written_pages.hpp"
 
 namespace bspcheck::rt {
 
@@ -52,7 +53,10 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   v->touched_signals = 0;
   raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&v->signal_stack));
   v->signal_stack_touched = false;
+  open_write_tracking(*v);  // its descriptors among those saved, which no restore closes
+  v->tracking = false;
   if (!save_descriptors(*v)) {
+    close_write_tracking(*v);
     munmap(store, store_bytes);
     unmap_vault(v);
     return Taken::unavailable;
@@ -92,6 +96,8 @@ void ProcessSnapshot::restore() {
 }
 
 std::size_t ProcessSnapshot::saved_bytes() { return g_vault ? g_vault->saved : 0; }
+
+bool ProcessSnapshot::copies_back_only_written_pages() { return g_vault && g_vault->tracking; }
 
 void ProcessSnapshot::clear_as_fresh(void* addr, std::size_t bytes) {
   const auto lo = reinterpret_cast<std::uintptr_t>(addr);

@@ -47,6 +47,10 @@ class ProcessSnapshot {
   // Bytes saved by the snapshot of this process (0 before take).
   static std::size_t saved_bytes();
 
+  // Whether the next restore copies back only the pages a run wrote (written_pages.hpp); false
+  // where the kernel cannot tell them (before Linux 6.7), and then it copies everything.
+  static bool copies_back_only_written_pages();
+
   // A mapping of the moment whose bytes no run needs back (a signal stack): call before take().
   // It stays mapped through every restore and is neither saved nor copied back, which a mapping
   // the size of a signal stack would otherwise cost every run. It must be a mapping of its own

@@ -32,7 +32,9 @@ constexpr int kShelfSize = 16;
 constexpr int kMaxZeroSpans = 4096;  // AddressSanitizer's allocator has two spans per size class
 constexpr int kMaxShadowClears = 1024;
 constexpr int kMaxReserves = 256;
-constexpr std::size_t kMincoreWindow = 4096;  // pages per mincore call
+constexpr std::size_t kMincoreWindow = 4096;        // pages per mincore call
+constexpr int kMaxWrittenRuns = 1024;               // runs of written pages per scan (written_pages.hpp)
+constexpr std::size_t kTrackWritesFrom = 8u << 20;  // saved bytes from which writes are tracked
 
 struct Region {  // saved bytes [lo, hi), kept at store + at
   std::uintptr_t lo, hi;
@@ -60,6 +62,10 @@ struct SavedFd {
   off_t offset;  // -1: not a regular file
   dev_t dev;
   ino_t ino;
+};
+
+struct WrittenRun {  // the kernel's struct page_region: pages [lo, hi) written (written_pages.hpp)
+  std::uint64_t lo, hi, categories;
 };
 
 struct Vault {
@@ -110,6 +116,17 @@ struct Vault {
   int nzero;
   Piece zero[kMaxZeroSpans];
   unsigned char resident[kMincoreWindow];
+  // Which saved pages the runs wrote since the moment (written_pages.hpp): the userfaultfd and the
+  // pagemap (-1: the kernel cannot tell); whether every saved region is registered, so that a
+  // restore copies back only the pages written (else all); the spans holding them; the last scan's
+  // answer; the regions' order by address ([0, nregions) and the shadow's are each in order, not
+  // together).
+  int track_fd, pagemap_fd;
+  bool tracking;
+  int ntrack_spans;
+  Piece track_spans[3];
+  WrittenRun written[kMaxWrittenRuns];
+  int by_address[2 * kMaxMappings];
   // The main stack is saved whole, from its mapping's low end at the moment (stack_saved_lo) up:
   // what a run leaves below the frame of the moment would otherwise be there in the next run's
   // uninitialised locals of process 0. A run that goes deeper grows the mapping down to stack_lo,
