@@ -47,8 +47,9 @@ class ProcessSnapshot {
   // Bytes saved by the snapshot of this process (0 before take).
   static std::size_t saved_bytes();
 
-  // Whether the next restore copies back only the pages a run wrote (written_pages.hpp); false
-  // where the kernel cannot tell them (before Linux 6.7), and then it copies everything.
+  // Whether a restore copies back only the pages the runs wrote since the moment
+  // (written_pages.hpp); false where less than 8 MB is saved or the kernel cannot tell them
+  // (before Linux 6.7), and then it copies everything.
   static bool copies_back_only_written_pages();
 
   // A mapping of the moment whose bytes no run needs back (a signal stack): call before take().

@@ -272,11 +272,12 @@ bool kernel_tracks_writes() {
   return ok && access("/proc/self/pagemap", R_OK) == 0;
 }
 
-// A restore of a large snapshot copies back only the pages a run wrote (written_pages.hpp): every way a run changes a
-// saved page must show, run after run. Each run finds the moment's bytes, then writes other pages:
-// by a store, by the kernel (read(2) into a global), by giving pages back (MADV_DONTNEED: zeros),
-// and, in the second run, by replacing a saved mapping with a new one, which the restore maps
-// anew, so that the third run's writes to it show only if the new mapping is tracked too.
+// A restore of a large snapshot copies back only the pages the runs wrote (written_pages.hpp):
+// every way a run changes a saved page must show, run after run. Each run finds the moment's
+// bytes, then writes other pages: by a store, by the kernel (read(2) into a global), by giving
+// pages back (MADV_DONTNEED: zeros), and, in the second run, by replacing a saved mapping with a
+// new one, which no scan shows as written: the restore must copy it whole (the third run finds it
+// as it was), and what the third run writes there must come back too.
 char g_pattern[64 << 12];
 
 TEST(ProcessSnapshot, BringsBackEveryPageARunWroteHoweverItWroteIt) {
