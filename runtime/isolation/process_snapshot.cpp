@@ -54,7 +54,6 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&v->signal_stack));
   v->signal_stack_touched = false;
   open_write_tracking(*v);  // its descriptors among those saved, which no restore closes
-  v->tracking = false;
   if (!save_descriptors(*v)) {
     close_write_tracking(*v);
     munmap(store, store_bytes);

@@ -50,11 +50,12 @@ void order_regions(Vault& v) {
 
 // Registers every saved region for write tracking and protects its pages, so that a restore copies
 // back only what the runs wrote (written_pages.hpp); v.tracking says whether it did. Only where much
-// is saved: a small program's copy costs no more than the scan and the first write's faults (the
-// tiny program of bench/bench_sanitizer_workers.sh, 600 KB saved: the same CPU time either way).
+// is saved (open_write_tracking opens nothing below kTrackWritesFrom): a small program's copy costs
+// no more than the scan and the first write's faults (the tiny program of
+// bench/bench_sanitizer_workers.sh, 600 KB saved: the same CPU time either way).
 void start_write_tracking(Vault& v) {
   v.tracking = false;
-  if (v.track_fd < 0 || v.nall == 0 || v.saved < kTrackWritesFrom) return;
+  if (v.track_fd < 0 || v.nall == 0) return;
   order_regions(v);
   plan_track_spans(v);
   for (int i = 0; i < v.nall; ++i)
@@ -149,12 +150,16 @@ void clear_zero_span(Vault& v, std::uintptr_t lo, std::uintptr_t hi) {
   drop();
 }
 
+// Bytes [lo, hi) of region r back from the store.
+__attribute__((no_sanitize("address"))) void copy_from_store(const Vault& v, const Region& r, std::uintptr_t lo,
+                                                             std::uintptr_t hi) {
+  copy_bytes(reinterpret_cast<void*>(lo), reinterpret_cast<const void*>(v.store_lo + r.at + (lo - r.lo)), hi - lo);
+}
+
 // Region r back from the store: its zero spans cleared where a run made them resident (or, with
 // swap, copied like the rest), everything else copied.
 void restore_region(Vault& v, const Region& r, bool copy_zero_spans) {
-  const auto copy = [&](std::uintptr_t lo, std::uintptr_t hi) {
-    copy_bytes(reinterpret_cast<void*>(lo), reinterpret_cast<const void*>(v.store_lo + r.at + (lo - r.lo)), hi - lo);
-  };
+  const auto copy = [&](std::uintptr_t lo, std::uintptr_t hi) { copy_from_store(v, r, lo, hi); };
   if (copy_zero_spans) return copy(r.lo, r.hi);
   std::uintptr_t at = r.lo;
   for (int z = r.zero_first; z < r.zero_end; ++z) {
@@ -168,9 +173,7 @@ void restore_region(Vault& v, const Region& r, bool copy_zero_spans) {
 // Pages [lo, hi) of region r, which some run wrote, back from the store: zeros where they lie in the
 // region's zero spans, the saved bytes elsewhere.
 __attribute__((no_sanitize("address"))) void put_back(Vault& v, const Region& r, std::uintptr_t lo, std::uintptr_t hi) {
-  const auto copy = [&](std::uintptr_t a, std::uintptr_t b) {
-    copy_bytes(reinterpret_cast<void*>(a), reinterpret_cast<const void*>(v.store_lo + r.at + (a - r.lo)), b - a);
-  };
+  const auto copy = [&](std::uintptr_t a, std::uintptr_t b) { copy_from_store(v, r, a, b); };
   for (int z = r.zero_first; z < r.zero_end && lo < hi; ++z) {
     const Piece& span = v.zero[z];
     if (span.hi <= lo) continue;

@@ -49,6 +49,7 @@ long scan(Vault& v, std::uintptr_t from, std::uintptr_t to, bool list, bool prot
 
 void open_write_tracking(Vault& v) {
   v.track_fd = v.pagemap_fd = -1;
+  if (v.saved < kTrackWritesFrom) return;
   const long uffd = raw_syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | kUserModeOnly);
   if (uffd < 0) return;
   uffdio_api api{};

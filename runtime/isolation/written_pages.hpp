@@ -35,8 +35,9 @@
 namespace bspcheck::rt::snapshot {
 
 // Opens the userfaultfd and /proc/self/pagemap into v.track_fd and v.pagemap_fd (above the
-// program's descriptors, kept open for the runtime), or leaves both -1 when the kernel cannot track
-// writes. Called before the descriptors are saved, so that no restore closes them.
+// program's descriptors, kept open for the runtime) where v.saved is kTrackWritesFrom or more, or
+// leaves both -1 (less is saved, or the kernel cannot track writes). Called before the descriptors
+// are saved, so that no restore closes them.
 void open_write_tracking(Vault& v);
 void close_write_tracking(Vault& v);  // a snapshot given up before it was taken
 
