@@ -41,8 +41,9 @@ declare -A times
 for _ in $(seq "$reps"); do
   for n in "${names[@]}"; do
     start=$(date +%s.%N)
-    # </dev/null: an input streamed from a pipe (a CI job) would run the determinism check after
-    # the run it checks, where a terminal or a file lets it run beside (tools/launch/stdin_feed.hpp).
+    # </dev/null: an input streamed from a pipe its writer holds open (some CI jobs) would run the
+    # determinism check after the run it checks, where a file, or a pipe already closed by its
+    # writer, lets it run beside (tools/launch/stdin_feed.hpp).
     if ! $(command_of "$n") >"$work/out" 2>&1 </dev/null; then
       echo "bench_driver_overheads: '$(command_of "$n")' failed:" >&2
       cat "$work/out" >&2

@@ -3,7 +3,9 @@
 # for issue 47's tiny program (bench_tiny_program.c) built plainly, with -fsanitize=address and
 # with -fsanitize=address,undefined (the fork server's workers, runtime/isolation/
 # sanitizer_shadow.hpp), and with address and a forked child per run (BSPCHECK_RUNS_PER_WORKER=1,
-# as before workers served sanitizer builds); and examples/hello plainly. Repetitions interleave
+# as before workers served sanitizer builds); examples/hello plainly; and the plain tiny program
+# with an empty pipe for its standard input, as a test harness gives one (read at the start and
+# served as a file: tools/launch/stdin_feed.hpp), not /dev/null. Repetitions interleave
 # the configurations, so that the machine's drift hits them alike; each row is the median.
 #
 #   bench/bench_sanitizer_workers.sh [BUILD_DIR] [SEEDS]     (defaults: <repo>/build, 1000)
@@ -24,12 +26,14 @@ trap 'rm -rf "$work"' EXIT
 "$build/bspcc" -O2 -fsanitize=address "$here/bench_tiny_program.c" -o "$work/tiny_asan"
 "$build/bspcc" -O2 -fsanitize=address,undefined "$here/bench_tiny_program.c" -o "$work/tiny_asan_ubsan"
 
-names=(tiny hello tiny_asan tiny_asan_ubsan tiny_asan_forked)
+names=(tiny hello tiny_asan tiny_asan_ubsan tiny_asan_forked tiny_piped)
 labels=("tiny, plain" "examples/hello, plain" "tiny, -fsanitize=address, workers"
-        "tiny, -fsanitize=address,undefined, workers" "tiny, -fsanitize=address, a forked child per run")
+        "tiny, -fsanitize=address,undefined, workers" "tiny, -fsanitize=address, a forked child per run"
+        "tiny, plain, standard input an empty pipe")
 command_of() {
   case $1 in
     tiny | tiny_asan | tiny_asan_ubsan) echo "$bsp_check run -q -p 4 --seeds $seeds $work/$1" ;;
+    tiny_piped) echo "$bsp_check run -q -p 4 --seeds $seeds $work/tiny" ;;
     hello) echo "$bsp_check run -q -p 4 --seeds $seeds $build/examples/hello" ;;
     tiny_asan_forked) echo "env BSPCHECK_RUNS_PER_WORKER=1 $bsp_check run -q -p 4 --seeds $seeds $work/tiny_asan" ;;
   esac
@@ -38,7 +42,11 @@ declare -A times
 for _ in $(seq "$reps"); do
   for n in "${names[@]}"; do
     start=$(date +%s.%N)
-    $(command_of "$n") >/dev/null 2>&1 </dev/null || true
+    if [ "$n" = tiny_piped ]; then
+      : | $(command_of "$n") >/dev/null 2>&1 || true
+    else
+      $(command_of "$n") >/dev/null 2>&1 </dev/null || true
+    fi
     times[$n]+="$(echo "$(date +%s.%N) - $start" | bc) "
   done
 done

@@ -25,7 +25,7 @@ def check(ok, what):
 own_folder = tempfile.mkdtemp()
 
 
-def run(args, runs_per_worker=1000):
+def run(args, runs_per_worker=1000, **given):
     # Set in both modes, with values of one length: the program's environment (and so its heap)
     # is the same.
     env = dict(os.environ)
@@ -38,8 +38,9 @@ def run(args, runs_per_worker=1000):
     js = os.path.join(own_folder, "report.json")
     if os.path.exists(js):
         os.unlink(js)
+    given = given or {"stdin": subprocess.DEVNULL}
     p = subprocess.run([bsp_check, "run", "--json", js, *args], capture_output=True, timeout=600,
-                       cwd=own_folder, env=env)
+                       cwd=own_folder, env=env, **given)
     text = re.sub(r"in [0-9.]+ s.*", "in T s", p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace"))
     if not os.path.exists(js):
         return p.returncode, text, None
@@ -103,6 +104,27 @@ with tempfile.TemporaryDirectory(dir="/dev/shm") as state_dir:
     run(["-j", "1", "-p", "1-2", "--seeds", "10", process_state, state_dir], runs_per_worker=1)
     # 20 runs and the determinism self-check's two of the first seed.
     check(len(os.listdir(state_dir)) >= 20, "BSPCHECK_RUNS_PER_WORKER=1: not one process per run")
+
+    # A piped standard input whose writer has closed its end before the session starts (a
+    # harness's pipe, `echo x |`) is all there: read into a file, given to the workers as a file
+    # is. One whose writer is still open is streamed, a child started anew per run.
+    def processes(**given):
+        for f in os.listdir(state_dir):
+            os.unlink(os.path.join(state_dir, f))
+        status, text, _ = run(["-j", "1", "-p", "1-2", "--seeds", "10", process_state, state_dir], **given)
+        check(status == 0, f"process_state with a piped input: exit {status}\n{text[-1000:]}")
+        return len(os.listdir(state_dir))
+
+    closed = processes(input=b"the whole input\n")
+    check(1 <= closed <= 4, f"a pipe closed by its writer: 20 runs were made by {closed} processes; no workers")
+    r, w = os.pipe()
+    try:
+        still_open = processes(stdin=r)
+    finally:
+        os.close(r)
+        os.close(w)
+    check(still_open >= 20, f"a pipe its writer holds open: 20 runs were made by {still_open} processes, "
+                            "not a child per run: it was not streamed")
 
 if failures:
     print(f"{len(failures)} failure(s)")

@@ -1,11 +1,14 @@
 // stdin_feed.hpp: the driver's standard input, given to every run as if each were the only one.
 //
 // A terminal is inherited (interactive programs work; nothing can be replayed). A regular file is
-// shared: each run starts at the offset the driver found. Anything else (a pipe: `yes | bsp-check
-// run ./prog`) is streamed lazily: a feeder thread writes each run's input into a pipe of its
-// own, first the bytes earlier runs already took from the driver's stdin (kept in a memfd), then
-// more, read from stdin only when the run wants them. Nothing is read before the first run, a
-// run that never reads its input costs at most a pipe's capacity, and an endless input is fine.
+// shared: each run starts at the offset the driver found. A pipe whose writer has closed its end
+// by the time the session starts (`echo 5 | bsp-check run ./prog`, a harness's empty pipe) holds
+// all it ever will: it is read then, into a memfd, and shared as a file. Any other pipe (`yes |
+// bsp-check run ./prog`, a writer still at work) is streamed lazily: a feeder thread writes each
+// run's input into a pipe of its own, first the bytes earlier runs already took from the driver's
+// stdin (kept in a memfd), then more, read from stdin only when the run wants them. Only what was
+// written already is read before the first run, a run that never reads its input costs at most a
+// pipe's capacity, and an endless input is fine.
 #pragma once
 
 #include <sys/types.h>
@@ -49,6 +52,9 @@ class StdinFeed {
 
  private:
   void feed(int out_fd, int stop_fd);  // the feeder thread
+  // A pipe: reads what its writer has written so far, into the buffer; true when that is all
+  // (the writer closed its end), and the input is then a file.
+  bool take_what_is_written();
   bool terminal_ = false, streamed_ = false, eof_ = false;
   int shared_fd_ = -1;    // regular file: the driver's stdin
   off_t start_ = 0;       // regular file: where every run starts
