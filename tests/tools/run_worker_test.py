@@ -113,18 +113,20 @@ with tempfile.TemporaryDirectory(dir="/dev/shm") as state_dir:
             os.unlink(os.path.join(state_dir, f))
         status, text, _ = run(["-j", "1", "-p", "1-2", "--seeds", "10", process_state, state_dir], **given)
         check(status == 0, f"process_state with a piped input: exit {status}\n{text[-1000:]}")
-        return len(os.listdir(state_dir))
+        return len(os.listdir(state_dir)), "is a pipe its writer still holds open" in text
 
-    closed = processes(input=b"the whole input\n")
+    closed, noted = processes(input=b"the whole input\n")
     check(1 <= closed <= 4, f"a pipe closed by its writer: 20 runs were made by {closed} processes; no workers")
+    check(not noted, "a pipe closed by its writer: the session noted a streamed input")
     r, w = os.pipe()
     try:
-        still_open = processes(stdin=r)
+        still_open, noted = processes(stdin=r)
     finally:
         os.close(r)
         os.close(w)
     check(still_open >= 20, f"a pipe its writer holds open: 20 runs were made by {still_open} processes, "
                             "not a child per run: it was not streamed")
+    check(noted, "a pipe its writer holds open: the session did not note that its runs are started anew")
 
 if failures:
     print(f"{len(failures)} failure(s)")

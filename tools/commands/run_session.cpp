@@ -219,6 +219,13 @@ std::optional<int> RunSession::plan() {
   // A streamed stdin (a pipe) is a pipe of each run's own: runs are started anew then.
   use_servers_ = c_.fork_server && !stream_ && c_.options.run.trace_file.empty() &&
                  c_.options.run.replay_file.empty() && c_.options.run.guide_file.empty() && stdin_feed_->shareable();
+  // Said once: the session runs about 30 times slower than it would from a file (docs/cli.md).
+  if (!c_.quiet && c_.fork_server && !stream_ && total_ > 1 && !stdin_feed_->shareable())
+    std::fputs(
+        "bsp-check: note: standard input is a pipe its writer still holds open, so it is streamed and each run "
+        "is started anew, one at a time (no fork server); give the session < FILE or < /dev/null where the input "
+        "is known\n",
+        stderr);
   comparing_ = compare_outputs_wanted(c_);
   // uncontrolled-nondeterminism: the session's first run (or every one) is run again and compared
   // (tools/across_runs/determinism_check.hpp); not for a replay or a guided run, whose choices are not the seed's.
