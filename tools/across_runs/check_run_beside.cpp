@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "runtime/isolation/file_view.hpp"
+#include "tools/launch/cores_available.hpp"
 #include "tools/launch/temp_files.hpp"
 
 namespace bspcheck::cli {
@@ -26,7 +27,7 @@ RunConfig check_run_config(const RunConfig& c) {
 
 std::unique_ptr<CheckRunBeside> CheckRunBeside::start(const RunConfig& c, const std::string& program, int p,
                                                       std::uint64_t seed, StdinFeed& in, const std::string& own_trace) {
-  const unsigned at_once = c.jobs ? c.jobs : std::thread::hardware_concurrency();
+  const unsigned at_once = c.jobs ? c.jobs : cores_available();
   if (at_once < 2 || !in.shareable()) return nullptr;
   // The fallback forced (BSPCHECK_FILE_VIEW=refuse): the runs share the real directories.
   if (const char* view = std::getenv(rt::kFileViewEnvironment); view && std::strcmp(view, "private") != 0)

@@ -39,7 +39,7 @@ struct RunConfig {
   // Told each child a run starts anew (its pid, whether it leads its own process group), so that
   // the one who asked can end it early (tools/across_runs/check_run_beside.hpp).
   std::function<void(pid_t, bool)> on_child_started;
-  unsigned jobs = 0;                       // runs at once (-j); 0: one per core (tools/launch/run_prefetch.hpp)
+  unsigned jobs = 0;                       // runs at once (-j); 0: one per core it may use (cores_available.hpp)
   bool schedule_dependent_output = false;  // do not compare per-process output across seeds
   // uncontrolled-nondeterminism (tools/across_runs/determinism_check.hpp): run a seed twice and compare the
   // traces: 0 never, 1 the session's first run (the default), 2 every run.

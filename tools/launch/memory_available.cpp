@@ -6,6 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include "tools/launch/own_cgroup.hpp"
+
 namespace bspcheck::cli {
 
 namespace {
@@ -22,23 +24,6 @@ std::uint64_t mem_available() {
   return 0;
 }
 
-// A number in a cgroup file ("max" and anything unreadable: none).
-bool cgroup_number(const std::string& path, std::uint64_t& value) {
-  std::ifstream in(path);
-  std::string text;
-  if (!(in >> text) || text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
-  value = std::stoull(text);
-  return true;
-}
-
-// The cgroup v2 folder of this process ("0::/PATH" in /proc/self/cgroup), or "".
-std::string cgroup_dir() {
-  std::ifstream in("/proc/self/cgroup");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("0::", 0) == 0) return "/sys/fs/cgroup" + line.substr(3);
-  return "";
-}
-
 }  // namespace
 
 MemoryBound memory_available() {
@@ -49,7 +34,7 @@ MemoryBound memory_available() {
     bound_by(b, r.rlim_cur, "the data size limit, ulimit -d");
   if (getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY)
     bound_by(b, r.rlim_cur, "the address space limit, ulimit -v");
-  if (const std::string dir = cgroup_dir(); !dir.empty()) {
+  if (const std::string dir = own_cgroup_dir(); !dir.empty()) {
     std::uint64_t max = 0, current = 0;
     if (cgroup_number(dir + "/memory.max", max) && cgroup_number(dir + "/memory.current", current))
       bound_by(b, max > current ? max - current : 0, "the cgroup's memory.max less memory.current");

@@ -5,10 +5,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
-#include <thread>
 #include <utility>
 
 #include "runtime/isolation/file_view.hpp"
+#include "tools/launch/cores_available.hpp"
 #include "tools/launch/file_view_probe.hpp"
 #include "tools/launch/interrupt.hpp"
 
@@ -85,7 +85,7 @@ void RunServers::stop() {
 }
 
 unsigned session_jobs(const RunConfig& c, const std::string& program, std::uint64_t total) {
-  const unsigned asked = c.jobs ? c.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const unsigned asked = c.jobs ? c.jobs : cores_available();
   const char* file_view = std::getenv(rt::kFileViewEnvironment);
   if (file_view && std::strcmp(file_view, "refuse") == 0) return 1;
   if (asked == 1 || total < 2 || (file_view && std::strcmp(file_view, "private") != 0)) return asked;
