@@ -45,15 +45,18 @@ StdinFeed::StdinFeed() {
 bool StdinFeed::take_what_is_written() {
   // Only what is there already: a writer that has closed its end (`cmd < /dev/null` piped, an
   // `echo x |`, a harness's empty pipe) has written all it will, while an open one may be a
-  // person typing or an endless `yes`, which stay streamed. Bounded, so an endless input costs
-  // this much memory at most before it is streamed as before.
-  constexpr off_t kAtMost = 64 << 20;
+  // person typing or an endless `yes`, which stay streamed. Bounded, so that an endless input
+  // costs this much memory and a few milliseconds at most before it is streamed as before.
+  constexpr off_t kAtMost = 4 << 20;
+  // A writer that is still writing (`cat FILE |` with more than a pipe holds) is given this long
+  // between its chunks; an empty pipe is not waited for at all.
+  constexpr int kBetweenChunksMs = 20;
   char buf[1 << 16];
   while (buffered_ < kAtMost) {
     pollfd p{STDIN_FILENO, POLLIN, 0};
-    const int ready = poll(&p, 1, 0);
+    const int ready = poll(&p, 1, buffered_ ? kBetweenChunksMs : 0);
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0 || !(p.revents & (POLLIN | POLLHUP))) return false;  // nothing yet: a writer still open
+    if (ready <= 0 || !(p.revents & (POLLIN | POLLHUP))) return false;  // nothing (more) yet: a writer still open
     const ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return false;
