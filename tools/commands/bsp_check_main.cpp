@@ -78,8 +78,7 @@ void add_run_options(CLI::App& app, bspcheck::cli::RunConfig& c, std::string& pr
       ->type_name("FILE");
   app.add_option("-j,--jobs", c.jobs,
                  "runs at once, on worker threads with fork servers of their own (default: one per core it may use); "
-                 "the output, "
-                 "first failure and reports are those of a sequential session")
+                 "the output, first failure and reports are those of a sequential session")
       ->check(bspcheck::cli::whole_number(1, 1024));
   // A callback, not CLI11's "--flag{false}" (whose {false} showed in --help).
   app.add_flag_callback(

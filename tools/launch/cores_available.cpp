@@ -21,7 +21,9 @@ unsigned cgroup_cores(std::string dir) {
     std::ifstream in(dir + "/cpu.max");
     std::string quota;
     unsigned long long period = 0;
-    if (!(in >> quota >> period) || period == 0 || quota.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (!(in >> quota >> period) || period == 0 || quota.size() > 18 ||
+        quota.find_first_not_of("0123456789") != std::string::npos)
+      continue;
     const unsigned long long q = std::stoull(quota);
     const auto cores = static_cast<unsigned>(std::max<unsigned long long>(1, (q + period - 1) / period));
     least = least ? std::min(least, cores) : cores;

@@ -14,7 +14,8 @@ std::string own_cgroup_dir() {
 bool cgroup_number(const std::string& path, std::uint64_t& value) {
   std::ifstream in(path);
   std::string text;
-  if (!(in >> text) || text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  if (!(in >> text) || text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
+    return false;
   value = std::stoull(text);
   return true;
 }

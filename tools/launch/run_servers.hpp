@@ -63,10 +63,11 @@ class RunServers {
   std::optional<RunPrefetch> prefetch_;  // last: its workers use the members above until it is gone
 };
 
-// How many runs go side by side: -j's (default: one per core it may use, cores_available.hpp), or one at a time where
-// the runs share the real directories. That is the fallback where the kernel refuses each run a view of its own files
-// (runtime/isolation/file_view.hpp), forced (BSPCHECK_FILE_VIEW=refuse, the fallback's test) or found by asking the
-// program's runtime once: side by side the runs would meet in the same files. Said once, at the start (with -q too: the
+// How many runs go side by side: -j's (default: one per core it may use, cores_available.hpp),
+// or one at a time where the runs share the real directories. That is the fallback where the
+// kernel refuses each run a view of its own files (runtime/isolation/file_view.hpp), forced
+// (BSPCHECK_FILE_VIEW=refuse, the fallback's test) or found by asking the program's runtime once:
+// side by side the runs would meet in the same files. Said once, at the start (with -q too: the
 // runs' results depend on it).
 unsigned session_jobs(const RunConfig& c, const std::string& program, std::uint64_t total);
 
