@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -20,12 +21,9 @@ unsigned cgroup_cores(std::string dir) {
   for (; dir.size() > std::string("/sys/fs/cgroup").size(); dir.resize(dir.rfind('/'))) {
     std::ifstream in(dir + "/cpu.max");
     std::string quota;
-    unsigned long long period = 0;
-    if (!(in >> quota >> period) || period == 0 || quota.size() > 18 ||
-        quota.find_first_not_of("0123456789") != std::string::npos)
-      continue;
-    const unsigned long long q = std::stoull(quota);
-    const auto cores = static_cast<unsigned>(std::max<unsigned long long>(1, (q + period - 1) / period));
+    std::uint64_t q = 0, period = 0;
+    if (!(in >> quota >> period) || period == 0 || !cgroup_word_number(quota, q)) continue;
+    const auto cores = static_cast<unsigned>(std::max<std::uint64_t>(1, (q + period - 1) / period));
     least = least ? std::min(least, cores) : cores;
   }
   return least;

@@ -11,13 +11,16 @@ std::string own_cgroup_dir() {
   return "";
 }
 
+bool cgroup_word_number(const std::string& word, std::uint64_t& value) {
+  if (word.empty() || word.size() > 18 || word.find_first_not_of("0123456789") != std::string::npos) return false;
+  value = std::stoull(word);
+  return true;
+}
+
 bool cgroup_number(const std::string& path, std::uint64_t& value) {
   std::ifstream in(path);
-  std::string text;
-  if (!(in >> text) || text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos)
-    return false;
-  value = std::stoull(text);
-  return true;
+  std::string word;
+  return in >> word && cgroup_word_number(word, value);
 }
 
 }  // namespace bspcheck::cli

@@ -11,7 +11,12 @@ namespace bspcheck::cli {
 // or "" where there is none.
 std::string own_cgroup_dir();
 
-// The first word of a cgroup file as a number; false for "max" and anything unreadable.
+// A word of a cgroup file as a number; false for "max" and anything else that is not a number
+// of at most 18 digits.
+bool cgroup_word_number(const std::string& word, std::uint64_t& value);
+
+// The first word of a cgroup file as a number (cgroup_word_number); false where it is not one or
+// the file cannot be read.
 bool cgroup_number(const std::string& path, std::uint64_t& value);
 
 }  // namespace bspcheck::cli
