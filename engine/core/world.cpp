@@ -4,6 +4,7 @@
 #include "engine/core/foreign_contexts.hpp"
 #include "replay/trace_format.hpp"
 #include "runtime/executable/call_stacks.hpp"
+#include "runtime/executable/program_cleanups.hpp"
 #include "runtime/executable/program_unwinder.hpp"
 #include "runtime/memory_checks/asan_recovery.hpp"
 #include "runtime/memory_checks/watchpoint_probe.hpp"
@@ -424,10 +425,11 @@ void World::end() {
   if (local_) local_->before_end(self().pid);
   traced_call(trace::Call::end, -1, 0);
   block(ProcState::in_end);
-  // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry);
+  // Past the final barrier. Processes 1..p-1 stop here (their stacks unwind to their entry, when
+  // some frame of the program's may have a destructor to run: runtime/executable/program_cleanups.hpp);
   // process 0 is resumed only once all of them have finished, and returns.
   if (self().pid != 0) {
-    if (program_frames_unwind()) throw ProcessExit{};
+    if (program_frames_unwind() && program_code_has_cleanups()) throw ProcessExit{};
     end_without_unwinding(self());
   }
   self().state = ProcState::runnable;

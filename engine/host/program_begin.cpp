@@ -158,11 +158,12 @@ std::function<void()> spmd_body(int p) {
   }
   return [main_fn] {
     // Each process gets its own copy of argv: getopt and friends permute it.
-    std::vector<std::string> args = g_session.arg_copy;
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    main_fn(static_cast<int>(args.size()), argv.data(), environ);
+    ProgramSession::RestartArgv& own =
+        *g_session.restart_argv.emplace_back(std::make_unique<ProgramSession::RestartArgv>());
+    own.args = g_session.arg_copy;
+    for (std::string& a : own.args) own.argv.push_back(a.data());
+    own.argv.push_back(nullptr);
+    main_fn(static_cast<int>(own.args.size()), own.argv.data(), environ);
   };
 }
 

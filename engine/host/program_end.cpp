@@ -187,6 +187,7 @@ void end_program() {
     g_session.stack_rlimit_changed = false;
   }
   g_session.world.reset();
+  g_session.restart_argv.clear();
 }
 
 }  // namespace bspcheck::rt

@@ -42,7 +42,15 @@ struct ProgramSession {
   // the run destroys it, with the session, when it exits.
   std::unique_ptr<World> world;
   std::unique_ptr<OutputCapture> capture;  // the program's stdout/stderr, per process, while it runs
-  Site begin_site;                         // process 0's bsp_begin, where a process that never ran is located
+  // The argv of each process that restarted main (program_begin.cpp, spmd_body): held here, not
+  // on the process's stack, which bsp_end may give back without unwinding it (World::end), and
+  // freed with the world.
+  struct RestartArgv {
+    std::vector<std::string> args;
+    std::vector<char*> argv;
+  };
+  std::vector<std::unique_ptr<RestartArgv>> restart_argv;  // (a deque is not constinit)
+  Site begin_site;  // process 0's bsp_begin, where a process that never ran is located
 
   // --- MulticoreBSP's sections one after another (bsp_begin again after bsp_end) -------------------
   int section = 0;                       // sections begun so far

@@ -18,9 +18,13 @@ ExecutableAtLoad read_executable() {
   bool exception_tables = false;
   for (const Elf64_Shdr& s : exe.sections())
     exception_tables = exception_tables || std::strcmp(exe.name(s), ".gcc_except_table") == 0;
-  const std::vector<bool> imported = exe.imports({"__gxx_personality_v0", "_Unwind_SetGR", "cBSP_send"});
-  out.own_personality_and_unwinder = exception_tables && !imported[0] && !imported[1];
-  out.imports_cbsp_send = imported[2];
+  const std::vector<bool> imported =
+      exe.imports({"__gxx_personality_v0", "_Unwind_SetGR", "__gcc_personality_v0", "_Unwind_Resume", "cBSP_send"});
+  // C built with -fexceptions (cleanup attributes) has tables too, and takes its personality
+  // routine and _Unwind_Resume from libgcc_s.
+  out.own_personality_and_unwinder = exception_tables && !imported[0] && !imported[1] && !imported[2] && !imported[3];
+  out.exception_tables = exception_tables || exe.sections().empty();
+  out.imports_cbsp_send = imported[4];
   return out;
 }
 

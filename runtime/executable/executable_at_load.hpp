@@ -13,9 +13,13 @@ struct ExecutableAtLoad {
   // with -static-libgcc), or 0: none, or a stripped file (program_unwinder.hpp).
   std::uint64_t own_unwind_backtrace = 0;
   // The executable carries its own C++ personality routine and unwinder (-static-libstdc++
-  // -static-libgcc): it has exception tables and imports neither __gxx_personality_v0 nor
-  // _Unwind_SetGR. Unwinding through its frames then uses the unwinder's tables in its own data.
+  // -static-libgcc): it has exception tables and imports none of __gxx_personality_v0,
+  // __gcc_personality_v0, _Unwind_SetGR and _Unwind_Resume. Unwinding through its frames then
+  // uses the unwinder's tables in its own data.
   bool own_personality_and_unwinder = false;
+  // The executable has exception tables (.gcc_except_table), or no section headers to tell: some
+  // frame of its code may have a cleanup to run when a stack is unwound (program_cleanups.hpp).
+  bool exception_tables = true;
   // A cBSP program: it calls cBSP_send (engine/systems/cbsp_runtime.cpp records its heap's owners).
   bool imports_cbsp_send = false;
 };

@@ -11,6 +11,11 @@ random_state:       initstate and setstate act on the process's own generator: e
 unfinished_line:    process 0's line left unfinished at bsp_end is continued after it, not ended
 return_without_end: process 0 returning from main before bsp_end is reported as such (and exit()
                     as exit), at its last BSPlib call
+end_cleanups:       processes 1..p-1 end at bsp_end as separate processes end their SPMD part: a C
+                    cleanup (-fexceptions) runs in every process, a C++ library's destructor too,
+                    the library linked in or dlopen'ed by a C executable; a C program built without
+                    unwind tables ends cleanly (bsp-check ends its processes without unwinding
+                    when no frame can have a cleanup), p = 1..4
 thread_locals:      thread-locals (their initial values, their objects' destructors) and errno are
                     each process's own, with private globals and with MulticoreBSP's shared ones
                     (thread_locals.cpp built twice), and with the program's own unwinder
@@ -167,12 +172,31 @@ def check_thread_locals(a):
                 check(len(lines) == 2 * p, f"{what}: {len(lines)} lines, wanted {2 * p}\n{r.stdout}")
 
 
+def check_end_cleanups(a):
+    runs = (("end_cleanup", [], "cleaned up"), ("end_plain", [], None), ("end_guard", [], "destroyed"),
+            ("end_guard_dlopen", [a.library], "destroyed"))
+    for name, args, ending in runs:
+        prog = os.path.join(a.bin, name)
+        for p in (1, 2, 3, 4):
+            for seed in SEEDS[:3]:
+                r = direct(prog, p, seed, args=args)
+                what = f"{name} p={p} seed={seed}"
+                check(r.returncode == 0, f"{what}: exit {r.returncode}\n{r.stderr}")
+                lines = r.stdout.splitlines()
+                want = [f"process {pid}: began" for pid in range(p)]
+                if ending:
+                    want += [f"process {pid}: {ending}" for pid in range(p)]
+                check(sorted(lines) == sorted(want), f"{what}: printed {lines}, wanted {sorted(want)}")
+                check(not r.stderr, f"{what}: stderr {r.stderr!r}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("check", choices=["environment", "start_state", "random_state", "unfinished_line",
-                                        "return_without_end", "thread_locals"])
+                                        "return_without_end", "thread_locals", "end_cleanups"])
     ap.add_argument("--bin", required=True)
     ap.add_argument("--random-reference")
+    ap.add_argument("--library", help="end_guard_library.cpp built (end_cleanups)")
     a = ap.parse_args()
     globals()["check_" + a.check](a)
     if failures:

@@ -21,13 +21,19 @@ RunPrefetch::~RunPrefetch() {
 void RunPrefetch::stop() {
   const std::lock_guard<std::mutex> lock(m_);
   stopping_ = true;
-  changed_.notify_all();
+  outcome_ready_.notify_all();
+  window_moved_.notify_all();
 }
 
 void RunPrefetch::work(std::size_t worker) {
   std::unique_lock<std::mutex> lock(m_);
   for (;;) {
-    changed_.wait(lock, [&] { return stopping_ || next_ >= count_ || next_ < taken_ + window_; });
+    const auto may_start = [&] { return stopping_ || next_ >= count_ || next_ < taken_ + window_; };
+    if (!may_start()) {
+      ++workers_waiting_;
+      window_moved_.wait(lock, may_start);
+      --workers_waiting_;
+    }
     if (stopping_ || next_ >= count_) return;
     const std::uint64_t i = next_++;
     const auto [p, seed] = plan_(i);
@@ -35,7 +41,11 @@ void RunPrefetch::work(std::size_t worker) {
     RunOutcome r = run_(worker, p, seed);
     lock.lock();
     done_.emplace(i, std::move(r));
-    changed_.notify_all();
+    if (loop_waits_ && i == taken_) {  // the loop waits for taken_ only
+      lock.unlock();                   // told outside the lock, so that it does not wake only to wait for it
+      outcome_ready_.notify_one();
+      lock.lock();
+    }
   }
 }
 
@@ -44,13 +54,20 @@ std::optional<RunOutcome> RunPrefetch::take(int p, std::uint64_t seed) {
   if (taken_ >= count_ || plan_(taken_) != std::make_pair(p, seed)) return std::nullopt;
   const std::uint64_t i = taken_;
   // A run not started yet when the workers stopped is not coming: the loop runs it itself.
-  changed_.wait(lock, [&] { return done_.count(i) || (stopping_ && next_ <= i); });
+  const auto ready = [&] { return done_.count(i) || (stopping_ && next_ <= i); };
+  if (!ready()) {
+    loop_waits_ = true;
+    outcome_ready_.wait(lock, ready);
+    loop_waits_ = false;
+  }
   auto it = done_.find(i);
   if (it == done_.end()) return std::nullopt;
   RunOutcome r = std::move(it->second);
   done_.erase(it);
   ++taken_;
-  changed_.notify_all();  // the window moved
+  const bool start_one = workers_waiting_ > 0;  // the window moved by one: one run may start
+  lock.unlock();
+  if (start_one) window_moved_.notify_one();
   return r;
 }
 
