@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "runtime/base/runtime_file.hpp"
+
 namespace bspcheck::rt::snapshot {
 
 namespace {
@@ -81,11 +83,22 @@ int count_threads() {
   return n;
 }
 
-std::uint64_t vm_pages() {
+std::uint64_t vm_pages(int statm) {
   char text[128];
-  if (read_proc("/proc/self/statm", text, sizeof text) < 0) return 0;
+  if (statm >= 0) {
+    const long n = raw_syscall(SYS_pread64, statm, reinterpret_cast<long>(text), sizeof text - 1, 0);
+    if (n <= 0) return 0;
+    text[n] = '\0';
+  } else if (read_proc("/proc/self/statm", text, sizeof text) < 0) {
+    return 0;
+  }
   const char* p = text;
   return parse_number(p, 10);
+}
+
+int open_statm() {
+  const long fd = raw_syscall(SYS_openat, AT_FDCWD, reinterpret_cast<long>("/proc/self/statm"), O_RDONLY | O_CLOEXEC);
+  return fd < 0 ? -1 : out_of_the_way(static_cast<int>(fd));
 }
 
 int loaded_objects() {

@@ -79,8 +79,14 @@ bool for_each_fd(F&& f) {
 // The number of the process's threads (/proc/self/task), or -1.
 int count_threads();
 
-// The process's size in pages (the first field of /proc/self/statm), or 0.
-std::uint64_t vm_pages();
+// The process's size in pages (the first field of /proc/self/statm), or 0: read with one pread
+// from `statm`, the file kept open (open_statm), else opened and read (four system calls, and the
+// path's lookup through /proc, a tenth of a worker's restore of a small program).
+std::uint64_t vm_pages(int statm = -1);
+// /proc/self/statm opened for vm_pages and kept among the runtime's descriptors (out of the
+// program's sight, runtime_file.hpp), or -1. Its process is the opener's: opened by the process
+// that reads it.
+int open_statm();
 
 // The number of objects the dynamic loader has loaded (dl_iterate_phdr).
 int loaded_objects();

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 
+#include "runtime/base/runtime_file.hpp"
 #include "runtime/isolation/proc_self.hpp"
 #include "runtime/isolation/raw_syscall.hpp"
 #include "runtime/isolation/snapshot_descriptors.hpp"
@@ -54,8 +55,10 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   raw_syscall(SYS_sigaltstack, 0, reinterpret_cast<long>(&v->signal_stack));
   v->signal_stack_touched = false;
   open_write_tracking(*v);  // its descriptors among those saved, which no restore closes
+  v->statm_fd = open_statm();
   if (!save_descriptors(*v)) {
     close_write_tracking(*v);
+    if (v->statm_fd >= 0) close_runtime_fd(v->statm_fd);
     munmap(store, store_bytes);
     unmap_vault(v);
     return Taken::unavailable;
@@ -66,7 +69,7 @@ ProcessSnapshot::Taken ProcessSnapshot::take(std::size_t limit) {
   v->nmapped = 0;
   v->nshelved = 0;
   v->untracked = false;
-  v->vm_pages = vm_pages();  // the vault and the store included
+  v->vm_pages = vm_pages(v->statm_fd);  // the vault and the store included
   g_vault = v;
   g_threads_started = 0;
   // Suspend here on the main stack while the helper saves it; restore() resumes the same moment.

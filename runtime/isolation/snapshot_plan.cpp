@@ -231,7 +231,7 @@ bool plan_unmapping(Vault& v) {
     expected += (page_up(brk_now) - v.heap_lo) / kPage;
     for (int i = 0; i < v.ncreated; ++i) expected += (v.created[i].hi - v.created[i].lo) / kPage;
     for (int i = 0; i < v.nshelved; ++i) expected += (v.shelf[i].hi - v.shelf[i].lo) / kPage;
-    if (vm_pages() == expected) {
+    if (vm_pages(v.statm_fd) == expected) {
       for (int i = 0; i < v.ncreated; ++i) v.unmap[v.nunmap++] = v.created[i];
       for (int i = 0; i < v.nshelved; ++i)
         if (v.shelf[i].taken) v.unmap[v.nunmap++] = Piece{v.shelf[i].lo, v.shelf[i].hi};

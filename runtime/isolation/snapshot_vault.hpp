@@ -83,6 +83,7 @@ struct Vault {
   // so that the end of a run need not read /proc/self/maps (a third of a small run's time): the
   // process's size then tells whether anything else mapped or unmapped.
   std::uint64_t vm_pages;  // /proc/self/statm's size at the moment
+  int statm_fd;            // /proc/self/statm, kept open for plan_unmapping's reading of it (or -1)
   std::uintptr_t heap_lo;  // the start of the heap, whose size the break sets
   int loaded_objects;      // dl_iterate_phdr's count at the moment
   bool untracked;          // a saved mapping was changed, or too many were made, since the moment
