@@ -59,6 +59,12 @@ std::vector<char> ElfFile::strings(const Elf64_Shdr& s) const {
   return out;
 }
 
+bool ElfFile::has_section(const char* name) const {
+  for (const Elf64_Shdr& s : sections_)
+    if (std::strcmp(this->name(s), name) == 0) return true;
+  return false;
+}
+
 const Elf64_Shdr* ElfFile::linked(const Elf64_Shdr& s) const {
   return s.sh_link < sections_.size() ? &sections_[s.sh_link] : nullptr;
 }

@@ -39,6 +39,8 @@ class ElfFile {
   std::vector<char> strings(const Elf64_Shdr& s) const;
   // The table linked to a symbol table (its names), or null.
   const Elf64_Shdr* linked(const Elf64_Shdr& s) const;
+  // The file has a section called `name` (".gcc_except_table"...).
+  bool has_section(const char* name) const;
 
   // The value (address before relocation) of the defined function `name` in the full symbol
   // table, or 0: a stripped file has no full table.

@@ -1,6 +1,5 @@
 #include "runtime/executable/executable_at_load.hpp"
 
-#include <cstring>
 #include <vector>
 
 #include "runtime/executable/elf_file.hpp"
@@ -15,9 +14,7 @@ ExecutableAtLoad read_executable() {
   const ElfFile exe("/proc/self/exe");
   ExecutableAtLoad out;
   out.own_unwind_backtrace = exe.function("_Unwind_Backtrace");
-  bool exception_tables = false;
-  for (const Elf64_Shdr& s : exe.sections())
-    exception_tables = exception_tables || std::strcmp(exe.name(s), ".gcc_except_table") == 0;
+  const bool exception_tables = exe.has_section(".gcc_except_table");
   const std::vector<bool> imported =
       exe.imports({"__gxx_personality_v0", "_Unwind_SetGR", "__gcc_personality_v0", "_Unwind_Resume", "cBSP_send"});
   // C built with -fexceptions (cleanup attributes) has tables too, and takes its personality

@@ -24,10 +24,8 @@ struct Verdict {
 Verdict g_verdict;
 
 bool has_exception_tables(const ElfFile& f) {
-  if (f.sections().empty()) return true;  // unreadable, or no section headers: it may have
-  for (const Elf64_Shdr& s : f.sections())
-    if (std::strcmp(f.name(s), ".gcc_except_table") == 0) return true;
-  return false;
+  // Unreadable, or no section headers: it may have them.
+  return f.sections().empty() || f.has_section(".gcc_except_table");
 }
 
 // The libraries an object needs (its DT_NEEDED names), read from its file.
