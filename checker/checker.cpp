@@ -1,6 +1,7 @@
 #include "checker/checker.hpp"
 
 #include "checker/hp_source_races.hpp"
+#include "checker/repeated_writes.hpp"
 #include "checker/writes_by_address.hpp"
 #include "runtime/executable/call_stacks.hpp"
 
@@ -71,6 +72,7 @@ constexpr std::size_t kMaxOverlapCompares = 64;
 // check_writes takes every buffered write's call site at once after this many were asked for one
 // by one (and a sixteenth of them): below it, a few reads at random cost less than reading all.
 constexpr std::size_t kSitesAskedBeforeTable = 1024;
+constexpr std::size_t kSiteLookahead = 16;  // writes ahead whose site table entry is fetched
 
 // memcmp without the library call for the small writes that dominate large supersteps.
 bool equal_bytes(const std::byte* a, const std::byte* b, std::size_t n) {
@@ -127,15 +129,19 @@ Finding overlap_finding(const WriteSet& writes, std::span<const HpRecord> hp, co
   return f;
 }
 
-// The writes that may still overlap later ones (a min-heap on their end), with their call sites
-// counted by site number: a write whose site pair with every active site was met already compares
-// nothing. Where one call site rewrites the same words over and over (puts that overlap partially)
-// each write had compared itself with 64 active ones only to find every pair met.
+// The writes that may still overlap later ones, with their call sites counted by site number: a
+// write whose site pair with every active site was met already compares nothing. Where one call
+// site rewrites the same words over and over (puts that overlap partially) each write had compared
+// itself with 64 active ones only to find every pair met.
+//
+// The writes come in address order, and most end in that order too (writes of one size do): such a
+// write joins a queue kept in order of its end, from which the writes that end first leave at its
+// front. A write that ends before the last one queued goes to a min-heap on its end instead. A
+// single heap had spent most of such a barrier moving a hundred entries down seven levels at every
+// write.
 class ActiveWrites {
  public:
   static constexpr std::uint32_t kNoSite = UINT32_MAX;  // not taken yet
-  // 16 bytes, the end inline: a barrier where every write overlaps hundreds of others spends its
-  // time moving these up and down the heap.
   struct Entry {
     std::uintptr_t hi;
     std::uint32_t at;  // the write's place in the address order
@@ -143,9 +149,11 @@ class ActiveWrites {
   };
   explicit ActiveWrites(std::span<const Interval> iv) : iv_(iv) {}
   const Interval& write(const Entry& e) const { return iv_[e.at]; }
-  bool empty() const { return heap_.empty(); }
+  bool empty() const { return head_ == queue_.size() && heap_.empty(); }
   // Drops the writes that end at or before lo: every one left overlaps a write starting at lo.
   void drop_ending_by(std::uintptr_t lo) {
+    while (head_ != queue_.size() && queue_[head_].hi <= lo) uncount(queue_[head_++].site);
+    if (head_ == queue_.size()) queue_.clear(), head_ = 0;
     while (!heap_.empty() && heap_.front().hi <= lo) {
       std::pop_heap(heap_.begin(), heap_.end(), EndsLater{});
       uncount(heap_.back().site);
@@ -153,9 +161,26 @@ class ActiveWrites {
     }
   }
   void add(std::size_t at, std::uint32_t site) {
-    heap_.push_back({iv_[at].hi(), static_cast<std::uint32_t>(at), site});
-    std::push_heap(heap_.begin(), heap_.end(), EndsLater{});
+    const Entry e{iv_[at].hi(), static_cast<std::uint32_t>(at), site};
+    if (head_ == queue_.size() || queue_.back().hi <= e.hi) {
+      if (head_ > 4096 && head_ * 2 > queue_.size()) {  // reuse the space the front left
+        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(head_));
+        head_ = 0;
+      }
+      queue_.push_back(e);
+    } else {
+      heap_.push_back(e);
+      std::push_heap(heap_.begin(), heap_.end(), EndsLater{});
+    }
     count(site);
+  }
+  // Calls visit(entry) for active writes, those that end first first, until it returns false.
+  template <typename Visit>
+  void each(Visit visit) {
+    for (std::size_t i = head_; i < queue_.size(); ++i)
+      if (!visit(queue_[i])) return;
+    for (Entry& e : heap_)
+      if (!visit(e)) return;
   }
   // An active write's site, taken when it is first compared.
   void set_site(Entry& e, std::uint32_t site) {
@@ -163,7 +188,6 @@ class ActiveWrites {
     e.site = site;
     count(site);
   }
-  std::vector<Entry>& entries() { return heap_; }
   // Whether every active write's site is known and pairs with `site` in a pair `met` says was
   // met; asked only while there are few sites (else the answer is "no": compare).
   template <typename Met>
@@ -191,9 +215,61 @@ class ActiveWrites {
     else --per_site_[site];
   }
   std::span<const Interval> iv_;
-  std::vector<Entry> heap_;
+  std::vector<Entry> queue_;  // [head_, end): ascending ends
+  std::size_t head_ = 0;
+  std::vector<Entry> heap_;              // the writes that ended before the queue's last
   std::vector<std::uint32_t> per_site_;  // active writes per site number
   std::uint32_t unsited_ = 0;            // active writes whose site is not taken yet
+};
+
+// Each write's call site as a small number, taken once as the write becomes active: comparing two
+// writes then reads neither record (64 comparisons per write read them at random, most of a
+// barrier where a million puts rewrite the same words). Equal sites get equal numbers, which is
+// all a number means.
+class SiteNumbers {
+ public:
+  // table: kept between barriers by the caller, emptied here.
+  SiteNumbers(const WriteSet& writes, std::span<const HpRecord> hp, std::vector<std::uint32_t>& table)
+      : writes_(writes), hp_(hp), table_(table) {
+    table_.clear();
+  }
+  std::uint32_t of(const Interval& x) {
+    if (x.is_hp()) return of(hp_[x.index()].site);
+    if (!table_.empty()) return table_[x.index()];
+    // Asked in address order, a write's site is a read of its record at random: a cache miss per
+    // write where a million of them overlap. Once a barrier has asked for a sixteenth of its
+    // buffered writes' sites, every site is taken in call order (the records read in a row) into
+    // a table of 4 bytes a write.
+    if (++asked_ < kSitesAskedBeforeTable || asked_ * 16 < writes_.size()) return of(writes_[x.index()].site);
+    table_.resize(writes_.size());
+    for (std::size_t i = 0; i < writes_.size(); ++i) table_[i] = of(writes_[i].site);
+    return table_[x.index()];
+  }
+  // The table is read in address order, at random: a later write's entry is asked for ahead.
+  void prefetch(const Interval& x) const {
+    if (!table_.empty() && !x.is_hp()) __builtin_prefetch(&table_[x.index()]);
+  }
+
+ private:
+  std::uint32_t of(const rt::Site& site) {
+    if (last_site_ && site.file == last_asked_.file && site.line == last_asked_.line &&
+        site.stack == last_asked_.stack && site.pc == last_asked_.pc)
+      return last_id_;
+    last_asked_ = site;
+    const RawSite r = raw_site(site);
+    if (last_site_ && r == *last_site_) return last_id_;
+    const auto at = ids_.emplace(r, static_cast<std::uint32_t>(ids_.size())).first;
+    last_site_ = &at->first;
+    return last_id_ = at->second;
+  }
+  const WriteSet& writes_;
+  std::span<const HpRecord> hp_;
+  std::vector<std::uint32_t>& table_;  // by write, once asked_ is large enough
+  std::size_t asked_ = 0;
+  std::map<RawSite, std::uint32_t> ids_;
+  std::uint32_t last_id_ = 0;
+  const RawSite* last_site_ = nullptr;
+  rt::Site last_asked_{};  // the site last_id_ was taken for: equal fields, equal raw sites
 };
 
 // Whether no two of iv (in address order) overlap: the common superstep, decided in one pass.
@@ -206,74 +282,22 @@ bool disjoint(std::span<const Interval> iv) {
   return true;
 }
 
-// Whether no two of a small superstep's writes (at most kFewWrites, none of 0 bytes counted)
-// overlap, pair by pair: cheaper than ordering them by address, which had been most of what the
-// checks cost a kernel of a few puts per superstep (all-to-all: 1.2x).
-constexpr std::size_t kFewWrites = 16;
-bool few_and_disjoint(const WriteSet& writes, std::span<const HpRecord> hp) {
-  if (writes.size() + hp.size() > kFewWrites) return false;
-  std::uintptr_t lo[kFewWrites], hi[kFewWrites];
-  std::size_t n = 0;
-  const auto add = [&](const void* dst, std::uint32_t nbytes) {
-    if (!nbytes) return;
-    lo[n] = reinterpret_cast<std::uintptr_t>(dst);
-    hi[n++] = reinterpret_cast<std::uintptr_t>(dst) + nbytes;
-  };
-  for (std::size_t i = 0; i < writes.size(); ++i) add(writes[i].dst, writes[i].nbytes);
-  for (const HpRecord& h : hp) add(h.dst, h.nbytes);
-  // Without branches: the writes come in the schedule's order, so which comparisons hold changes
-  // from one superstep to the next, and mispredicted branches had cost more than the comparisons.
-  bool overlap = false;
-  for (std::size_t a = 1; a < n; ++a)
-    for (std::size_t b = 0; b < a; ++b) overlap |= (lo[a] < hi[b]) & (lo[b] < hi[a]);
-  return !overlap;
-}
-
 }  // namespace
 
-Checker::Checker(Diagnostics& diag) : diag_(diag), by_address_(std::make_unique<WritesByAddress>()) {}
+Checker::Checker(Diagnostics& diag)
+    : diag_(diag),
+      repeated_writes_(std::make_unique<RepeatedWrites>()),
+      by_address_(std::make_unique<WritesByAddress>()),
+      hp_source_races_(std::make_unique<HpSourceRaces>()) {}
 Checker::~Checker() = default;
 
 void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp, int superstep) {
-  if (few_and_disjoint(writes, hp)) return;
+  if (repeated_writes_->disjoint(writes, hp)) return;
   const std::span<const Interval> iv = by_address_->order(writes, hp);
-  if (disjoint(iv)) return;
+  if (disjoint(iv)) return repeated_writes_->ordered_disjoint();
   auto site_of = [&](const Interval& x) { return x.is_hp() ? hp[x.index()].site : writes[x.index()].site; };
-  // Each write's call site as a small number, taken once as the write becomes active: comparing two
-  // writes then reads neither record (64 comparisons per write read them at random, most of a
-  // barrier where a million puts rewrite the same words).
   constexpr std::uint32_t kNoSite = ActiveWrites::kNoSite;
-  std::map<RawSite, std::uint32_t> site_ids;
-  std::uint32_t last_id = 0;
-  const RawSite* last_site = nullptr;
-  rt::Site last_asked{};  // the site last_id was taken for: equal fields, equal raw sites
-  auto id_of = [&](const rt::Site& site) {
-    if (last_site && site.file == last_asked.file && site.line == last_asked.line && site.stack == last_asked.stack &&
-        site.pc == last_asked.pc)
-      return last_id;
-    last_asked = site;
-    const RawSite r = raw_site(site);
-    if (last_site && r == *last_site) return last_id;
-    const auto at = site_ids.emplace(r, static_cast<std::uint32_t>(site_ids.size())).first;
-    last_site = &at->first;
-    return last_id = at->second;
-  };
-  // Asked in address order, a write's site is a read of its record at random: a cache miss per
-  // write where a million of them overlap. Once a barrier has asked for a sixteenth of its
-  // buffered writes' sites, every site is taken in call order (the records read in a row) into a
-  // table of 4 bytes a write. Equal sites still get equal numbers, which is all a number means.
-  std::vector<std::uint32_t>& site_by_write = site_by_write_;  // kept between barriers, emptied here
-  site_by_write.clear();
-  std::size_t sites_asked = 0;
-  auto site_id = [&](const Interval& x) {
-    if (x.is_hp()) return id_of(hp[x.index()].site);
-    if (!site_by_write.empty()) return site_by_write[x.index()];
-    if (++sites_asked < kSitesAskedBeforeTable || sites_asked * 16 < writes.size())
-      return id_of(writes[x.index()].site);
-    site_by_write.resize(writes.size());
-    for (std::size_t i = 0; i < writes.size(); ++i) site_by_write[i] = id_of(writes[i].site);
-    return site_by_write[x.index()];
-  };
+  SiteNumbers sites(writes, hp, site_by_write_);
   std::set<std::pair<std::string, std::string>> reported;  // pairs of call sites
   std::set<std::pair<std::uint32_t, std::uint32_t>> met;   // the same, by site_id (equal ids: equal keys)
   std::pair<std::uint32_t, std::uint32_t> last_met{kNoSite, kNoSite};
@@ -284,6 +308,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
   const Interval* last_kept = nullptr;
   for (std::size_t at = 0; at < iv.size(); ++at) {
     const Interval& cur = iv[at];
+    if (at + kSiteLookahead < iv.size()) sites.prefetch(iv[at + kSiteLookahead]);
     active.drop_ending_by(cur.lo);
     // A buffered write of the same bytes with the same data as the previous one adds nothing:
     // skipping it keeps barriers where many writes hit the same words linear.
@@ -297,7 +322,7 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
     // active write may all have been met: the comparisons below would then find nothing new.
     std::uint32_t cur_site = kNoSite;
     if (!active.empty()) {
-      cur_site = site_id(cur);
+      cur_site = sites.of(cur);
       if (active.all_pairs_met(cur_site, was_met)) {
         active.add(at, cur_site);
         last_kept = &cur;
@@ -305,31 +330,31 @@ void Checker::check_writes(const WriteSet& writes, std::span<const HpRecord> hp,
       }
     }
     std::size_t compared = 0;
-    auto& entries = active.entries();
-    for (auto it = entries.begin(); it != entries.end() && compared < kMaxOverlapCompares; ++it, ++compared) {
-      const Interval& prev = active.write(*it);
+    active.each([&](ActiveWrites::Entry& e) {
+      if (compared++ == kMaxOverlapCompares) return false;
+      const Interval& prev = active.write(e);
       const std::uintptr_t lo = std::max(prev.lo, cur.lo), hi = std::min(prev.hi(), cur.hi());
-      if (lo >= hi) continue;
+      if (lo >= hi) return true;
       // A pair of sites reported already adds nothing, whatever the bytes: asked first, so that
       // the bytes of writes that collide again and again are not read (most often the pair is the
       // one just met: no set lookup).
-      if (it->site == kNoSite) active.set_site(*it, site_id(prev));
-      const std::pair<std::uint32_t, std::uint32_t> pair{std::min(it->site, cur_site), std::max(it->site, cur_site)};
-      if (pair == last_met) continue;
+      if (e.site == kNoSite) active.set_site(e, sites.of(prev));
+      const std::pair<std::uint32_t, std::uint32_t> pair{std::min(e.site, cur_site), std::max(e.site, cur_site)};
+      if (pair == last_met) return true;
       if (met.count(pair)) {
         last_met = pair;
-        continue;
+        return true;
       }
       if (!prev.is_hp() && !cur.is_hp() &&
           equal_bytes(bytes_from(writes, prev, lo), bytes_from(writes, cur, lo), hi - lo))
-        continue;  // the same bytes: no collision
+        return true;  // the same bytes: no collision
       met.insert(pair);
       last_met = pair;
       auto key = std::make_pair(site_key(site_of(prev)), site_key(site_of(cur)));
       if (key.first > key.second) std::swap(key.first, key.second);
-      if (!reported.insert(key).second) continue;
-      diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
-    }
+      if (reported.insert(key).second) diag_.report(overlap_finding(writes, hp, prev, cur, lo, hi, superstep, diag_));
+      return true;
+    });
     active.add(at, cur_site);
     last_kept = &cur;
   }
@@ -356,7 +381,7 @@ void Checker::check_hp_at_barrier(std::span<const HpRecord> hp, int superstep) {
     if (slot.p != p || slot.n != n || !p) slot = {p, n, rt::content_hash(p, n)};
     return slot.hash == stamp;
   };
-  const std::vector<std::size_t> writers = hp_sources_written(hp);
+  const std::span<const std::size_t> writers = hp_source_races_->writers(hp);
   for (std::size_t i = 0; i < hp.size(); ++i) {
     const HpRecord& op = hp[i];
     if (writers[i] != kNoWriter) {

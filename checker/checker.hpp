@@ -72,6 +72,8 @@ struct HygieneState {
   int superstep;
 };
 
+class HpSourceRaces;
+class RepeatedWrites;
 class WritesByAddress;
 
 class Checker {
@@ -115,8 +117,10 @@ class Checker {
 
   Diagnostics& diag_;
   RangeStamps stamps_;
-  std::unique_ptr<WritesByAddress> by_address_;  // check_writes' buffers, kept between barriers
-  std::vector<std::uint32_t> site_by_write_;     // check_writes' call site numbers by write, the same
+  std::unique_ptr<RepeatedWrites> repeated_writes_;  // check_writes' last disjoint superstep
+  std::unique_ptr<WritesByAddress> by_address_;      // check_writes' buffers, kept between barriers
+  std::unique_ptr<HpSourceRaces> hp_source_races_;   // check_hp_at_barrier's last superstep without one
+  std::vector<std::uint32_t> site_by_write_;         // check_writes' call site numbers by write, the same
 };
 
 }  // namespace bspcheck::checker

@@ -127,4 +127,19 @@ std::vector<std::size_t> hp_sources_written(std::span<const HpRecord> hp) {
   return writer;
 }
 
+std::span<const std::size_t> HpSourceRaces::writers(std::span<const HpRecord> hp) {
+  now_.clear();
+  if (hp.size() >= 2 && hp.size() <= kKept) {
+    for (const HpRecord& op : hp) now_.push_back({op.src, op.dst, op.nbytes, op.caller});
+    if (none_written_.same(now_)) {
+      writers_.assign(hp.size(), kNoWriter);
+      return writers_;
+    }
+  }
+  writers_ = hp_sources_written(hp);
+  if (!now_.empty() && std::all_of(writers_.begin(), writers_.end(), [](std::size_t w) { return w == kNoWriter; }))
+    none_written_.keep(now_);
+  return writers_;
+}
+
 }  // namespace bspcheck::checker

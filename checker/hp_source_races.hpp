@@ -7,10 +7,12 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <vector>
 
 #include "checker/checker.hpp"
+#include "checker/kept_superstep.hpp"
 
 namespace bspcheck::checker {
 
@@ -19,5 +21,29 @@ inline constexpr std::size_t kNoWriter = static_cast<std::size_t>(-1);
 // For each operation of hp (a superstep's log, canonical addresses), the index of an operation
 // other than itself whose destination overlaps its source, or kNoWriter.
 std::vector<std::size_t> hp_sources_written(std::span<const HpRecord> hp);
+
+// hp_sources_written for one barrier after another, the last superstep none of whose sources was
+// written kept (checker/kept_superstep.hpp): a ring of hpputs that repeats its operations had
+// filed every destination by granule again at every barrier, the largest part of what the checks
+// cost it.
+class HpSourceRaces {
+ public:
+  // hp_sources_written(hp); valid until the next call.
+  std::span<const std::size_t> writers(std::span<const HpRecord> hp);
+
+ private:
+  static constexpr std::size_t kKept = 256;  // at most this many operations are kept
+  struct Operation {
+    const void* src;
+    const void* dst;
+    std::uint32_t nbytes;
+    int caller;
+    int process() const { return caller; }
+    bool operator==(const Operation& o) const { return src == o.src && dst == o.dst && nbytes == o.nbytes; }
+  };
+  std::vector<Operation> now_;
+  std::vector<std::size_t> writers_;
+  KeptSuperstep<Operation, kKept> none_written_;
+};
 
 }  // namespace bspcheck::checker

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <span>
 #include <vector>
 
 using bspcheck::checker::hp_sources_written;
@@ -12,7 +14,7 @@ using bspcheck::checker::kNoWriter;
 
 namespace {
 
-char memory[512];
+char memory[1024];
 
 HpRecord op(int src, int dst, std::uint32_t n, int caller) {
   HpRecord r{};
@@ -92,4 +94,60 @@ TEST(HpSourceRaces, AgreesWithEveryPairLookedAt) {
       }
     }
   }
+}
+
+// The kept superstep must answer only for the same operations: a ring that repeats its hpputs,
+// in other interleavings, then with one operation's source, destination or size changed so that
+// it may now read another's destination. Every answer equals hp_sources_written's.
+TEST(HpSourceRaces, AKeptSuperstepAnswersOnlyForTheSameOperations) {
+  std::uint64_t state = 777;
+  const auto next = [&state](int bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((state >> 33) % static_cast<std::uint64_t>(bound));
+  };
+  bspcheck::checker::HpSourceRaces races;
+  int clear_repeats = 0;
+  for (int round = 0; round < 2000; ++round) {
+    // Each of 4 processes reads its own 32-byte block and writes its successor's next block, so
+    // that most supersteps have no race and a small change can make one.
+    std::vector<HpRecord> ring;
+    const int per_process = 1 + next(4);
+    for (int k = 0; k < 4 * per_process; ++k) {
+      const int caller = k % 4, slot = k / 4;
+      ring.push_back(op(128 * caller + 32 * slot, 128 * ((caller + 1) % 4) + 32 * slot + 16, 8, caller));
+    }
+    const auto ask = [&](const std::vector<HpRecord>& ops, const char* what) {
+      const std::vector<std::size_t> expected = hp_sources_written(ops);
+      const std::span<const std::size_t> got = races.writers(ops);
+      ASSERT_EQ(std::vector<std::size_t>(got.begin(), got.end()), expected) << "round " << round << ", " << what;
+    };
+    ask(ring, "first");
+    // The processes' calls in another interleaving: each process's own order kept.
+    std::vector<HpRecord> again;
+    std::vector<std::size_t> next_of(4, 0);
+    for (std::size_t left = ring.size(); left; --left) {
+      int caller = next(4);
+      while (next_of[caller] * 4 + caller >= ring.size()) caller = (caller + 1) % 4;
+      again.push_back(ring[next_of[caller]++ * 4 + caller]);
+    }
+    ask(again, "again");
+    // A first superstep without a race was kept, and its repeat answered by it.
+    const std::vector<std::size_t> first = hp_sources_written(ring);
+    clear_repeats += std::all_of(first.begin(), first.end(), [](std::size_t w) { return w == kNoWriter; });
+    std::vector<HpRecord> changed = ring;
+    HpRecord& c = changed[static_cast<std::size_t>(next(static_cast<int>(changed.size())))];
+    switch (next(3)) {
+      case 0:
+        c.src = static_cast<const char*>(c.src) + 16 + 128 * next(4);
+        break;  // onto a destination
+      case 1:
+        c.dst = memory + 128 * next(4) + 32 * next(per_process);
+        break;  // onto a source
+      default:
+        c.nbytes = 24 + static_cast<std::uint32_t>(next(16));
+        break;  // grown into the next block
+    }
+    ask(changed, "changed");
+  }
+  EXPECT_GT(clear_repeats, 1000);
 }
