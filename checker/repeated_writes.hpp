@@ -20,6 +20,7 @@ class RepeatedWrites {
  public:
   static constexpr std::size_t kPairwise = 16;  // at most this many writes are compared pair by pair
   static constexpr std::size_t kKept = 256;     // at most this many writes are kept
+  static constexpr std::size_t kFewPairs = 8;   // at most this many are compared pair by pair at once
 
   // Whether no two of the superstep's writes (none of 0 bytes counted) overlap, shown without
   // ordering them. False says only "not shown": check_writes then orders them, and calls
