@@ -32,7 +32,7 @@ class HpSourceRaces {
   std::span<const std::size_t> writers(std::span<const HpRecord> hp);
 
  private:
-  static constexpr std::size_t kKept = 256;  // at most this many operations are kept
+  static constexpr std::size_t kKept = 1024;  // at most this many operations are kept
   struct Operation {
     const void* src;
     const void* dst;

@@ -19,7 +19,7 @@ namespace bspcheck::checker {
 class RepeatedWrites {
  public:
   static constexpr std::size_t kPairwise = 16;  // at most this many writes are compared pair by pair
-  static constexpr std::size_t kKept = 256;     // at most this many writes are kept
+  static constexpr std::size_t kKept = 1024;    // at most this many writes are kept
   static constexpr std::size_t kFewPairs = 8;   // at most this many are compared pair by pair at once
 
   // Whether no two of the superstep's writes (none of 0 bytes counted) overlap, shown without

@@ -17,7 +17,7 @@ using bspcheck::checker::WriteSet;
 
 namespace {
 
-std::vector<std::byte> memory(4096);
+std::vector<std::byte> memory(32768);  // 16 bytes a write, past kKept
 
 struct Write {
   std::size_t at;
@@ -74,7 +74,8 @@ std::vector<Write> interleaved(const std::vector<Write>& ws, std::mt19937& rng) 
 // pair by pair.
 struct Decider {
   RepeatedWrites repeated;
-  int kept_answers = 0;  // supersteps past kPairwise answered by the kept one
+  int kept_answers = 0;        // supersteps past kPairwise answered by the kept one
+  int large_kept_answers = 0;  // and of those, the ones of more than 256 writes
   bool operator()(const std::vector<Write>& ws) {
     const Superstep s(ws);
     const bool truth = !overlap_by_definition(ws);
@@ -84,6 +85,7 @@ struct Decider {
       EXPECT_EQ(shown, truth);
     }
     kept_answers += shown && ws.size() > RepeatedWrites::kPairwise;
+    large_kept_answers += shown && ws.size() > 256;
     if (!shown && truth) repeated.ordered_disjoint();
     return truth;
   }
@@ -96,13 +98,15 @@ TEST(RepeatedWrites, AgreesWithEveryPairAcrossRepeatedAndChangedSupersteps) {
     const int writers = 1 + static_cast<int>(rng() % 6);
     const int base = rng() % 4 == 0 ? 100 : rng() % 4 == 0 ? 2000 : 0;  // past the direct table too
     const std::size_t n = rng() % 3 == 0     ? rng() % 40
-                          : rng() % 300 == 0 ? 257
+                          : rng() % 60 == 0  ? 300 + rng() % 600
+                          : rng() % 300 == 0 ? RepeatedWrites::kKept + 1
                                              : rng() % (RepeatedWrites::kPairwise + 1);
     // Disjoint slots of 16 bytes, most writes inside their own: overlaps come from the few that
-    // reach into the next slot.
+    // reach into the next slot (in every other large superstep none does, so that it is kept).
+    const bool may_reach = n <= 40 || rng() % 2 == 0;
     std::vector<Write> ws;
     for (std::size_t i = 0; i < n; ++i) {
-      const std::uint32_t size = rng() % 12 == 0 ? 20 : 1 + rng() % 16;
+      const std::uint32_t size = may_reach && rng() % 12 == 0 ? 20 : 1 + rng() % 16;
       ws.push_back({16 * i + (size > 16 ? 0 : rng() % (17 - size)), rng() % 20 == 0 ? 0 : size,
                     base + static_cast<int>(rng() % static_cast<unsigned>(writers)), rng() % 5 == 0});
     }
@@ -140,6 +144,7 @@ TEST(RepeatedWrites, AgreesWithEveryPairAcrossRepeatedAndChangedSupersteps) {
   // Enough repeated disjoint supersteps past kPairwise for the kept one to answer many (a kept
   // superstep that matched a changed range fails the changed rounds above).
   EXPECT_GT(decide.kept_answers, 300);
+  EXPECT_GT(decide.large_kept_answers, 20);
 }
 
 TEST(RepeatedWrites, ALargeSuperstepIsLeftToTheOrderingUntilKept) {
