@@ -174,7 +174,8 @@ class ActiveWrites {
     }
     count(site);
   }
-  // Calls visit(entry) for active writes, those that end first first, until it returns false.
+  // Calls visit(entry) for the active writes until it returns false: the queue's in order of their
+  // end, then the heap's in its array order.
   template <typename Visit>
   void each(Visit visit) {
     for (std::size_t i = head_; i < queue_.size(); ++i)
@@ -234,15 +235,15 @@ class SiteNumbers {
     table_.clear();
   }
   std::uint32_t of(const Interval& x) {
-    if (x.is_hp()) return of(hp_[x.index()].site);
+    if (x.is_hp()) return number(hp_[x.index()].site);
     if (!table_.empty()) return table_[x.index()];
     // Asked in address order, a write's site is a read of its record at random: a cache miss per
     // write where a million of them overlap. Once a barrier has asked for a sixteenth of its
     // buffered writes' sites, every site is taken in call order (the records read in a row) into
     // a table of 4 bytes a write.
-    if (++asked_ < kSitesAskedBeforeTable || asked_ * 16 < writes_.size()) return of(writes_[x.index()].site);
+    if (++asked_ < kSitesAskedBeforeTable || asked_ * 16 < writes_.size()) return number(writes_[x.index()].site);
     table_.resize(writes_.size());
-    for (std::size_t i = 0; i < writes_.size(); ++i) table_[i] = of(writes_[i].site);
+    for (std::size_t i = 0; i < writes_.size(); ++i) table_[i] = number(writes_[i].site);
     return table_[x.index()];
   }
   // The table is read in address order, at random: a later write's entry is asked for ahead.
@@ -251,7 +252,7 @@ class SiteNumbers {
   }
 
  private:
-  std::uint32_t of(const rt::Site& site) {
+  std::uint32_t number(const rt::Site& site) {
     if (last_site_ && site.file == last_asked_.file && site.line == last_asked_.line &&
         site.stack == last_asked_.stack && site.pc == last_asked_.pc)
       return last_id_;
