@@ -15,7 +15,6 @@ bool RepeatedWrites::disjoint(const WriteSet& writes, std::span<const HpRecord> 
   };
   for (std::size_t i = 0; i < writes.size(); ++i) add(writes[i].dst, writes[i].nbytes, writes[i].writer);
   for (const HpRecord& h : hp) add(h.dst, h.nbytes, h.caller);
-  // A few writes' pairs cost less than matching them with the superstep kept.
   if (n_ <= kFewPairs) return no_two_overlap();
   const std::span<const Range> now(now_.data(), n_);
   if (kept_.same(now)) return true;

@@ -18,9 +18,11 @@ namespace bspcheck::checker {
 
 class RepeatedWrites {
  public:
-  static constexpr std::size_t kPairwise = 16;  // at most this many writes are compared pair by pair
-  static constexpr std::size_t kKept = 1024;    // at most this many writes are kept
-  static constexpr std::size_t kFewPairs = 8;   // at most this many are compared pair by pair at once
+  // At most this many writes are compared pair by pair at once, before the kept superstep is
+  // asked (their pairs cost less than the match); at most kPairwise are when it does not match.
+  static constexpr std::size_t kFewPairs = 8;
+  static constexpr std::size_t kPairwise = 16;
+  static constexpr std::size_t kKept = 1024;  // at most this many writes are kept
 
   // Whether no two of the superstep's writes (none of 0 bytes counted) overlap, shown without
   // ordering them. False says only "not shown": check_writes then orders them, and calls
