@@ -6,6 +6,7 @@
 // collisions) and checker/hp_source_races.hpp (hpput sources written) do.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>

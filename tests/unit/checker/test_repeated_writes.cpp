@@ -1,6 +1,7 @@
-// checker/repeated_writes: a small superstep's writes are disjoint exactly when no two overlap, whether
-// the answer comes from comparing every pair or from the last disjoint superstep kept, and
-// however the schedule interleaves the processes' calls.
+// checker/repeated_writes: a superstep's writes are never shown disjoint when two overlap, and a
+// small one's are shown disjoint exactly when none do, whether the answer comes from comparing
+// every pair or from the last disjoint superstep kept, however the schedule interleaves the
+// processes' calls.
 #include "checker/repeated_writes.hpp"
 
 #include <gtest/gtest.h>
