@@ -40,6 +40,10 @@ command_of() {
 declare -A times
 for _ in $(seq "$reps"); do
   for n in "${names[@]}"; do
+    # Each recording goes to a new file, as a first recording does: ext4 writes a file truncated
+    # from a longer one out to disk at its close (auto_da_alloc), 3-4 ms more for this trace,
+    # which is the file system's price for replacing a file, not recording's (docs/performance.md).
+    rm -f "$work/recorded.trace"
     start=$(date +%s.%N)
     # </dev/null: an input streamed from a pipe its writer holds open (some CI jobs) would run the
     # determinism check after the run it checks, where a file, or a pipe already closed by its

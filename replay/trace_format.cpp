@@ -38,6 +38,8 @@ Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
     throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
   f_ = rt::open_runtime_file(path.c_str(), "wb");
   if (!f_) throw TraceError(path + ": cannot write the trace: " + std::strerror(errno));
+  // buf_ is the buffer: each block is one write, not stdio's 4 KiB and the rest as two.
+  std::setvbuf(f_, nullptr, _IONBF, 0);
   path_ = path;
   for (char c : kMagic) put_byte(static_cast<std::uint8_t>(c));
   put_byte(static_cast<std::uint8_t>(h.version & 0xff));

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -72,11 +73,33 @@ inline int close_runtime_file(std::FILE* f) {
   return std::fclose(f);
 }
 
+// Opens `path` to be written from its start, as O_TRUNC would, except that a file that is already
+// empty is not truncated: ext4 takes a truncation to zero as a file about to be replaced and
+// starts writing its pages to disk when it is closed (its auto_da_alloc), and a file that is
+// then removed at once (the driver's temporary traces, which it creates empty to reserve their
+// names) costs three to four times as much to remove: 3-4 ms against 1 ms for a trace of 10 MB
+// (docs/performance.md, "Issue 47, goals 5 and 6: temporary traces ext4 wrote to disk"). A file with contents is still
+// truncated. -1 and errno as open's on failure.
+inline int open_runtime_fd_to_write(const char* path) {
+  const int fd = open_outside(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return fd;
+  struct stat st {};
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (regular && st.st_size == 0) return fd;
+  if (ftruncate(fd, 0) != 0 && regular) {  // a FIFO or a device has nothing to truncate
+    const int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+  }
+  return fd;
+}
+
 // fopen's "r", "rb", "w" or "wb"; nullptr and errno as fopen's on failure.
 inline std::FILE* open_runtime_file(const char* path, const char* mode) {
   const bool write = mode[0] == 'w';
   const int fd =
-      out_of_the_way(open_outside(path, (write ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY) | O_CLOEXEC, 0666));
+      out_of_the_way(write ? open_runtime_fd_to_write(path) : open_outside(path, O_RDONLY | O_CLOEXEC, 0666));
   if (fd < 0) return nullptr;
   std::FILE* f = fdopen(fd, mode);
   if (!f) {
