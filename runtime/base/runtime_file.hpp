@@ -78,8 +78,8 @@ inline int close_runtime_file(std::FILE* f) {
 // starts writing its pages to disk when it is closed (its auto_da_alloc), and a file that is
 // then removed at once (the driver's temporary traces, which it creates empty to reserve their
 // names) costs three to four times as much to remove: 3-4 ms against 1 ms for a trace of 10 MB
-// (docs/performance.md, "Issue 47, goals 5 and 6: temporary traces ext4 wrote to disk"). A file with contents is still
-// truncated. -1 and errno as open's on failure.
+// (docs/performance.md, "Issue 47, goals 5 and 6: temporary traces ext4 wrote to disk"). A file
+// with contents is still truncated. -1 and errno as open's on failure.
 inline int open_runtime_fd_to_write(const char* path) {
   const int fd = open_outside(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return fd;
