@@ -1,10 +1,12 @@
 // runtime/base/runtime_file.hpp: a file the runtime opens to write starts empty, whatever was
 // there, and a file that was empty already is not truncated again (no new modification time: the
 // truncation that makes ext4 write the file out at its close, and its removal slow, is not made).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
