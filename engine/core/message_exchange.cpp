@@ -1,7 +1,9 @@
 #include "engine/core/message_exchange.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <new>
 
 namespace bspcheck::rt {
 
@@ -15,7 +17,10 @@ void MessageExchange::send(int src, int dst, const void* tag, const void* payloa
   if (payload_len) std::memcpy(next_.at(off + padded(tag_len)), payload, payload_len);
   std::vector<Message>& box = outbox_[index(dst)];
   if (box.empty()) addressed_.push_back(dst);
-  box.push_back({src, static_cast<std::uint32_t>(tag_len), payload_len, off});
+  // A Message numbers its slot in 32 bits: past 64 GiB of one superstep's messages, the storage
+  // is out of memory as it would be on most machines well before (reported as such).
+  if (off / kAlign > UINT32_MAX) throw std::bad_alloc();
+  box.push_back({src, static_cast<std::uint32_t>(tag_len), payload_len, static_cast<std::uint32_t>(off / kAlign)});
 }
 
 void MessageExchange::deliver(Scheduler& sched) {
@@ -45,7 +50,7 @@ void MessageExchange::deliver(Scheduler& sched) {
     for (const Message& m : in.queue) in.bytes += m.payload_len;
     if (!sched.exploring() || !all_identical(in.queue)) sched.shuffle(in.queue, ChoiceKind::queue_order);
     for (std::size_t k = 0; k < kMoveLookahead && k < in.queue.size(); ++k)
-      __builtin_prefetch(now_.at(in.queue[k].offset));
+      __builtin_prefetch(now_.at(in.queue[k].offset()));
     readable_.push_back(pid);
   }
   addressed_.clear();
@@ -71,7 +76,7 @@ void MessageExchange::pop(int pid) {
   // cache miss that the switch between two moves serialises. Fetching the one a few moves ahead
   // now lets that miss overlap the process's (and the others') work in between.
   if (in.head + kMoveLookahead < in.queue.size())
-    __builtin_prefetch(now_.at(in.queue[in.head + kMoveLookahead].offset));
+    __builtin_prefetch(now_.at(in.queue[in.head + kMoveLookahead].offset()));
 }
 
 bool MessageExchange::all_identical(const std::vector<Message>& queue) const {
@@ -79,9 +84,10 @@ bool MessageExchange::all_identical(const std::vector<Message>& queue) const {
     const Message& a = queue[0];
     const Message& b = queue[i];
     // Tag and payload compared apart: the padding between them is not written.
-    if (a.tag_len != b.tag_len || a.payload_len != b.payload_len ||
-        std::memcmp(now_.at(a.offset), now_.at(b.offset), a.tag_len) != 0 ||
-        std::memcmp(now_.at(a.offset + padded(a.tag_len)), now_.at(b.offset + padded(b.tag_len)), a.payload_len) != 0)
+    const std::byte* ta = now_.at(a.offset());
+    const std::byte* tb = now_.at(b.offset());
+    if (a.tag_len != b.tag_len || a.payload_len != b.payload_len || std::memcmp(ta, tb, a.tag_len) != 0 ||
+        std::memcmp(ta + padded(a.tag_len), tb + padded(b.tag_len), a.payload_len) != 0)
       return false;
   }
   return true;

@@ -14,11 +14,14 @@
 
 namespace bspcheck::rt {
 
+// 16 bytes: a superstep's queues hold one per message, and a large exchange's first superstep
+// spends its time faulting their pages in (docs/performance.md, "Issue 47, goal 4").
 struct Message {
   int src;
   std::uint32_t tag_len;
   std::uint32_t payload_len;
-  std::size_t offset;  // tag at offset, payload at offset + padded tag length, in the arena
+  std::uint32_t slot;          // where in the arena, in units of MessageExchange::kAlign (64 GiB at most)
+  std::size_t offset() const;  // tag at offset(), payload at offset() + padded tag length
 };
 
 class MessageExchange {
@@ -59,8 +62,8 @@ class MessageExchange {
   void pop(int pid);
   // Where a readable message's tag and payload are; valid until the next deliver. The payload
   // is aligned to kAlign bytes (bsp_hpmove hands the pointer to the program).
-  std::byte* tag(const Message& m) { return now_.at(m.offset); }
-  std::byte* payload(const Message& m) { return now_.at(m.offset + padded(m.tag_len)); }
+  std::byte* tag(const Message& m) { return now_.at(m.offset()); }
+  std::byte* payload(const Message& m) { return now_.at(m.offset() + padded(m.tag_len)); }
   // Bytes a message occupies in the storage, tag padding included (for poisoning).
   static std::size_t footprint(const Message& m) { return padded(m.tag_len) + m.payload_len; }
 
@@ -87,5 +90,8 @@ class MessageExchange {
   std::vector<int> addressed_;                // the processes with a message sent to them in this superstep
   std::vector<int> readable_;                 // the processes whose inbox has messages of this superstep
 };
+
+static_assert(sizeof(Message) == 16);
+inline std::size_t Message::offset() const { return std::size_t{slot} * MessageExchange::kAlign; }
 
 }  // namespace bspcheck::rt
