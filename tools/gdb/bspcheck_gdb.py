@@ -732,6 +732,12 @@ the line that registered it (what bsp_put, bsp_get and bsp_hpput resolve their d
                     pid, _describe_address(addr) if addr else "NULL", int(e["size"]), _site_of(e["site"])))
 
 
+
+# A queued message's place in the storage is its slot in units of MessageExchange::kAlign
+# (engine/core/message_exchange.hpp: Message::offset()).
+_MESSAGE_SLOT_BYTES = 16
+
+
 class BspQueue(gdb.Command):
     """bsp queue K: the messages process K can move in this superstep (bsp_move), in the order it
 gets them, with sender, tag and payload size; and those sent to K in this superstep, which it can
@@ -756,7 +762,8 @@ read after the next barrier."""
             pid, len(queue), v.superstep_now(), int(ex["tagsize_"])))
         for k, m in enumerate(queue):
             tag_len = int(m["tag_len"])
-            tag = bytes(_inferior().read_memory(int(now) + int(m["offset"]), tag_len)) if tag_len else b""
+            offset = int(m["slot"]) * _MESSAGE_SLOT_BYTES
+            tag = bytes(_inferior().read_memory(int(now) + offset, tag_len)) if tag_len else b""
             print("  %d. from process %d, tag %s, payload %d bytes" % (
                 k + 1, int(m["src"]), tag.hex() or "(none)", int(m["payload_len"])))
         outbox = _vector_items(_vector_items(ex["outbox_"])[pid])
