@@ -732,7 +732,6 @@ the line that registered it (what bsp_put, bsp_get and bsp_hpput resolve their d
                     pid, _describe_address(addr) if addr else "NULL", int(e["size"]), _site_of(e["site"])))
 
 
-
 # A queued message's place in the storage is its slot in units of MessageExchange::kAlign
 # (engine/core/message_exchange.hpp: Message::offset()).
 _MESSAGE_SLOT_BYTES = 16
