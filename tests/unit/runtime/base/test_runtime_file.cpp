@@ -78,7 +78,7 @@ TEST_F(RuntimeFileTest, AFileWithContentsIsTruncatedAtOnce) {
   EXPECT_EQ(bspcheck::rt::close_runtime_file(f), 0);
 }
 
-TEST_F(RuntimeFileTest, AFileThatCannotBeOpenedGivesOpensErrno) {
+TEST_F(RuntimeFileTest, AFileThatCannotBeOpenedGivesTheErrnoOfOpen) {
   EXPECT_EQ(bspcheck::rt::open_runtime_file((dir_ + "/missing/f").c_str(), "wb"), nullptr);
   EXPECT_EQ(errno, ENOENT);
 }
