@@ -5,6 +5,7 @@
 #include "runtime/base/runtime_file.hpp"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -33,7 +34,8 @@ const char* call_name(Call c) {
 
 // --- writing ------------------------------------------------------------------------------------
 
-Writer::Writer(const std::string& path, const Header& h) : sum_(h.version) {
+Writer::Writer(const std::string& path, const Header& h, bool digest_only)
+    : digest_only_(digest_only), sum_(h.version) {
   if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
     throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
   f_ = rt::open_runtime_file(path.c_str(), "wb");
@@ -100,7 +102,7 @@ std::uint32_t Writer::checksum_so_far() {
 void Writer::write_buffer() {
   checksum_so_far();
   const int program_errno = errno;  // a failed write's errno is the runtime's, not the program's
-  if (used_ && write_errno_ == 0 && std::fwrite(buf_, 1, used_, f_) != used_) note_write_error();
+  if (used_ && !digest_only_ && write_errno_ == 0 && std::fwrite(buf_, 1, used_, f_) != used_) note_write_error();
   errno = program_errno;
   written_ += used_;
   used_ = summed_ = 0;
@@ -131,15 +133,60 @@ void Writer::memory(std::uint32_t pid, std::uint64_t bytes) {
 
 void Writer::end() {
   put_byte(kTagEnd);
-  put_u32(checksum_so_far());  // of everything before: a complete trace is verified whole
+  end_checksum_ = checksum_so_far();
+  put_u32(end_checksum_);  // of everything before: a complete trace is verified whole
+  ended_ = true;
   flush();
 }
 
 void Writer::flush() {
   write_buffer();
+  if (digest_only_) write_digest();
   const int program_errno = errno;
   if (write_errno_ == 0 && std::fflush(f_) != 0) note_write_error();
   errno = program_errno;
+}
+
+namespace {
+
+// A digest is one line of a fixed length, so that each rewrite covers the one before whole.
+constexpr char kDigestFormat[] = "bsp-check trace digest: %-7s %020llu bytes, %020llu calls, checksum %08x\n";
+constexpr std::size_t kDigestLength = 106;
+
+}  // namespace
+
+void Writer::write_digest() {
+  char line[kDigestLength + 1];
+  // An ended trace's own checksum: the running one, over the checksum at its end too, would be
+  // the same for every trace (a CRC's residue).
+  const int n = std::snprintf(line, sizeof line, kDigestFormat, ended_ ? "ended" : "cut off",
+                              static_cast<unsigned long long>(written_), static_cast<unsigned long long>(calls_),
+                              static_cast<unsigned>(ended_ ? end_checksum_ : sum_.value()));
+  const int program_errno = errno;
+  if (n != static_cast<int>(kDigestLength) ||
+      (write_errno_ == 0 && pwrite(fileno(f_), line, kDigestLength, 0) != static_cast<ssize_t>(kDigestLength)))
+    note_write_error();
+  errno = program_errno;
+}
+
+std::optional<Digest> read_digest(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  char line[kDigestLength + 2] = {};
+  const std::size_t n = std::fread(line, 1, sizeof line - 1, f);
+  std::fclose(f);
+  char ended[8] = {};
+  unsigned long long bytes = 0, calls = 0;
+  unsigned checksum = 0;
+  if (n != kDigestLength || std::sscanf(line, "bsp-check trace digest: %7c %llu bytes, %llu calls, checksum %x", ended,
+                                        &bytes, &calls, &checksum) != 4)
+    return std::nullopt;
+  Digest d;
+  d.ended = std::strncmp(ended, "ended  ", 7) == 0;
+  d.bytes = bytes;
+  d.calls = calls;
+  d.checksum = checksum;
+  return d;
 }
 
 // --- reading ------------------------------------------------------------------------------------
@@ -259,7 +306,8 @@ void EventStream::State::read_header(const std::string& origin) {
   Cursor& c = cursor;
   for (std::size_t i = 0; i < sizeof kMagic; ++i)
     if (c.at_end() || c.byte("signature") != static_cast<std::uint8_t>(kMagic[i]))
-      throw TraceError(origin + ": not a bsp-check trace (no BSPTRACE signature)");
+      throw TraceError(origin + (read_digest(origin) ? ": holds only a trace's digest (trace_digest=1), not its events"
+                                                     : ": not a bsp-check trace (no BSPTRACE signature)"));
   Header& h = header;
   h.version = c.byte("version");
   h.version |= static_cast<std::uint16_t>(c.byte("version") << 8);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -209,9 +210,24 @@ inline std::uint8_t* encode_call(std::uint8_t* p, const CallRecord& r) {  // kMa
   return p;
 }
 
+// What a trace written as a digest holds (Writer's digest_only): the recording's length, calls
+// and checksum instead of its events. Two runs recorded the same events exactly when their
+// digests are equal (the checksum's odds aside), which is all the determinism check needs of a
+// run that passes (tools/across_runs/determinism_check.hpp): neither run writes its trace then.
+struct Digest {
+  bool ended = false;  // the recording ended (its end record); false: cut off at its last flush
+  std::uint64_t bytes = 0, calls = 0;
+  std::uint32_t checksum = 0;  // the end record's (of every byte before it), else of every byte so far
+  bool operator==(const Digest&) const = default;
+};
+// The digest a file holds; nothing when it holds none (a trace, an empty file, no file).
+std::optional<Digest> read_digest(const std::string& path);
+
 class Writer {
  public:
-  Writer(const std::string& path, const Header& h);  // throws TraceError if it cannot write
+  // digest_only: the file holds only the recording's Digest, rewritten in place at each flush,
+  // not its events. Throws TraceError if it cannot write.
+  Writer(const std::string& path, const Header& h, bool digest_only = false);
   ~Writer();
   Writer(const Writer&) = delete;
   Writer& operator=(const Writer&) = delete;
@@ -264,7 +280,11 @@ class Writer {
   std::uint32_t checksum_so_far();
   void write_buffer();
   void note_write_error();  // the first failed write (a full disk): said once, the file removed at the end
+  void write_digest();      // digest_only: the Digest so far, over the file's one line
   std::FILE* f_;
+  bool digest_only_ = false;
+  bool ended_ = false;              // end() was called
+  std::uint32_t end_checksum_ = 0;  // the end record's: of every byte before it
   std::string path_;
   int write_errno_ = 0;  // of the first failed write; 0 while every write succeeded
   std::uint8_t buf_[1 << 16];

@@ -52,7 +52,7 @@ TracedSchedule::TracedSchedule(const Options& options, std::function<void(const 
     ProgramOptions recorded;
     recorded.run = options;
     h.checks = format_program_options(recorded, OptionScope::checker);
-    writer_ = std::make_unique<trace::Writer>(options.trace_file, h);
+    writer_ = std::make_unique<trace::Writer>(options.trace_file, h, options.trace_digest);
     sched_ = std::make_unique<trace::RecordingScheduler>(std::move(sched_), *writer_);
   }
   auto counting = std::make_unique<CoverageScheduler>(std::move(sched_));

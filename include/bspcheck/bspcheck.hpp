@@ -159,6 +159,9 @@ struct Options {
   // one work record per process and superstep (bsp-check show). A measurement only: no choice
   // depends on it, and replays and comparisons of traces ignore it.
   bool measure_work = false;
+  // With trace_file: write only the recording's digest there (its length, calls and checksum:
+  // trace::Digest), not its events; the determinism check's runs, which only compare.
+  bool trace_digest = false;
   std::string replay_file;  // replay the choices of this trace, checking every call
   std::string guide_file;   // follow this choice script leniently (bsp-check shrink)
   std::string guide_log;    // explore: log the choices offered (bsp-check explore)

@@ -246,6 +246,35 @@ int main(void) {
         check(made == 5, f"-j {jobs}: 4 seeds checked for determinism made {made} runs, not 5")
         made = runs_made("-j", jobs, "--no-determinism-check")
         check(made == 4, f"-j {jobs}: 4 seeds without the check made {made} runs, not 4")
+    # The two runs of a passing check write only their traces' digests; where the digests differ,
+    # two more runs are recorded whole to say where. A program whose first run (the first to
+    # make a marker file) sends other data than every later run: the two runs recorded whole
+    # agree, and the finding says that the difference did not recur. Four runs in all.
+    first_only = os.path.join(work, "first_only.c")
+    with open(first_only, "w") as f:
+        f.write('#include <bsp.h>\n#include <fcntl.h>\n#include <stdio.h>\n#include <stdlib.h>\n'
+                '#include <unistd.h>\n'
+                'int main(void) {\n  bsp_begin(2);\n  int v = 0, w = 0;\n'
+                '  if (bsp_pid() == 0) {\n'
+                '    FILE* f = fopen(getenv("RUN_COUNT_FILE"), "a"); fputc(\'x\', f); fclose(f);\n'
+                '    char marker[4096]; snprintf(marker, sizeof marker, "%s.first", getenv("RUN_COUNT_FILE"));\n'
+                '    int fd = open(marker, O_WRONLY | O_CREAT | O_EXCL, 0600);\n'
+                '    if (fd >= 0) { v = 1; close(fd); }\n  }\n'
+                '  bsp_send(0, NULL, &v, sizeof v);\n  bsp_sync();\n'
+                '  if (bsp_pid() == 0) { bsp_move(&w, sizeof w); bsp_move(&w, sizeof w); }\n'
+                '  bsp_end();\n  return 0;\n}\n')
+    subprocess.run([bspcc, *cflags, first_only, "-o", first_only[:-2]], check=True)
+    for session in (["--seed", "1"], ["--seeds", "2", "-j", "1"]):
+        open(count_file, "w").close()
+        if os.path.exists(count_file + ".first"):
+            os.remove(count_file + ".first")
+        p = subprocess.run([bsp_check, "run", "-p", "2", *session, first_only[:-2]], capture_output=True, timeout=300,
+                           cwd=own_folder, env=dict(os.environ, RUN_COUNT_FILE=count_file), stdin=subprocess.DEVNULL)
+        out = p.stdout.decode(errors="replace") + p.stderr.decode(errors="replace")
+        check(p.returncode == 0 and "warning[uncontrolled-nondeterminism]" in out and "did not recur" in out,
+              f"{session}: digests that differ once: exit {p.returncode}: {out[-1200:]}")
+        made = os.path.getsize(count_file)
+        check(made == 4 + (len(session) > 2), f"{session}: digests that differ once: {made} runs")
     subprocess.run(["rm", "-rf", count_folder])
     # The first of many runs fails (--werror on the check's own warning): its recording is the
     # failure's trace, kept.

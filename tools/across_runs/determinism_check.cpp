@@ -121,6 +121,35 @@ std::optional<Finding> trace_difference(const std::string& first, const std::str
   return std::nullopt;
 }
 
+// Two digests (trace::Digest) of one seed's runs: do the runs agree as far as their recordings
+// can tell? Yes when both recorded the same events, and when neither recorded any (neither
+// reached bsp_begin: nothing to compare, as for traces).
+bool same_digests(const std::string& a, const std::string& b) {
+  const std::optional<trace::Digest> da = trace::read_digest(a), db = trace::read_digest(b);
+  return da ? db && *da == *db : !db;
+}
+
+// Both runs' digests say they ended: a difference between them is one of the runs' events, not
+// of where one was cut off (only the common length of traces counts).
+bool both_ended(const std::string& a, const std::string& b) {
+  const std::optional<trace::Digest> da = trace::read_digest(a), db = trace::read_digest(b);
+  return da && db && da->ended && db->ended;
+}
+
+// The runs' digests differed, and two more runs recorded whole to find where did not part.
+Finding digests_differ_finding(const RunConfig& c, int p, std::uint64_t seed) {
+  Finding f;
+  f.rule = rule_id(Rule::uncontrolled_nondeterminism);
+  f.severity = rule_severity(Rule::uncontrolled_nondeterminism);
+  f.message =
+      "two runs of the same seed recorded different events (their traces' digests differ), and two more "
+      "runs, recorded whole to find where they part, did not part: the difference did not recur. No line: "
+      "neither of the first two runs kept its events. Findings of this program may not reproduce from their "
+      "seed. Reproduce: " +
+      repro_command(c, p, seed) + " (several times, with --trace, and compare: bsp-check show)";
+  return f;
+}
+
 // A trace names a call by its kind, process and data, not by its line. Replaying the first run's
 // trace puts the program through the same schedule once more; where the call differs again, the
 // replay's divergence is located at the call's site, which the finding then names. When the
@@ -323,6 +352,8 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
                                                     std::uint64_t seed, StdinFeed& in,
                                                     const std::optional<RecordedRun>& first, CheckRunBeside* beside) {
   RunConfig again = check_run_config(c);
+  const bool digests = first && first->digest;
+  again.options.run.trace_digest = digests;  // the same option text as the first run's, as below
   // Each run keeps its files apart, to be compared (a session's own run kept its own already),
   // where the session's runs keep theirs (not where the runs share the real directories).
   const bool files = !c.options.keep_files.empty();
@@ -382,8 +413,17 @@ std::optional<DeterminismFinding> check_determinism(const RunConfig& c, const st
     }
   }
   std::optional<DeterminismFinding> out;
+  if (!stopped_from_outside(rb) && digests && !same_digests(trace_a, trace_b)) {
+    // The runs recorded different events, and neither kept them: two more runs, recorded whole,
+    // say where (or that the difference did not recur).
+    const bool ended = both_ended(trace_a, trace_b);
+    for (const std::string& t : temporary) std::remove(t.c_str());
+    if (std::optional<DeterminismFinding> found = check_determinism(c, path, p, seed, in)) return found;
+    if (!ended) return std::nullopt;  // one was cut off elsewhere: only the common length counts
+    return DeterminismFinding{digests_differ_finding(c, p, seed), false};
+  }
   if (!stopped_from_outside(rb)) {
-    if (std::optional<Finding> f = trace_difference(trace_a, trace_b)) {
+    if (std::optional<Finding> f = digests ? std::nullopt : trace_difference(trace_a, trace_b)) {
       if (!f->processes.empty()) locate_by_replay(again, path, p, seed, trace_a, in, *f);
       else f->message += " No line: the runs part at a choice of the scheduler, not at a call of a process.";
       f->message +=

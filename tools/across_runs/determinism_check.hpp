@@ -33,6 +33,9 @@ struct DeterminismFinding {
 struct RecordedRun {
   const RunOutcome& outcome;
   std::string trace;
+  // The run wrote only its trace's digest (trace_digest): so does the check's run, and the two
+  // digests are compared; where they differ, two more runs are recorded whole to say where.
+  bool digest = false;
 };
 
 class CheckRunBeside;

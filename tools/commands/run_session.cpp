@@ -172,6 +172,10 @@ class RunSession {
   // beside it where it can (tools/across_runs/check_run_beside.hpp).
   bool record_first_ = false;
   std::string first_trace_;
+  // A temporary trace is only compared, unless the run fails: both runs write just its digest
+  // (trace::Digest; writing and removing the two traces took a one-run session about 10 ms of
+  // its 0.15-0.2 s on two cores), and a failing run is recorded again for the trace it keeps.
+  bool first_trace_digest_ = false;
   std::unique_ptr<CheckRunBeside> check_beside_;  // its determinism check's run, beside it
   RemovedAtEnd temporary_trace_;
   unsigned jobs_ = 1;
@@ -187,6 +191,8 @@ class RunSession {
   std::uint64_t repro_more_ = 0;
   std::optional<std::pair<int, std::uint64_t>> first_failure_;
   bool first_failure_diverged_ = false;                               // it failed only by comparison with another seed
+  bool first_failure_found_by_driver_ = false;                        // the run passed; the driver's findings failed it
+  bool first_failure_killed_ = false;                                 // by a signal from outside (not its own doing)
   std::optional<ExpectedLine> divergence_line_, first_failure_line_;  // its first line that differs
   ExpectedFileByte file_divergence_byte_, first_failure_byte_;        // or its file's first byte
   checker::OutputComparison outputs_;  // schedule-divergence: each process's output must not depend on the schedule
@@ -246,6 +252,7 @@ std::optional<int> RunSession::plan() {
     first_trace_ = temp_file(stream_ ? "single" : "first");
   }
   if (record_first_ && c_.options.run.trace_file.empty()) temporary_trace_.path = first_trace_;
+  first_trace_digest_ = !temporary_trace_.path.empty();
   jobs_ = session_jobs(c_, program_, total_);
   // Fork servers, one per p, for many runs of plain seeds (not for a single, streamed run); with
   // -j, worker threads run the next runs of this shard ahead, each on fork servers of its own,
@@ -303,7 +310,8 @@ RunOutcome RunSession::outcome_at(int p, std::uint64_t seed) {
     // run ahead start at the second).
     RunConfig recorded = c_;
     recorded.options.run.trace_file = first_trace_;
-    check_beside_ = CheckRunBeside::start(c_, program_, p, seed, *stdin_feed_, trace_path(first_trace_, p, seed));
+    recorded.options.run.trace_digest = first_trace_digest_;
+    check_beside_ = CheckRunBeside::start(recorded, program_, p, seed, *stdin_feed_, trace_path(first_trace_, p, seed));
     return run_once(recorded, program_, p, seed, *stdin_feed_, stream_);
   }
   std::optional<RunOutcome> ahead = servers_->take_ahead(p, seed);
@@ -349,7 +357,8 @@ std::string RunSession::check(RunOutcome& r, int p, std::uint64_t seed, bool rec
   if (wants_determinism_check_ && (c_.determinism_check == 2 || done_ == 1) && (!stream_ || record_first_) &&
       trace_written) {
     const std::optional<RecordedRun> own =
-        recorded ? std::optional<RecordedRun>(RecordedRun{r, trace_path(first_trace_, p, seed)}) : std::nullopt;
+        recorded ? std::optional<RecordedRun>(RecordedRun{r, trace_path(first_trace_, p, seed), first_trace_digest_})
+                 : std::nullopt;
     if (std::optional<DeterminismFinding> d =
             check_determinism(c_, program_, p, seed, *stdin_feed_, own, check_beside_.get())) {
       if (d->output_differs) comparing_ = false;
@@ -422,6 +431,9 @@ bool RunSession::on_failure(const RunOutcome& r, int p, std::uint64_t seed) {
         r.exit_status == 0 && !findings.empty() && findings.back().rule == rule_id(Rule::schedule_divergence);
     if (first_failure_diverged_) first_failure_line_ = divergence_line_;
     if (first_failure_diverged_) first_failure_byte_ = file_divergence_byte_;
+    first_failure_found_by_driver_ = r.exit_status == 0;
+    // Died of a signal the runtime does not report (its own crashes are findings): run_launcher.cpp
+    first_failure_killed_ = !r.timed_out && r.exit_status > 128 && r.exit_status < 128 + 65;
   }
   if (!r.reason.empty()) std::cerr << "bsp-check: error: p=" << p << " seed=" << seed << ": " << r.reason << "\n";
   return c_.keep_going;
@@ -523,6 +535,12 @@ void RunSession::name_kept_trace(const std::string& trace) const {
 // exactly the run that failed.
 int RunSession::keep_first_failure_trace() {
   const auto [p, seed] = *first_failure_;
+  // Killed from outside (a kill, the out-of-memory killer): run again, it would wait for the same
+  // signal, or be killed again. Its trace is kept only where it was recorded whole (--trace).
+  if (first_failure_killed_) {
+    std::fputs("  trace: none kept (the run was killed from outside; --trace FILE records such a run)\n", stderr);
+    return 1;
+  }
   RunConfig again = c_;
   const std::string base = std::filesystem::path(c_.program).filename().string();
   again.options.run.trace_file =
@@ -540,32 +558,18 @@ int RunSession::keep_first_failure_trace() {
   again.options.run.hp_race_probes = first_failure_probes_;
   if (!stream_)
     again.options.keep_files = failing_files_dir(c_, base, files_temporary_);  // a single run's are copied back
-  // The first run was recorded already, and failed: its own trace is kept (not when its failure
-  // was seen only in a second look, whose probes that recording's header does not hold, or by
-  // comparison with another run, whose digests it does not hold either).
-  if (!temporary_trace_.path.empty() && first_failure_probes_.empty() && !first_failure_diverged_) {
-    std::error_code error;
-    std::filesystem::rename(temporary_trace_.path, again.options.run.trace_file, error);
-    if (!error) temporary_trace_.path.clear();
-    else  // another file system: a copy (the temporary one goes at the end)
-      std::filesystem::copy_file(temporary_trace_.path, again.options.run.trace_file,
-                                 std::filesystem::copy_options::overwrite_existing, error);
-    if (!error) {
-      if (kept_trace_valid(again.options.run.trace_file)) name_kept_trace(again.options.run.trace_file);
-      if (!stream_) {  // a single run's files were copied back
-        move_failing_files(c_, again.options.keep_files, p, seed);
-        name_failing_files(c_, again.options.keep_files, p, seed, files_temporary_);
-      }
-      return 1;
-    }
-  }
+  // The first run's own recording is never kept: a temporary one held only its digest
+  // (first_trace_digest_), and a run recorded into --trace keeps that trace itself.
   RunOutcome r = run_once(again, program_, p, seed, *stdin_feed_, false);
   if (interrupted()) {  // the recording was cut short: its trace is not the failing run
     std::error_code ignored;
     std::filesystem::remove(again.options.run.trace_file, ignored);
     return 128 + interrupt_signal();
   }
-  if (r.passed && !first_failure_diverged_) {
+  // A failure the driver found (a comparison with another run, the determinism check under
+  // --werror) is not the run's own: recorded again, the run passes, and its trace is kept.
+  const bool driver_found = first_failure_diverged_ || first_failure_found_by_driver_;
+  if (r.passed && !driver_found) {
     std::fprintf(stderr, "bsp-check: note: the failing run passed when run again to record it; not deterministic?\n");
     // Concurrent runs of one program each see files of their own in the working directory and the
     // temporary directories, but share every other path, sockets and the like: a program that
@@ -577,7 +581,7 @@ int RunSession::keep_first_failure_trace() {
                    "with -j 1\n",
                    jobs_, jobs_);
   }
-  if ((!r.passed || first_failure_diverged_) && kept_trace_valid(again.options.run.trace_file))
+  if ((!r.passed || driver_found) && kept_trace_valid(again.options.run.trace_file))
     name_kept_trace(again.options.run.trace_file);
   if (!stream_) name_failing_files(c_, again.options.keep_files, p, seed, files_temporary_);
   return 1;

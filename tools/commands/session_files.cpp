@@ -8,18 +8,6 @@
 
 namespace bspcheck::cli {
 
-void move_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed) {
-  if (c.options.keep_files.empty() || dir == c.options.keep_files) return;  // nowhere else, or there already
-  const std::string from = kept_run_dir(c.options.keep_files, p, seed), to = kept_run_dir(dir, p, seed);
-  std::error_code error;
-  if (!std::filesystem::exists(from, error)) return;
-  std::filesystem::create_directories(dir, error);
-  std::filesystem::remove_all(to, error);
-  std::filesystem::rename(from, to, error);
-  if (error)  // another file system
-    std::filesystem::copy(from, to, std::filesystem::copy_options::recursive, error);
-}
-
 // The first failing run, run again to record it, keeps its files too: in --keep-files DIR, else in
 // <trace dir>/<program>-files/. The directory is named when the run wrote anything, else removed.
 std::string failing_files_dir(const RunConfig& c, const std::string& base, bool files_temporary) {

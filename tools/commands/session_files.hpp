@@ -23,10 +23,6 @@ std::string failing_files_dir(const RunConfig& c, const std::string& base, bool 
 // folder goes (and `dir` too, when it is the driver's and empty).
 void name_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed, bool files_temporary);
 
-// The first failing run was the session's recorded first run, not run again: the files it kept
-// where the session keeps each run's (c.options.keep_files) move to `dir`, a failing run's folder.
-void move_failing_files(const RunConfig& c, const std::string& dir, int p, std::uint64_t seed);
-
 // schedule-divergence of the files of the clean run (p, seed) of program `path` against the first
 // clean run of p (reference: p's seed, set by the first call for p); a difference is located by
 // running both seeds again. *expected is set to the differing byte as the reference run left it
