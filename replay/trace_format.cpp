@@ -35,7 +35,7 @@ const char* call_name(Call c) {
 // --- writing ------------------------------------------------------------------------------------
 
 Writer::Writer(const std::string& path, const Header& h, bool digest_only)
-    : digest_only_(digest_only), sum_(h.version) {
+    : sum_(h.version), digest_only_(digest_only) {
   if (h.version < kOldestFormatVersion || h.version > kFormatVersion)
     throw TraceError(path + ": cannot write trace format version " + std::to_string(h.version));
   f_ = rt::open_runtime_file(path.c_str(), "wb");

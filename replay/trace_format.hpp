@@ -282,9 +282,6 @@ class Writer {
   void note_write_error();  // the first failed write (a full disk): said once, the file removed at the end
   void write_digest();      // digest_only: the Digest so far, over the file's one line
   std::FILE* f_;
-  bool digest_only_ = false;
-  bool ended_ = false;              // end() was called
-  std::uint32_t end_checksum_ = 0;  // the end record's: of every byte before it
   std::string path_;
   int write_errno_ = 0;  // of the first failed write; 0 while every write succeeded
   std::uint8_t buf_[1 << 16];
@@ -293,6 +290,9 @@ class Writer {
   std::uint64_t written_ = 0;  // bytes handed to the file before buf_
   std::uint64_t calls_ = 0;
   StreamChecksum sum_;  // of every byte before buf_ + summed_
+  bool digest_only_ = false;
+  bool ended_ = false;              // end() was called
+  std::uint32_t end_checksum_ = 0;  // the end record's: of every byte before it
 };
 
 // The block of a trace being read, and how far: what the inline fast paths of a replay read

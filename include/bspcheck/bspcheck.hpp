@@ -159,9 +159,6 @@ struct Options {
   // one work record per process and superstep (bsp-check show). A measurement only: no choice
   // depends on it, and replays and comparisons of traces ignore it.
   bool measure_work = false;
-  // With trace_file: write only the recording's digest there (its length, calls and checksum:
-  // trace::Digest), not its events; the determinism check's runs, which only compare.
-  bool trace_digest = false;
   std::string replay_file;  // replay the choices of this trace, checking every call
   std::string guide_file;   // follow this choice script leniently (bsp-check shrink)
   std::string guide_log;    // explore: log the choices offered (bsp-check explore)
@@ -169,6 +166,9 @@ struct Options {
   // break_superstep (gdb: `break bspcheck_breakpoint`). -1: never.
   int break_superstep = -1;
   int break_process = 0;
+  // With trace_file: write only the recording's digest there (its length, calls and checksum:
+  // trace::Digest), not its events; the determinism check's runs, which only compare.
+  bool trace_digest = false;
 };
 
 // What one superstep communicated: the h-relation of the BSP cost model (BSPlib paper 5.1).
